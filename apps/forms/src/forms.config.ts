@@ -1,0 +1,16 @@
+import { databaseUrl, logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import { z } from 'zod';
+
+export const formsConfigSchema = z.object({
+  ...regionVars,
+  ...natsVars,
+  ...opsVars,
+  ...logVars,
+  ...shutdownVars,
+  GLOBAL_DATABASE_URL: databaseUrl(
+    'The global database (accounts, workspaces, forms), shared by all regions.',
+  ),
+});
+
+export type FormsConfig = z.infer<typeof formsConfigSchema>;
+export const FORMS_CONFIG = Symbol('FORMS_CONFIG');

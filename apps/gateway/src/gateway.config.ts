@@ -1,0 +1,14 @@
+import { httpVars, logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import { z } from 'zod';
+
+export const gatewayConfigSchema = z.object({
+  ...regionVars,
+  ...natsVars,
+  ...opsVars,
+  ...logVars,
+  ...shutdownVars,
+  ...httpVars,
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,0 +1,22 @@
+import {
+  databaseUrl,
+  logVars,
+  natsVars,
+  opsVars,
+  redisVars,
+  regionVars,
+  shutdownVars,
+} from '@formline/config';
+import { z } from 'zod';
+
+export const webhooksConfigSchema = z.object({
+  ...regionVars,
+  ...natsVars,
+  ...redisVars,
+  ...opsVars,
+  ...logVars,
+  ...shutdownVars,
+  WEBHOOKS_DATABASE_URL: databaseUrl("This region's webhooks database (webhooks and delivery attempts)."),
+});
+
+export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;

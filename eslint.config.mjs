@@ -1,0 +1,87 @@
+// Lint is part of `npm test`. Type-aware rules catch what reviews miss in
+// async service code: floating promises, promises where callbacks belong, and
+// switches that forget a case.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const apps = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'];
+
+export default tseslint.config(
+  {
+    ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**', 'libs/db/src/generated/**', '.nx/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': 'error',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  // NestJS injects by the runtime class: a type-only import of an injected
+  // class would erase the token, so these files may import classes as values.
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    rules: { '@typescript-eslint/consistent-type-imports': 'off' },
+  },
+  // STYLE rule 2: no app imports another app; apps share only libs/.
+  ...apps.map((app) => ({
+    files: [`apps/${app}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: apps
+            .filter((other) => other !== app)
+            .map((other) => ({
+              group: [`**/apps/${other}/**`],
+              message: 'Apps share code only through libs/.',
+            })),
+        },
+      ],
+    },
+  })),
+  // STYLE rule 3: configuration is read once, by libs/config.
+  {
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['libs/config/**', 'libs/stack/**', 'libs/testing/**', '**/*.spec.ts', '**/*.e2e-spec.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through libs/config.' },
+      ],
+    },
+  },
+  // Tests assert on JSON bodies, which are `any` by nature.
+  {
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.cjs', '**/*.js'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: {
+      parserOptions: { projectService: false },
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        __dirname: 'readonly',
+        module: 'writable',
+        WebAssembly: 'readonly',
+      },
+    },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { Region } from '@formline/contracts';
+import type { GlobalPrismaClient } from '@formline/db';
+import { generatePersonalAccessToken, hashAccessToken } from '@formline/tokens';
+
+// Operator-side provisioning of the global database: accounts (with their
+// default workspace) and personal access tokens. Used by the demo seed, the
+// admin command and the test fixtures; the API never reaches it.
+
+// Typeform-style ids: short, URL-safe, unguessable enough for public form links.
+const idAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+export function newId(length = 8): string {
+  const bytes = randomBytes(length);
+  return Array.from(bytes, (b) => idAlphabet[b % idAlphabet.length]).join('');
+}
+
+// Every scope a personal access token can hold (Typeform's names).
+export const allScopes = [
+  'accounts:read',
+  'forms:read',
+  'forms:write',
+  'images:read',
+  'images:write',
+  'themes:read',
+  'themes:write',
+  'responses:read',
+  'responses:write',
+  'webhooks:read',
+  'webhooks:write',
+  'workspaces:read',
+  'workspaces:write',
+];
+
+export interface NewAccount {
+  id?: string;
+  alias: string;
+  email: string;
+  region: Region;
+  language?: string;
+}
+
+export interface ProvisionedAccount {
+  accountId: string;
+  defaultWorkspaceId: string;
+}
+
+export async function createAccount(
+  db: GlobalPrismaClient,
+  account: NewAccount,
+): Promise<ProvisionedAccount> {
+  const accountId = account.id ?? newId(12);
+  const defaultWorkspaceId = `${accountId}-default`;
+  await db.$transaction([
+    db.account.create({
+      data: {
+        id: accountId,
+        alias: account.alias,
+        email: account.email,
+        region: account.region,
+        language: account.language ?? 'en',
+      },
+    }),
+    db.workspace.create({
+      data: { id: defaultWorkspaceId, accountId, name: 'My workspace', isDefault: true },
+    }),
+  ]);
+  return { accountId, defaultWorkspaceId };
+}
+
+export interface NewToken {
+  accountId: string;
+  name: string;
+  scopes?: string[];
+  expiresAt?: Date;
+}
+
+// Returns the token once; only its hash is stored.
+export async function mintPersonalAccessToken(db: GlobalPrismaClient, token: NewToken): Promise<string> {
+  const value = generatePersonalAccessToken();
+  await db.personalAccessToken.create({
+    data: {
+      id: newId(16),
+      accountId: token.accountId,
+      name: token.name,
+      tokenHash: hashAccessToken(value),
+      scopes: token.scopes ?? allScopes,
+      expiresAt: token.expiresAt,
+    },
+  });
+  return value;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { regionSchema } from '@formline/contracts';
+
+// Building blocks of every app's config schema. Each variable carries its
+// meaning, so the configuration reference and the error messages say the same.
+
+const port = (description: string) => z.coerce.number().int().min(0).max(65535).describe(description);
+const url = (description: string) => z.url().describe(description);
+const milliseconds = (fallback: number, description: string) =>
+  z.coerce.number().int().positive().default(fallback).describe(description);
+
+export const regionVars = {
+  REGION: regionSchema.describe('Region this stack serves: `us` (the default region) or `eu`.'),
+  BASE_URL: url('Public base address of the default region ({base_url}), e.g. https://api.example.com.'),
+  EU_BASE_URL: url('Public base address of the EU region ({eu_base_url}), e.g. https://api.eu.example.com.'),
+};
+
+export const natsVars = {
+  NATS_URL: z
+    .string()
+    .min(1)
+    .default('nats://127.0.0.1:4222')
+    .describe("This region's NATS server(s), comma separated."),
+  NATS_REQUEST_TIMEOUT_MS: milliseconds(5000, 'How long a request between services waits for its reply.'),
+  NATS_RECONNECT_WAIT_MS: milliseconds(1000, 'Pause between attempts to reconnect to NATS.'),
+};
+
+export const redisVars = {
+  REDIS_URL: z
+    .string()
+    .min(1)
+    .default('redis://127.0.0.1:6379/0')
+    .describe("This region's Redis (BullMQ queues)."),
+};
+
+export const opsVars = {
+  OPS_HOST: z.string().min(1).default('127.0.0.1').describe('Address of the health endpoint server.'),
+  OPS_PORT: port('Port of the health endpoints (/health/live, /health/ready); not exposed publicly.'),
+};
+
+export const logVars = {
+  LOG_LEVEL: z
+    .enum(['error', 'warn', 'log', 'debug', 'verbose'])
+    .default('log')
+    .describe('Lowest level logged.'),
+  LOG_FORMAT: z
+    .enum(['json', 'pretty'])
+    .default('json')
+    .describe('json for machines, pretty for a terminal.'),
+};
+
+export const databaseUrl = (description: string) =>
+  z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL')
+    .describe(description);
+
+export const httpVars = {
+  HTTP_HOST: z.string().min(1).default('127.0.0.1').describe('Address the public HTTP server listens on.'),
+  HTTP_PORT: port('Port of the public HTTP API.'),
+};
+
+export const shutdownVars = {
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(25_000)
+    .describe(
+      'Longest a graceful stop may take before the process exits anyway; keep below the pod grace period.',
+    ),
+};

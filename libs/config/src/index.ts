@@ -1,0 +1,3 @@
+export * from './load-config';
+export * from './env-vars';
+export * from './region-base-urls';

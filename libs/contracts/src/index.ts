@@ -1,0 +1,5 @@
+export * from './region';
+export * from './rpc-contract';
+export * from './subjects';
+export * from './accounts.contract';
+export * from './forms.contract';

@@ -1,0 +1,17 @@
+// Every NATS subject of the system, declared once. Subjects name region-free
+// domain facts, versioned: `<domain>.<entity>.<action>.v<n>`. Each region has its
+// own NATS, so the same subject never crosses regions. Never rename one: add a
+// new version next to it.
+export const Subjects = {
+  accountsTokenVerify: 'accounts.token.verify.v1',
+  formsFormGet: 'forms.form.get.v1',
+} as const;
+
+export type Subject = (typeof Subjects)[keyof typeof Subjects];
+
+// Queue groups: replicas of one service share the work of a subject.
+export const QueueGroups = {
+  forms: 'forms',
+  responses: 'responses',
+  webhooks: 'webhooks',
+} as const;

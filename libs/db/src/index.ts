@@ -1,0 +1,3 @@
+export * from './global.database';
+export * from './responses.database';
+export * from './webhooks.database';

@@ -1,0 +1,9 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from './generated/responses/client';
+
+export { PrismaClient as ResponsesPrismaClient } from './generated/responses/client';
+
+// A region's responses database, owned by that region's responses service.
+export function createResponsesDatabase(url: string): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
+}

@@ -1,0 +1,39 @@
+import type { DynamicModule, INestMicroservice, LoggerService } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import type { NatsSettings } from './nats-connection';
+import { RpcErrorFilter } from './rpc-error.filter';
+
+export interface NatsMicroserviceOptions {
+  name: string;
+  queue: string;
+  nats: NatsSettings;
+  logger: LoggerService;
+  /** How long in-flight requests get to finish after a SIGTERM. */
+  shutdownGraceMs?: number;
+}
+
+// Boots a NestJS NATS microservice the way every service of ours runs: one
+// queue group per service (replicas share the work), reconnecting to NATS
+// forever, errors sent back as error bodies, with a grace period for in-flight requests when closed.
+export async function createNatsMicroservice(
+  module: DynamicModule,
+  options: NatsMicroserviceOptions,
+): Promise<INestMicroservice> {
+  const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
+    transport: Transport.NATS,
+    options: {
+      servers: options.nats.NATS_URL.split(','),
+      name: options.name,
+      queue: options.queue,
+      waitOnFirstConnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: options.nats.NATS_RECONNECT_WAIT_MS,
+      gracefulShutdown: true,
+      gracePeriod: options.shutdownGraceMs ?? 2000,
+    },
+    logger: options.logger,
+  });
+  app.useGlobalFilters(new RpcErrorFilter());
+  return app;
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { errors, type NatsConnection } from '@nats-io/transport-node';
+import type { RpcContract, RpcReply, RpcRequest } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import type { z } from 'zod';
+import { NatsLink } from './nats-connection';
+
+// The envelope NestJS's NATS transport speaks, so our services stay plain
+// `@MessagePattern` handlers: request `{pattern, data, id}`, reply `{id, response?, err?}`.
+interface NestReply {
+  id?: string;
+  response?: unknown;
+  err?: unknown;
+}
+
+// Calls a service over NATS request/reply. Every failure comes back as a
+// DomainError: the service's own error as it sent it, and an unreachable,
+// absent or slow service as SERVICE_UNAVAILABLE, answered at once when NATS is down.
+export class RpcClient {
+  private readonly link: NatsLink;
+
+  constructor(
+    connection: NatsConnection,
+    private readonly timeoutMs: number,
+  ) {
+    this.link = new NatsLink(connection);
+  }
+
+  isConnected(): boolean {
+    return this.link.isUp();
+  }
+
+  async request<C extends RpcContract<z.ZodType, z.ZodType>>(
+    contract: C,
+    payload: RpcRequest<C>,
+  ): Promise<RpcReply<C>> {
+    if (!this.link.isUp()) throw unavailable(contract.subject, 'the message bus is unreachable');
+    const id = randomUUID();
+    const body = JSON.stringify({ pattern: contract.subject, data: payload, id });
+    let raw: string;
+    try {
+      const message = await this.link.connection.request(contract.subject, body, { timeout: this.timeoutMs });
+      raw = message.string();
+    } catch (error) {
+      throw unavailable(contract.subject, reasonOf(error));
+    }
+    const reply = JSON.parse(raw) as NestReply;
+    if (reply.err !== undefined && reply.err !== null) {
+      throw (
+        DomainError.fromBody(reply.err) ??
+        new DomainError(ErrorCode.InternalError, `The service behind ${contract.subject} failed.`)
+      );
+    }
+    return reply.response as RpcReply<C>;
+  }
+}
+
+function unavailable(subject: string, reason: string): DomainError {
+  return new DomainError(
+    ErrorCode.ServiceUnavailable,
+    `Service unavailable (${subject}: ${reason}); retry later.`,
+  );
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof errors.NoRespondersError) return 'no service is listening';
+  if (error instanceof errors.TimeoutError) return 'no reply in time';
+  if (error instanceof errors.RequestError && error.isNoResponders()) return 'no service is listening';
+  if (error instanceof errors.ClosedConnectionError) return 'the message bus connection is closed';
+  return 'the message bus failed';
+}

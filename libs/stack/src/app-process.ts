@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface AppProcessOptions {
+  label: string;
+  /** The compiled entry point, e.g. dist/apps/gateway/src/main.js. */
+  entry: string;
+  env: Record<string, string>;
+  opsPort: number;
+  /** Receives every line the app prints. */
+  onLine: (label: string, line: string) => void;
+}
+
+// One running app: a real `node` process, as in production.
+export class AppProcess {
+  private readonly child: ChildProcess;
+  private exited: Promise<number | null>;
+
+  constructor(readonly options: AppProcessOptions) {
+    this.child = spawn(process.execPath, ['--enable-source-maps', path.resolve(options.entry)], {
+      env: { PATH: process.env.PATH ?? '', ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [this.child.stdout, this.child.stderr]) {
+      if (stream)
+        createInterface({ input: stream }).on('line', (line) => options.onLine(options.label, line));
+    }
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  hasExited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  // Resolves when /health/ready answers 200; rejects if the app dies or the time runs out.
+  async waitReady(timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.hasExited()) throw new Error(`${this.options.label} exited before it was ready`);
+      if ((await readinessStatus(this.options.opsPort)) === 200) return;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${this.options.label} was not ready within ${timeoutMs} ms`);
+  }
+
+  // SIGTERM first, as Kubernetes does; SIGKILL if it overstays.
+  async stop(graceMs = 10_000): Promise<number | null> {
+    if (this.hasExited()) return this.child.exitCode;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    const code = await this.exited;
+    clearTimeout(timer);
+    return code;
+  }
+
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+
+  waitExit(): Promise<number | null> {
+    return this.exited;
+  }
+}
+
+export async function readinessStatus(opsPort: number): Promise<number | undefined> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${opsPort}/health/ready`);
+    await response.arrayBuffer();
+    return response.status;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,3 @@
+export * from './region-stack.settings';
+export * from './app-process';
+export * from './region-stack';

@@ -1,0 +1,51 @@
+import type { Region, RegionBaseUrls } from '@formline/contracts';
+
+export const appNames = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'] as const;
+export type AppName = (typeof appNames)[number];
+
+// Everything one region's five apps need to find each other and their servers.
+export interface RegionStackSettings {
+  region: Region;
+  baseUrls: RegionBaseUrls;
+  httpHost: string;
+  httpPort: number;
+  natsUrl: string;
+  redisUrl: string;
+  globalDatabaseUrl: string;
+  responsesDatabaseUrl: string;
+  webhooksDatabaseUrl: string;
+  opsPorts: Record<AppName, number>;
+  logFormat: 'json' | 'pretty';
+  /** Extra variables for every app, e.g. shorter timeouts in tests. */
+  extraEnv?: Record<string, string>;
+}
+
+// The environment of one app of the stack: exactly the variables its config reads.
+export function appEnvironment(app: AppName, s: RegionStackSettings): Record<string, string> {
+  const common = {
+    REGION: s.region,
+    BASE_URL: s.baseUrls.us,
+    EU_BASE_URL: s.baseUrls.eu,
+    OPS_HOST: '127.0.0.1',
+    OPS_PORT: String(s.opsPorts[app]),
+    LOG_FORMAT: s.logFormat,
+    ...s.extraEnv,
+  };
+  switch (app) {
+    case 'gateway':
+      return { ...common, NATS_URL: s.natsUrl, HTTP_HOST: s.httpHost, HTTP_PORT: String(s.httpPort) };
+    case 'forms':
+      return { ...common, NATS_URL: s.natsUrl, GLOBAL_DATABASE_URL: s.globalDatabaseUrl };
+    case 'responses':
+      return { ...common, NATS_URL: s.natsUrl, RESPONSES_DATABASE_URL: s.responsesDatabaseUrl };
+    case 'webhooks':
+      return {
+        ...common,
+        NATS_URL: s.natsUrl,
+        REDIS_URL: s.redisUrl,
+        WEBHOOKS_DATABASE_URL: s.webhooksDatabaseUrl,
+      };
+    case 'dispatcher':
+      return { ...common, REDIS_URL: s.redisUrl, WEBHOOKS_DATABASE_URL: s.webhooksDatabaseUrl };
+  }
+}

@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { AppProcess } from './app-process';
+import { type AppName, appEnvironment, appNames, type RegionStackSettings } from './region-stack.settings';
+
+export interface RegionStackOptions {
+  /** Root of the compiled tree (dist/). */
+  distDir: string;
+  onLine: (label: string, line: string) => void;
+  /** Start only these apps (tests of one service); all five by default. */
+  apps?: readonly AppName[];
+}
+
+// One region's apps as separate processes, started together and stopped together.
+export class RegionStack {
+  private constructor(
+    readonly settings: RegionStackSettings,
+    readonly apps: Map<AppName, AppProcess>,
+  ) {}
+
+  static async start(settings: RegionStackSettings, options: RegionStackOptions): Promise<RegionStack> {
+    const apps = new Map<AppName, AppProcess>();
+    for (const app of options.apps ?? appNames) {
+      apps.set(
+        app,
+        new AppProcess({
+          label: `${settings.region} ${app}`,
+          entry: path.join(options.distDir, 'apps', app, 'src', 'main.js'),
+          env: appEnvironment(app, settings),
+          opsPort: settings.opsPorts[app],
+          onLine: options.onLine,
+        }),
+      );
+    }
+    const stack = new RegionStack(settings, apps);
+    try {
+      await Promise.all([...apps.values()].map((app) => app.waitReady()));
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  get baseUrl(): string {
+    return `http://${this.settings.httpHost}:${this.settings.httpPort}`;
+  }
+
+  app(name: AppName): AppProcess {
+    const app = this.apps.get(name);
+    if (!app) throw new Error(`${name} is not part of this stack`);
+    return app;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.apps.values()].map((app) => app.stop()));
+  }
+}

@@ -1,0 +1,5 @@
+export * from './test-infra';
+export * from './free-port';
+export * from './test-regions';
+export * from './fixtures';
+export * from './http';

@@ -1,0 +1,35 @@
+import type { Region } from '@formline/contracts';
+
+// Where the global setup started the test profile's servers (scripts/profile.sh).
+export interface TestInfra {
+  dataDir: string;
+  databaseHostUrl: string;
+  natsUrl: Record<Region, string>;
+  redisUrl: Record<Region, string>;
+}
+
+export function testInfra(): TestInfra {
+  const env = process.env;
+  const required = (name: string): string => {
+    const value = env[name];
+    if (!value)
+      throw new Error(`${name} is not set: run the e2e tests through jest (its global setup sets it)`);
+    return value;
+  };
+  return {
+    dataDir: required('DATA_DIR'),
+    databaseHostUrl: required('DATABASE_HOST_URL'),
+    natsUrl: {
+      us: `nats://127.0.0.1:${required('NATS_PORT_US')}`,
+      eu: `nats://127.0.0.1:${required('NATS_PORT_EU')}`,
+    },
+    redisUrl: {
+      us: `redis://127.0.0.1:${required('REDIS_PORT_US')}/0`,
+      eu: `redis://127.0.0.1:${required('REDIS_PORT_EU')}/0`,
+    },
+  };
+}
+
+export function databaseUrl(infra: TestInfra, name: string): string {
+  return `${infra.databaseHostUrl}/${name}`;
+}

@@ -1,0 +1,85 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import path from 'node:path';
+import type { Region } from '@formline/contracts';
+import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
+import { freePort } from './free-port';
+import { databaseUrl, testInfra } from './test-infra';
+
+const root = path.resolve(__dirname, '../../..');
+
+export interface TestRegionsOptions {
+  /** Names the log folder: .data/test/logs/<name>/. */
+  name: string;
+  regions?: readonly Region[];
+  apps?: readonly AppName[];
+  /** Replace a region's NATS (e.g. a private server a test stops and starts). */
+  natsUrl?: Partial<Record<Region, string>>;
+  extraEnv?: Record<string, string>;
+}
+
+export interface TestRegions {
+  stacks: Partial<Record<Region, RegionStack>>;
+  baseUrl(region: Region): string;
+  stop(): Promise<void>;
+}
+
+// Starts the real apps of the requested regions as processes on free ports,
+// against the test infrastructure, with each app's output in its own log file.
+export async function startTestRegions(options: TestRegionsOptions): Promise<TestRegions> {
+  const infra = testInfra();
+  const regions = options.regions ?? (['us', 'eu'] as const);
+  const httpPorts = { us: await freePort(), eu: await freePort() };
+  const baseUrls = { us: `http://127.0.0.1:${httpPorts.us}`, eu: `http://127.0.0.1:${httpPorts.eu}` };
+  const logDir = path.join(infra.dataDir, 'logs', options.name);
+  mkdirSync(logDir, { recursive: true });
+  const logs = new Map<string, WriteStream>();
+  const onLine = (label: string, line: string) => {
+    let log = logs.get(label);
+    if (!log) {
+      log = createWriteStream(path.join(logDir, `${label.replace(' ', '-')}.log`), { flags: 'a' });
+      logs.set(label, log);
+    }
+    log.write(`${line}\n`);
+  };
+
+  const stacks: Partial<Record<Region, RegionStack>> = {};
+  const settingsFor = async (region: Region): Promise<RegionStackSettings> => {
+    const opsPorts = {} as Record<AppName, number>;
+    for (const app of appNames) opsPorts[app] = await freePort();
+    return {
+      region,
+      baseUrls,
+      httpHost: '127.0.0.1',
+      httpPort: httpPorts[region],
+      natsUrl: options.natsUrl?.[region] ?? infra.natsUrl[region],
+      redisUrl: infra.redisUrl[region],
+      globalDatabaseUrl: databaseUrl(infra, 'formline_global'),
+      responsesDatabaseUrl: databaseUrl(infra, `formline_responses_${region}`),
+      webhooksDatabaseUrl: databaseUrl(infra, `formline_webhooks_${region}`),
+      opsPorts,
+      logFormat: 'json',
+      extraEnv: { NATS_RECONNECT_WAIT_MS: '200', ...options.extraEnv },
+    };
+  };
+  const distDir = path.join(root, 'dist');
+  try {
+    for (const region of regions) {
+      stacks[region] = await RegionStack.start(await settingsFor(region), {
+        distDir,
+        onLine,
+        apps: options.apps,
+      });
+    }
+  } catch (error) {
+    await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
+    throw new Error(`${String(error)} (logs in ${logDir})`, { cause: error });
+  }
+  return {
+    stacks,
+    baseUrl: (region) => baseUrls[region],
+    stop: async () => {
+      await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
+      for (const log of logs.values()) log.end();
+    },
+  };
+}

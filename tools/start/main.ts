@@ -1,0 +1,106 @@
+import path from 'node:path';
+import type { Region } from '@formline/contracts';
+import { createGlobalDatabase } from '@formline/db';
+import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
+import { seedDemo } from '../seed/demo-seed';
+
+// `npm start`, after scripts/start.sh has installed, built, started the
+// infrastructure and migrated: seed the demo accounts, start both regional
+// stacks, print how to call them, and stop everything on Ctrl-C.
+
+const env = process.env;
+const root = path.resolve(__dirname, '../../..');
+const dataDir = env.DATA_DIR ?? path.join(root, '.data/dev');
+const databaseHost = env.DATABASE_HOST_URL ?? 'postgresql://postgres@127.0.0.1:15432';
+const httpPorts: Record<Region, number> = {
+  us: Number(env.US_HTTP_PORT ?? 3000),
+  eu: Number(env.EU_HTTP_PORT ?? 3001),
+};
+const baseUrls = {
+  us: env.BASE_URL ?? `http://127.0.0.1:${httpPorts.us}`,
+  eu: env.EU_BASE_URL ?? `http://127.0.0.1:${httpPorts.eu}`,
+};
+const opsPortBase: Record<Region, number> = {
+  us: Number(env.US_OPS_PORT_BASE ?? 3100),
+  eu: Number(env.EU_OPS_PORT_BASE ?? 3200),
+};
+
+function settingsFor(region: Region, natsPort: string, redisPort: string): RegionStackSettings {
+  const opsPorts = Object.fromEntries(appNames.map((app, i) => [app, opsPortBase[region] + i])) as Record<
+    AppName,
+    number
+  >;
+  return {
+    region,
+    baseUrls,
+    httpHost: '127.0.0.1',
+    httpPort: httpPorts[region],
+    natsUrl: `nats://127.0.0.1:${natsPort}`,
+    redisUrl: `redis://127.0.0.1:${redisPort}/0`,
+    globalDatabaseUrl: `${databaseHost}/formline_global`,
+    responsesDatabaseUrl: `${databaseHost}/formline_responses_${region}`,
+    webhooksDatabaseUrl: `${databaseHost}/formline_webhooks_${region}`,
+    opsPorts,
+    logFormat: 'pretty',
+  };
+}
+
+function printLine(label: string, line: string): void {
+  process.stdout.write(`[${label.padEnd(13)}] ${line}\n`);
+}
+
+async function main(): Promise<void> {
+  const db = createGlobalDatabase(`${databaseHost}/formline_global`);
+  const demo = await seedDemo(db, path.join(dataDir, 'demo-tokens.json'));
+  await db.$disconnect();
+
+  const stacks: RegionStack[] = [];
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write('\nstopping both regions...\n');
+    await Promise.all(stacks.map((stack) => stack.stop()));
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  const options = { distDir: path.join(root, 'dist'), onLine: printLine };
+  stacks.push(
+    ...(await Promise.all([
+      RegionStack.start(
+        settingsFor('us', env.NATS_PORT_US ?? '14222', env.REDIS_PORT_US ?? '16379'),
+        options,
+      ),
+      RegionStack.start(
+        settingsFor('eu', env.NATS_PORT_EU ?? '14223', env.REDIS_PORT_EU ?? '16380'),
+        options,
+      ),
+    ])),
+  );
+
+  const lines = [
+    '',
+    'Both regions are up.',
+    `  {base_url}     ${baseUrls.us}   (region us)`,
+    `  {eu_base_url}  ${baseUrls.eu}   (region eu)`,
+    '',
+    ...demo.flatMap((account) => [
+      `Demo account ${account.accountId} (region ${account.region}), form ${account.formId}:`,
+      `  token: ${account.token}`,
+      `  curl -H "Authorization: bearer ${account.token}" ${baseUrls.us}/forms/${account.formId}`,
+    ]),
+    '',
+    'Press Ctrl-C to stop everything.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `npm start failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
