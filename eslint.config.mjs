@@ -79,6 +79,7 @@ export default tseslint.config(
         require: 'readonly',
         __dirname: 'readonly',
         module: 'writable',
+        jest: 'readonly',
         WebAssembly: 'readonly',
       },
     },

@@ -29,7 +29,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/e2e/global-setup.js',
-      testTimeout: 60_000,
+      setupFilesAfterEnv: ['<rootDir>/test/e2e/jest-timeout.js'],
     },
   ],
 };

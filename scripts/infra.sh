@@ -35,7 +35,17 @@ ensure_installed() {
   fi
 }
 
-alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# A pid file is only trusted if its process is alive and is the expected server:
+# after a crash or reboot the pid may belong to something else entirely.
+alive() {
+  local pidfile=$1 program=$2 pid
+  [[ -f "$pidfile" ]] || return 1
+  pid=$(tr -dc '0-9' < "$pidfile")
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+  # A killed server whose parent is gone can linger as a zombie: not alive.
+  [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" != Z ]] || return 1
+  [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$program"* ]]
+}
 
 wait_for_port() {
   local port=$1 name=$2
@@ -87,7 +97,7 @@ postgres_down() {
 
 nats_up() {
   local region=$1 port=$2 pid="$DATA_DIR/nats-$1.pid"
-  if alive "$pid"; then log "NATS ($region) already running on $port"; return; fi
+  if alive "$pid" nats-server; then log "NATS ($region) already running on $port"; return; fi
   rm -f "$pid"
   mkdir -p "$DATA_DIR/nats-$region"
   setsid nohup nats-server -a 127.0.0.1 -p "$port" -n "formline-$region" -js -sd "$DATA_DIR/nats-$region" \
@@ -98,7 +108,7 @@ nats_up() {
 
 redis_up() {
   local region=$1 port=$2 pid="$DATA_DIR/redis-$1.pid"
-  if alive "$pid"; then log "Redis ($region) already running on $port"; return; fi
+  if alive "$pid" redis-server; then log "Redis ($region) already running on $port"; return; fi
   rm -f "$pid"
   mkdir -p "$DATA_DIR/redis-$region"
   # noeviction: BullMQ must never lose a queued job to memory pressure.
@@ -109,12 +119,15 @@ redis_up() {
   log "Redis ($region) on 127.0.0.1:$port"
 }
 
+program_of() { [[ $1 == nats-* ]] && echo nats-server || echo redis-server; }
+
 stop_pid() {
-  local name=$1 pid="$DATA_DIR/$1.pid"
-  if alive "$pid"; then
+  local name=$1 pid="$DATA_DIR/$1.pid" program
+  program=$(program_of "$name")
+  if alive "$pid" "$program"; then
     kill "$(cat "$pid")"
-    for _ in $(seq 1 50); do alive "$pid" || break; sleep 0.1; done
-    alive "$pid" && kill -9 "$(cat "$pid")"
+    for _ in $(seq 1 100); do alive "$pid" "$program" || break; sleep 0.1; done
+    alive "$pid" "$program" && kill -9 "$(cat "$pid")"
     log "$name stopped"
   fi
   rm -f "$pid"
@@ -141,8 +154,12 @@ case "${1:-}" in
     ;;
   status)
     bin=$(pg_bin_dir)
-    as_pg_user "$bin/pg_ctl" -D "$DATA_DIR/postgres" status >/dev/null 2>&1; status_line postgres $?
-    for name in nats-us nats-eu redis-us redis-eu; do alive "$DATA_DIR/$name.pid"; status_line "$name" $?; done
+    up=0; as_pg_user "$bin/pg_ctl" -D "$DATA_DIR/postgres" status >/dev/null 2>&1 || up=1
+    status_line postgres $up
+    for name in nats-us nats-eu redis-us redis-eu; do
+      up=0; alive "$DATA_DIR/$name.pid" "$(program_of "$name")" || up=1
+      status_line "$name" $up
+    done
     ;;
   *)
     echo "usage: scripts/infra.sh up|down|status   (FORMLINE_PROFILE=dev|test)" >&2

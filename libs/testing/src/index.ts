@@ -3,3 +3,4 @@ export * from './free-port';
 export * from './test-regions';
 export * from './fixtures';
 export * from './http';
+export * from './nats-server';

@@ -1,0 +1,56 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import path from 'node:path';
+
+// A private NATS server for a test that stops and restarts it, so the shared
+// test servers stay untouched.
+export class TestNatsServer {
+  private child?: ChildProcess;
+
+  constructor(
+    readonly port: number,
+    private readonly dataDir: string,
+  ) {}
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(this.dataDir, { recursive: true });
+    this.child = spawn(
+      'nats-server',
+      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', path.join(this.dataDir)],
+      {
+        stdio: 'ignore',
+      },
+    );
+    await waitForPort(this.port);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+}

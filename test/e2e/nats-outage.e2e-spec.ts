@@ -1,0 +1,84 @@
+import path from 'node:path';
+import { readinessStatus } from '@formline/stack';
+import {
+  callApi,
+  createTestAccount,
+  freePort,
+  startTestRegions,
+  testGlobalDatabase,
+  testInfra,
+  TestNatsServer,
+  type TestAccount,
+  type TestRegions,
+} from '@formline/testing';
+
+// The gateway while NATS is away: a prompt 503 with the error body (never a
+// hang, never a 500), readiness down, and service again once NATS is back,
+// without restarting anything.
+describe('gateway through a NATS outage', () => {
+  const db = testGlobalDatabase();
+  let nats: TestNatsServer;
+  let regions: TestRegions;
+  let account: TestAccount;
+
+  beforeAll(async () => {
+    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, 'nats-outage'));
+    await nats.start();
+    account = await createTestAccount(db, 'us');
+    regions = await startTestRegions({
+      name: 'nats-outage',
+      regions: ['us'],
+      apps: ['gateway', 'forms'],
+      natsUrl: { us: nats.url },
+    });
+  });
+
+  afterAll(async () => {
+    await regions?.stop();
+    await nats?.stop();
+    await db.$disconnect();
+  });
+
+  const retrieve = () =>
+    callApi(`${regions.baseUrl('us')}/forms/${account.formId}`, { token: account.token });
+  const gatewayReadiness = () => readinessStatus(regions.stacks.us!.settings.opsPorts.gateway);
+
+  it('answers 503 with the error body while NATS is down, then recovers when it returns', async () => {
+    expect((await retrieve()).status).toBe(200);
+
+    await nats.stop();
+    const started = Date.now();
+    const during = await eventually(retrieve, (response) => response.status === 503);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(during.body).toEqual({ code: 'SERVICE_UNAVAILABLE', description: expect.any(String) });
+    expect(during.headers.get('retry-after')).toBe('1');
+    expect(await gatewayReadiness()).toBe(503);
+
+    await nats.start();
+    const after = await eventually(retrieve, (response) => response.status === 200);
+    expect(after.body.id).toBe(account.formId);
+    expect(await gatewayReadiness()).toBe(200);
+  });
+
+  it('answers 503 at once when no forms service listens', async () => {
+    await regions.stacks.us!.app('forms').stop();
+    const response = await retrieve();
+    expect(response.status).toBe(503);
+    expect(response.body.code).toBe('SERVICE_UNAVAILABLE');
+  });
+});
+
+// Polls until the answer satisfies the condition; the last answer otherwise.
+async function eventually<T>(
+  attempt: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await attempt();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    value = await attempt();
+  }
+  return value;
+}
