@@ -17,10 +17,12 @@ export async function connectNats(settings: NatsSettings, name: string): Promise
   });
 }
 
-// Whether the connection can carry a message right now. nats.js buffers
-// publishes while it reconnects; callers that must answer fast check this first.
+// Whether the connection can carry a message right now, and a signal when it
+// drops. nats.js buffers publishes while it reconnects and leaves requests in
+// flight to time out; callers that must answer fast use both.
 export class NatsLink {
   private connected = true;
+  private readonly onDrop = new Set<() => void>();
 
   constructor(readonly connection: NatsConnection) {
     void this.follow();
@@ -30,11 +32,27 @@ export class NatsLink {
     return this.connected && !this.connection.isClosed();
   }
 
+  // Resolves when the connection drops; `cancel` forgets the wait.
+  whenDropped(): { dropped: Promise<void>; cancel: () => void } {
+    let listener!: () => void;
+    const dropped = new Promise<void>((resolve) => {
+      listener = resolve;
+      this.onDrop.add(listener);
+    });
+    return { dropped, cancel: () => this.onDrop.delete(listener) };
+  }
+
   private async follow(): Promise<void> {
     for await (const status of this.connection.status()) {
-      if (status.type === 'disconnect') this.connected = false;
+      if (status.type === 'disconnect') this.drop();
       if (status.type === 'reconnect') this.connected = true;
     }
+    this.drop();
+  }
+
+  private drop(): void {
     this.connected = false;
+    for (const listener of this.onDrop) listener();
+    this.onDrop.clear();
   }
 }

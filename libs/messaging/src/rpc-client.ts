@@ -38,11 +38,17 @@ export class RpcClient {
     const id = randomUUID();
     const body = JSON.stringify({ pattern: contract.subject, data: payload, id });
     let raw: string;
+    // A request in flight when the connection drops would only time out: its
+    // message is likely lost. Answer at once instead.
+    const drop = this.link.whenDropped();
     try {
-      const message = await this.link.connection.request(contract.subject, body, { timeout: this.timeoutMs });
-      raw = message.string();
+      const reply = this.link.connection.request(contract.subject, body, { timeout: this.timeoutMs });
+      const lost = drop.dropped.then(() => Promise.reject(new errors.ConnectionError('connection lost')));
+      raw = (await Promise.race([reply, lost])).string();
     } catch (error) {
       throw unavailable(contract.subject, reasonOf(error));
+    } finally {
+      drop.cancel();
     }
     const reply = JSON.parse(raw) as NestReply;
     if (reply.err !== undefined && reply.err !== null) {
@@ -67,5 +73,6 @@ function reasonOf(error: unknown): string {
   if (error instanceof errors.TimeoutError) return 'no reply in time';
   if (error instanceof errors.RequestError && error.isNoResponders()) return 'no service is listening';
   if (error instanceof errors.ClosedConnectionError) return 'the message bus connection is closed';
+  if (error instanceof errors.ConnectionError) return 'the message bus connection was lost';
   return 'the message bus failed';
 }
