@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { mintPersonalAccessToken } from '@formline/admin';
 import { hashAccessToken } from '@formline/tokens';
 import {
   callApi,
@@ -111,6 +112,17 @@ describe('GET /forms/{form_id} on both base addresses', () => {
       expect(response.status).toBe(401);
       expect(response.body.code).toBe('AUTHENTICATION_FAILED');
     }
+  });
+
+  it('refuses a token without the forms:read scope with 403', async () => {
+    const token = await mintPersonalAccessToken(db, {
+      accountId: usAccount.accountId,
+      name: 'no forms',
+      scopes: ['responses:read'],
+    });
+    const response = await callApi(`${regions.baseUrl('us')}/forms/${usAccount.formId}`, { token });
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ code: 'FORBIDDEN', description: expect.stringContaining('forms:read') });
   });
 
   it('answers 404 with the error body for an unknown form', async () => {
