@@ -15,4 +15,15 @@ scripts/infra.sh up
 stop_infra() { [[ "$infra_was_running" -gt 0 ]] || scripts/infra.sh down; }
 trap stop_infra EXIT
 scripts/migrate.sh
-node --enable-source-maps dist/tools/start/main.js
+# In the background with `wait`, so a TERM or INT sent to this script alone
+# (not only a terminal's Ctrl-C to the whole group) reaches the launcher.
+node --enable-source-maps dist/tools/start/main.js &
+launcher=$!
+trap 'kill -INT "$launcher" 2>/dev/null || true' INT TERM
+# `wait` returns early when a trapped signal arrives: wait again until the launcher has finished.
+while :; do
+  status=0
+  wait "$launcher" || status=$?
+  kill -0 "$launcher" 2>/dev/null || break
+done
+exit "$status"

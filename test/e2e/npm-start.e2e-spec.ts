@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { callApi, freePort, testInfra } from '@formline/testing';
+
+const root = path.resolve(__dirname, '../..');
+
+// `npm start` as a newcomer meets it (scripts/start.sh, on its own data folder
+// and ports): both regions come up, the printed curl lines answer 200 with the
+// demo form on both base addresses, and Ctrl-C stops everything it started.
+describe('npm start', () => {
+  const dataDir = path.join(testInfra().dataDir, 'npm-start');
+  let start: ChildProcess;
+  let output = '';
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    const opsBase = 40_000 + Math.floor(Math.random() * 900) * 10;
+    env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PG_PORT: String(await freePort()),
+      NATS_PORT_US: String(await freePort()),
+      NATS_PORT_EU: String(await freePort()),
+      REDIS_PORT_US: String(await freePort()),
+      REDIS_PORT_EU: String(await freePort()),
+      US_HTTP_PORT: String(await freePort()),
+      EU_HTTP_PORT: String(await freePort()),
+      US_OPS_PORT_BASE: String(opsBase),
+      EU_OPS_PORT_BASE: String(opsBase + 5),
+    };
+    // Its own process group, as a terminal would run it.
+    start = spawn('bash', [path.join(root, 'scripts/start.sh')], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    start.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    start.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitFor(
+      () => output.includes('Press Ctrl-C'),
+      90_000,
+      () => output,
+    );
+  }, 120_000);
+
+  afterAll(() => {
+    if (start.exitCode === null) killGroup(start, 'SIGKILL');
+  });
+
+  it('prints both base addresses and working curl lines for both demo accounts', async () => {
+    expect(output).toContain(`{base_url}     http://127.0.0.1:${env.US_HTTP_PORT}`);
+    expect(output).toContain(`{eu_base_url}  http://127.0.0.1:${env.EU_HTTP_PORT}`);
+    const curls = [...output.matchAll(/curl -H "Authorization: bearer (\S+)" (\S+)/g)];
+    expect(curls).toHaveLength(2);
+    for (const [, token, url] of curls) {
+      const fromUs = await callApi(url, { token });
+      const fromEu = await callApi(url.replace(`:${env.US_HTTP_PORT}/`, `:${env.EU_HTTP_PORT}/`), { token });
+      expect(fromUs.status).toBe(200);
+      expect(fromEu.status).toBe(200);
+      expect(fromEu.text).toBe(fromUs.text);
+    }
+  });
+
+  it('stops the apps and the infrastructure on Ctrl-C', async () => {
+    const exited = new Promise<number | null>((resolve) => start.once('exit', resolve));
+    killGroup(start, 'SIGINT'); // what Ctrl-C does: the signal goes to the whole group
+    expect(await exited).toBe(0);
+    const status = await new Promise<string>((resolve) => {
+      const child = spawn('bash', [path.join(root, 'scripts/infra.sh'), 'status'], {
+        env: { ...env, FORMLINE_PROFILE: 'dev' },
+      });
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      child.once('exit', () => resolve(text));
+    });
+    expect(status).not.toContain('running');
+    const gateway = await fetch(`http://127.0.0.1:${env.US_HTTP_PORT}/forms/x`).catch(() => undefined);
+    expect(gateway).toBeUndefined();
+  });
+});
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out; output so far:\n${describe()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
