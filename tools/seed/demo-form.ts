@@ -6,7 +6,6 @@ export function demoFormDefinition(title: string) {
     language: 'en',
     fields: [
       {
-        id: 'Hk2iUp1Q',
         ref: 'name',
         title: 'What is your name?',
         type: 'short_text',
@@ -14,7 +13,6 @@ export function demoFormDefinition(title: string) {
         validations: { required: true },
       },
       {
-        id: 'Hk2iUp2Q',
         ref: 'rating',
         title: 'How would you rate us, {{field:name}}?',
         type: 'rating',

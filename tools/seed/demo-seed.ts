@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createAccount, mintPersonalAccessToken } from '@formline/admin';
 import { regions, type Region } from '@formline/contracts';
-import type { GlobalPrismaClient } from '@formline/db';
+import type { GlobalDb, GlobalPrismaClient } from '@formline/db';
+import { parseFormDefinition } from '@formline/form-definition';
 import { hashAccessToken } from '@formline/tokens';
 import { demoFormDefinition } from './demo-form';
 
@@ -31,7 +32,9 @@ export async function seedDemo(db: GlobalPrismaClient, tokensFile: string): Prom
         region,
       });
     }
-    const definition = demoFormDefinition(`Customer feedback (${region.toUpperCase()} demo)`);
+    const { definition } = parseFormDefinition(
+      demoFormDefinition(`Customer feedback (${region.toUpperCase()} demo)`),
+    );
     await db.form.upsert({
       where: { id: formId },
       create: {
@@ -39,7 +42,7 @@ export async function seedDemo(db: GlobalPrismaClient, tokensFile: string): Prom
         accountId,
         workspaceId: `${accountId}-default`,
         title: definition.title,
-        definition,
+        definition: definition as unknown as GlobalDb.Prisma.InputJsonValue,
       },
       update: {},
     });

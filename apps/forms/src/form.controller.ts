@@ -1,26 +1,62 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { regionBaseUrls } from '@formline/config';
-import { type FormResource, getForm } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import {
+  createForm,
+  deleteForm,
+  getForm,
+  listForms,
+  patchForm,
+  replaceForm,
+  type RpcReply,
+  type RpcRequest,
+} from '@formline/contracts';
 import { ContractPipe } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from './forms.config';
-import { presentForm } from './form.presenter';
-import { FormRepository } from './form.repository';
+import { FormService } from './form.service';
 
+// The forms Create API over NATS; the gateway maps HTTP onto these.
 @Controller()
 export class FormController {
-  constructor(
-    private readonly forms: FormRepository,
-    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
-  ) {}
+  constructor(private readonly forms: FormService) {}
+
+  @MessagePattern(createForm.subject)
+  create(@Payload(new ContractPipe(createForm.request)) request: RpcRequest<typeof createForm>) {
+    return this.forms.create(request.accountId, request.definition);
+  }
+
+  @MessagePattern(listForms.subject)
+  list(@Payload(new ContractPipe(listForms.request)) request: RpcRequest<typeof listForms>) {
+    const { accountId, ...query } = request;
+    return this.forms.list(accountId, query);
+  }
 
   @MessagePattern(getForm.subject)
-  async get(
-    @Payload(new ContractPipe(getForm.request)) request: { accountId: string; formId: string },
-  ): Promise<FormResource> {
-    const form = await this.forms.findOwned(request.accountId, request.formId);
-    if (!form) throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${request.formId}.`);
-    return presentForm(form, regionBaseUrls(this.config));
+  get(@Payload(new ContractPipe(getForm.request)) request: RpcRequest<typeof getForm>) {
+    return this.forms.get(request.accountId, request.formId);
+  }
+
+  @MessagePattern(replaceForm.subject)
+  replace(@Payload(new ContractPipe(replaceForm.request)) request: RpcRequest<typeof replaceForm>) {
+    return this.forms.replace(request.accountId, request.formId, request.definition, request.expectedVersion);
+  }
+
+  @MessagePattern(patchForm.subject)
+  async patch(
+    @Payload(new ContractPipe(patchForm.request)) request: RpcRequest<typeof patchForm>,
+  ): Promise<RpcReply<typeof patchForm>> {
+    const version = await this.forms.patch(
+      request.accountId,
+      request.formId,
+      request.operations,
+      request.expectedVersion,
+    );
+    return { version };
+  }
+
+  @MessagePattern(deleteForm.subject)
+  async delete(
+    @Payload(new ContractPipe(deleteForm.request)) request: RpcRequest<typeof deleteForm>,
+  ): Promise<RpcReply<typeof deleteForm>> {
+    await this.forms.delete(request.accountId, request.formId);
+    return { deleted: true };
   }
 }

@@ -1,23 +1,52 @@
-import type { FormResource, RegionBaseUrls } from '@formline/contracts';
+import type { FormResource, FormSummary, Region } from '@formline/contracts';
+import { computeMilestones, type FormDefinition } from '@formline/form-definition';
 import type { StoredForm } from './form.repository';
+import type { ResourceLinks } from './resource-links';
 
-// Builds the form resource as a client editing the form sees it (SPEC 2.1).
-// Everything but `_links.responses` comes from the default region's address,
-// so the same form reads byte-identical through both base addresses (SPEC 1,
-// rule 1); `_links.responses` carries the account's region (SPEC 1, "Finding
-// the right base address").
-export function presentForm(form: StoredForm, baseUrls: RegionBaseUrls): FormResource {
-  const definition = (form.definition ?? {}) as Record<string, unknown>;
-  const base = baseUrls.us;
+// The form resource as a client editing the form sees it (SPEC 2.1), keys in
+// the order of the specification, so it reads the same every time.
+export function presentForm(form: StoredForm, region: Region, links: ResourceLinks): FormResource {
+  const d = form.definition;
   return {
     id: form.id,
-    title: form.title,
-    language: 'en',
-    ...definition,
-    workspace: { href: `${base}/workspaces/${form.workspaceId}` },
-    _links: {
-      display: `${base}/to/${form.id}`,
-      responses: `${baseUrls[form.accountRegion]}/forms/${form.id}/responses`,
-    },
+    title: d.title,
+    language: d.language,
+    fields: d.fields,
+    hidden: d.hidden,
+    variables: d.variables,
+    welcome_screens: d.welcome_screens,
+    thankyou_screens: d.thankyou_screens,
+    logic: d.logic,
+    theme: { href: d.theme?.href ?? links.defaultTheme() },
+    workspace: { href: links.workspace(form.workspaceId) },
+    _links: { display: links.display(form.id), responses: links.responses(form.id, region) },
+    settings: presentSettings(d),
+    cui_settings: d.cui_settings,
+    created_at: form.createdAt.toISOString(),
+    last_updated_at: form.updatedAt.toISOString(),
   };
+}
+
+function presentSettings(definition: FormDefinition): Record<string, unknown> {
+  const { milestones, ...settings } = definition.settings;
+  return milestones ? { ...settings, milestones: computeMilestones(definition) } : settings;
+}
+
+// One item of GET /forms, as Typeform lists forms.
+export function presentFormSummary(form: StoredForm, region: Region, links: ResourceLinks): FormSummary {
+  return {
+    id: form.id,
+    title: form.definition.title,
+    last_updated_at: form.updatedAt.toISOString(),
+    created_at: form.createdAt.toISOString(),
+    settings: { is_public: form.definition.settings.is_public },
+    self: { href: links.form(form.id) },
+    theme: { href: form.definition.theme?.href ?? links.defaultTheme() },
+    _links: { display: links.display(form.id), responses: links.responses(form.id, region) },
+  };
+}
+
+// What a client edits: the definition with its workspace, as PATCH sees it.
+export function editableForm(form: StoredForm, links: ResourceLinks): Record<string, unknown> {
+  return { ...form.definition, workspace: { href: links.workspace(form.workspaceId) } };
 }

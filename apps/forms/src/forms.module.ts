@@ -2,8 +2,13 @@ import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '
 import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
 import { AccessTokenController } from './access-token.controller';
 import { AccessTokenRepository } from './access-token.repository';
+import { AccountProfileController } from './account-profile.controller';
 import { FormController } from './form.controller';
 import { FormRepository } from './form.repository';
+import { FormService } from './form.service';
+import { WorkspaceController } from './workspace.controller';
+import { WorkspaceRepository } from './workspace.repository';
+import { WorkspaceService } from './workspace.service';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 
 // The forms service owns the global database: accounts, their tokens,
@@ -15,12 +20,15 @@ export class FormsModule implements OnApplicationShutdown {
   static forConfig(config: FormsConfig): DynamicModule {
     return {
       module: FormsModule,
-      controllers: [AccessTokenController, FormController],
+      controllers: [AccessTokenController, AccountProfileController, FormController, WorkspaceController],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
         { provide: GlobalPrismaClient, useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL) },
         AccessTokenRepository,
         FormRepository,
+        FormService,
+        WorkspaceRepository,
+        WorkspaceService,
       ],
     };
   }

@@ -4,7 +4,9 @@ import { connectNats, RpcClient } from '@formline/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AccessTokenGuard } from './auth/access-token.guard';
 import { HttpErrorFilter } from './errors/http-error.filter';
+import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
+import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
 
 const NATS_CONNECTION = Symbol('NATS_CONNECTION');
@@ -18,7 +20,7 @@ export class GatewayModule implements OnApplicationShutdown {
   static forConfig(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [FormsController],
+      controllers: [FormsController, WorkspacesController, MeController],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },

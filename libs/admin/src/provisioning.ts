@@ -1,18 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Region } from '@formline/contracts';
+import { newPublicId } from '@formline/ids';
 import type { GlobalPrismaClient } from '@formline/db';
 import { generatePersonalAccessToken, hashAccessToken } from '@formline/tokens';
 
 // Operator-side provisioning of the global database: accounts (with their
 // default workspace) and personal access tokens. Used by the demo seed, the
 // admin command and the test fixtures; the API never reaches it.
-
-// Typeform-style ids: short, URL-safe, unguessable enough for public form links.
-const idAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-export function newId(length = 8): string {
-  const bytes = randomBytes(length);
-  return Array.from(bytes, (b) => idAlphabet[b % idAlphabet.length]).join('');
-}
 
 // Every scope a personal access token can hold (Typeform's names).
 export const allScopes = [
@@ -48,7 +41,7 @@ export async function createAccount(
   db: GlobalPrismaClient,
   account: NewAccount,
 ): Promise<ProvisionedAccount> {
-  const accountId = account.id ?? newId(12);
+  const accountId = account.id ?? newPublicId(12);
   const defaultWorkspaceId = `${accountId}-default`;
   await db.$transaction([
     db.account.create({
@@ -79,7 +72,7 @@ export async function mintPersonalAccessToken(db: GlobalPrismaClient, token: New
   const value = generatePersonalAccessToken();
   await db.personalAccessToken.create({
     data: {
-      id: newId(16),
+      id: newPublicId(16),
       accountId: token.accountId,
       name: token.name,
       tokenHash: hashAccessToken(value),

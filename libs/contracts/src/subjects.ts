@@ -4,7 +4,18 @@
 // new version next to it.
 export const Subjects = {
   accountsTokenVerify: 'accounts.token.verify.v1',
+  accountsProfileGet: 'accounts.profile.get.v1',
+  formsFormCreate: 'forms.form.create.v1',
+  formsFormList: 'forms.form.list.v1',
   formsFormGet: 'forms.form.get.v1',
+  formsFormReplace: 'forms.form.replace.v1',
+  formsFormPatch: 'forms.form.patch.v1',
+  formsFormDelete: 'forms.form.delete.v1',
+  formsWorkspaceCreate: 'forms.workspace.create.v1',
+  formsWorkspaceList: 'forms.workspace.list.v1',
+  formsWorkspaceGet: 'forms.workspace.get.v1',
+  formsWorkspacePatch: 'forms.workspace.patch.v1',
+  formsWorkspaceDelete: 'forms.workspace.delete.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

@@ -6,7 +6,11 @@ export enum ErrorCode {
   Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',
   FormNotFound = 'FORM_NOT_FOUND',
+  WorkspaceNotFound = 'WORKSPACE_NOT_FOUND',
   ValidationError = 'VALIDATION_ERROR',
+  PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  Conflict = 'CONFLICT',
+  PreconditionFailed = 'PRECONDITION_FAILED',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalError = 'INTERNAL_ERROR',
 }
@@ -17,7 +21,11 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.FormNotFound]: 404,
+  [ErrorCode.WorkspaceNotFound]: 404,
   [ErrorCode.ValidationError]: 400,
+  [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.Conflict]: 409,
+  [ErrorCode.PreconditionFailed]: 412,
   [ErrorCode.ServiceUnavailable]: 503,
   [ErrorCode.InternalError]: 500,
 };

@@ -7,12 +7,25 @@ export function detailsFromIssues(
   issues: readonly z.core.$ZodIssue[],
   location: ErrorDetail['in'],
 ): ErrorDetail[] {
-  return issues.map((issue) => ({
-    code: issue.code.toUpperCase(),
-    description: issue.message,
-    field: formatPath(issue.path),
-    in: location,
-  }));
+  return issues.flatMap((issue) => {
+    // One detail per unknown property, naming the property itself.
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({
+        code: 'UNKNOWN_PROPERTY',
+        description: `${key} is not a property of this object`,
+        field: formatPath([...issue.path, key]),
+        in: location,
+      }));
+    }
+    return [
+      {
+        code: issue.code.toUpperCase(),
+        description: issue.message,
+        field: formatPath(issue.path),
+        in: location,
+      },
+    ];
+  });
 }
 
 export function formatPath(path: readonly PropertyKey[]): string {

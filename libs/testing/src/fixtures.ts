@@ -1,6 +1,8 @@
-import { createAccount, mintPersonalAccessToken, newId } from '@formline/admin';
+import { createAccount, mintPersonalAccessToken } from '@formline/admin';
+import { newPublicId } from '@formline/ids';
 import type { Region } from '@formline/contracts';
-import { createGlobalDatabase, type GlobalPrismaClient } from '@formline/db';
+import { createGlobalDatabase, type GlobalDb, type GlobalPrismaClient } from '@formline/db';
+import { parseFormDefinition } from '@formline/form-definition';
 import { databaseUrl, testInfra } from './test-infra';
 
 export function testGlobalDatabase(): GlobalPrismaClient {
@@ -16,21 +18,22 @@ export interface TestAccount {
 
 // A fresh account in a region, with a token holding every scope and one form.
 export async function createTestAccount(db: GlobalPrismaClient, region: Region): Promise<TestAccount> {
-  const suffix = newId(10).toLowerCase();
+  const suffix = newPublicId(10).toLowerCase();
   const { accountId, defaultWorkspaceId } = await createAccount(db, {
     alias: `test-${suffix}`,
     email: `test-${suffix}@example.com`,
     region,
   });
   const token = await mintPersonalAccessToken(db, { accountId, name: 'test' });
-  const formId = newId();
+  const formId = newPublicId();
+  const { definition } = parseFormDefinition({ title: 'Test form' });
   await db.form.create({
     data: {
       id: formId,
       accountId,
       workspaceId: defaultWorkspaceId,
-      title: 'Test form',
-      definition: { title: 'Test form', fields: [] },
+      title: definition.title,
+      definition: definition as unknown as GlobalDb.Prisma.InputJsonValue,
     },
   });
   return { accountId, region, token, formId };

@@ -1,20 +1,141 @@
-import { Controller, Get, Param } from '@nestjs/common';
-import { type AccessTokenPrincipal, type FormResource, getForm } from '@formline/contracts';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  type AccessTokenPrincipal,
+  createForm,
+  deleteForm,
+  type FormResource,
+  type FormSummary,
+  formSortFields,
+  getForm,
+  listForms,
+  type Page,
+  patchForm,
+  replaceForm,
+  type VersionedForm,
+} from '@formline/contracts';
 import { RpcClient } from '@formline/messaging';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
+import { etagOf, versionFromIfMatch } from '../http/etag';
+import { pagingQuery } from '../http/listing.query';
+import { QueryPipe } from '../http/query.pipe';
 
+const listQuery = z.object({
+  ...pagingQuery,
+  search: z.string().optional(),
+  workspace_id: z.string().optional(),
+  sort_by: z.enum(formSortFields).default('created_at'),
+  order_by: z.enum(['asc', 'desc']).default('desc'),
+});
+
+// Typeform's Create API for forms. SPEC 4.1: the same answers on both base addresses.
 @Controller('forms')
 export class FormsController {
   constructor(private readonly rpc: RpcClient) {}
 
-  // SPEC 4.1: the same answer on both base addresses.
+  @Post()
+  @HttpCode(201)
+  @RequiredScope('forms:write')
+  async create(
+    @Principal() principal: AccessTokenPrincipal,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<FormResource> {
+    const created = await this.rpc.request(createForm, { accountId: principal.accountId, definition: body });
+    return withEtag(reply, created);
+  }
+
+  @Get()
+  @RequiredScope('forms:read')
+  async list(
+    @Principal() principal: AccessTokenPrincipal,
+    @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
+  ): Promise<Page<FormSummary>> {
+    return this.rpc.request(listForms, {
+      accountId: principal.accountId,
+      page: query.page,
+      pageSize: query.page_size,
+      search: query.search,
+      workspaceId: query.workspace_id,
+      sortBy: query.sort_by,
+      orderBy: query.order_by,
+    });
+  }
+
   @Get(':form_id')
   @RequiredScope('forms:read')
   async retrieve(
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<FormResource> {
-    return this.rpc.request(getForm, { accountId: principal.accountId, formId });
+    return withEtag(reply, await this.rpc.request(getForm, { accountId: principal.accountId, formId }));
   }
+
+  @Put(':form_id')
+  @RequiredScope('forms:write')
+  async replace(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<FormResource> {
+    const replaced = await this.rpc.request(replaceForm, {
+      accountId: principal.accountId,
+      formId,
+      definition: body,
+      expectedVersion: versionFromIfMatch(ifMatch),
+    });
+    return withEtag(reply, replaced);
+  }
+
+  @Patch(':form_id')
+  @HttpCode(204)
+  @RequiredScope('forms:write')
+  async patch(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Body() body: unknown,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<void> {
+    const { version } = await this.rpc.request(patchForm, {
+      accountId: principal.accountId,
+      formId,
+      operations: body,
+      expectedVersion: versionFromIfMatch(ifMatch),
+    });
+    void reply.header('ETag', etagOf(version));
+  }
+
+  @Delete(':form_id')
+  @HttpCode(204)
+  @RequiredScope('forms:write')
+  async delete(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+  ): Promise<void> {
+    await this.rpc.request(deleteForm, { accountId: principal.accountId, formId });
+  }
+}
+
+function withEtag(reply: FastifyReply, versioned: VersionedForm): FormResource {
+  void reply.header('ETag', etagOf(versioned.version));
+  return versioned.form;
 }

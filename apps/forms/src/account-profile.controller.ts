@@ -1,0 +1,33 @@
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { regionBaseUrls } from '@formline/config';
+import { type AccountProfile, getAccountProfile, type RpcRequest } from '@formline/contracts';
+import { GlobalPrismaClient } from '@formline/db';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { ContractPipe } from '@formline/messaging';
+import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+
+// GET /me: the account behind a token, with the base address of its region.
+@Controller()
+export class AccountProfileController {
+  constructor(
+    private readonly db: GlobalPrismaClient,
+    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
+  ) {}
+
+  @MessagePattern(getAccountProfile.subject)
+  async get(
+    @Payload(new ContractPipe(getAccountProfile.request)) request: RpcRequest<typeof getAccountProfile>,
+  ): Promise<AccountProfile> {
+    const account = await this.db.account.findUnique({ where: { id: request.accountId } });
+    if (!account) throw new DomainError(ErrorCode.NotFound, 'The account no longer exists.');
+    return {
+      user_id: account.id,
+      alias: account.alias,
+      email: account.email,
+      language: account.language,
+      region: account.region,
+      base_url: regionBaseUrls(this.config)[account.region],
+    };
+  }
+}

@@ -1,0 +1,152 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import type { FormSummary, Page, VersionedForm } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { parseFormDefinition } from '@formline/form-definition';
+import { newPublicId } from '@formline/ids';
+import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { editableForm, presentForm, presentFormSummary } from './form.presenter';
+import { type FormListQuery, FormRepository, type StoredForm } from './form.repository';
+import { applyPatch, parsePatchOperations } from './json-patch';
+import { ResourceLinks } from './resource-links';
+import { WorkspaceRepository } from './workspace.repository';
+
+// The properties PATCH may change, as Typeform allows.
+const patchableRoots = ['title', 'settings', 'theme', 'workspace', 'cui_settings'];
+// Concurrent writers without If-Match retry on a fresh read this many times.
+const maxWriteAttempts = 5;
+
+// Creates, reads, replaces, patches and deletes forms. Writes use the form's
+// version: with an expected version (If-Match) a stale write is refused with
+// 412; without one, a write that raced another is redone on the fresh form,
+// so two updates never silently lose each other.
+@Injectable()
+export class FormService {
+  private readonly links: ResourceLinks;
+
+  constructor(
+    private readonly forms: FormRepository,
+    private readonly workspaces: WorkspaceRepository,
+    @Inject(FORMS_CONFIG) config: FormsConfig,
+  ) {
+    this.links = new ResourceLinks(regionBaseUrls(config));
+  }
+
+  async create(accountId: string, body: unknown): Promise<VersionedForm> {
+    const { definition, workspaceHref } = parseFormDefinition(body);
+    const workspaceId = await this.resolveWorkspace(accountId, workspaceHref);
+    const form = await this.forms.create({ id: newPublicId(), accountId, workspaceId, definition });
+    return this.present(accountId, form);
+  }
+
+  async get(accountId: string, formId: string): Promise<VersionedForm> {
+    return this.present(accountId, await this.owned(accountId, formId));
+  }
+
+  async list(accountId: string, query: FormListQuery): Promise<Page<FormSummary>> {
+    const [{ total, forms }, region] = await Promise.all([
+      this.forms.list(accountId, query),
+      this.forms.accountRegion(accountId),
+    ]);
+    return {
+      total_items: total,
+      page_count: Math.ceil(total / query.pageSize),
+      items: forms.map((form) => presentFormSummary(form, region, this.links)),
+    };
+  }
+
+  async replace(
+    accountId: string,
+    formId: string,
+    body: unknown,
+    expectedVersion?: number,
+  ): Promise<VersionedForm> {
+    return this.write(accountId, formId, expectedVersion, async (current) => {
+      const { definition, workspaceHref } = parseFormDefinition(body, current.definition);
+      const workspaceId = workspaceHref
+        ? await this.resolveWorkspace(accountId, workspaceHref)
+        : current.workspaceId;
+      return { definition, workspaceId };
+    });
+  }
+
+  async patch(
+    accountId: string,
+    formId: string,
+    operations: unknown,
+    expectedVersion?: number,
+  ): Promise<number> {
+    const parsedOperations = parsePatchOperations(operations);
+    const written = await this.write(accountId, formId, expectedVersion, async (current) => {
+      const patched = applyPatch(editableForm(current, this.links), parsedOperations, patchableRoots);
+      const { definition, workspaceHref } = parseFormDefinition(patched, current.definition);
+      const workspaceId = workspaceHref
+        ? await this.resolveWorkspace(accountId, workspaceHref)
+        : current.workspaceId;
+      return { definition, workspaceId };
+    });
+    return written.version;
+  }
+
+  async delete(accountId: string, formId: string): Promise<void> {
+    if (!(await this.forms.delete(accountId, formId))) throw formNotFound(formId);
+  }
+
+  private async write(
+    accountId: string,
+    formId: string,
+    expectedVersion: number | undefined,
+    change: (current: StoredForm) => Promise<Pick<StoredForm, 'definition' | 'workspaceId'>>,
+  ): Promise<VersionedForm> {
+    for (let attempt = 1; attempt <= maxWriteAttempts; attempt++) {
+      const current = await this.owned(accountId, formId);
+      if (expectedVersion !== undefined && current.version !== expectedVersion) throw stale(formId);
+      const next = await change(current);
+      if (await this.forms.updateIfUnchanged(accountId, formId, current.version, next)) {
+        return this.present(accountId, await this.owned(accountId, formId));
+      }
+      if (expectedVersion !== undefined) throw stale(formId);
+    }
+    throw new DomainError(ErrorCode.Conflict, `Form ${formId} is being changed by others; retry.`);
+  }
+
+  private async owned(accountId: string, formId: string): Promise<StoredForm> {
+    const form = await this.forms.findOwned(accountId, formId);
+    if (!form) throw formNotFound(formId);
+    return form;
+  }
+
+  private async present(accountId: string, form: StoredForm): Promise<VersionedForm> {
+    const region = await this.forms.accountRegion(accountId);
+    return { form: presentForm(form, region, this.links), version: form.version };
+  }
+
+  // The workspace named by href must be one of the account's; none named means the default.
+  private async resolveWorkspace(accountId: string, href: string | undefined): Promise<string> {
+    if (!href) return (await this.workspaces.findDefault(accountId)).id;
+    const workspaceId = this.links.workspaceIdFromHref(href);
+    const workspace = workspaceId && (await this.workspaces.findOwned(accountId, workspaceId));
+    if (!workspace) {
+      throw new DomainError(ErrorCode.ValidationError, 'The form names a workspace that does not exist.', [
+        {
+          code: 'INVALID_REFERENCE',
+          description: `no workspace at ${href}`,
+          field: 'workspace.href',
+          in: 'body',
+        },
+      ]);
+    }
+    return workspace.id;
+  }
+}
+
+function formNotFound(formId: string): DomainError {
+  return new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+}
+
+function stale(formId: string): DomainError {
+  return new DomainError(
+    ErrorCode.PreconditionFailed,
+    `Form ${formId} changed since the version named in If-Match; read it again and retry.`,
+  );
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { pageOf, pageRequestSchema } from './pagination';
+import { defineRpc } from './rpc-contract';
+import { Subjects } from './subjects';
+
+// A workspace as Typeform's Create API shows it.
+export const workspaceResourceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  default: z.boolean(),
+  shared: z.boolean(),
+  account_id: z.string(),
+  forms: z.object({ count: z.int(), href: z.string() }),
+  self: z.object({ href: z.string() }),
+});
+export type WorkspaceResource = z.output<typeof workspaceResourceSchema>;
+
+const owned = { accountId: z.string().min(1) };
+const ownedWorkspace = { ...owned, workspaceId: z.string().min(1) };
+
+export const createWorkspace = defineRpc({
+  subject: Subjects.formsWorkspaceCreate,
+  request: z.object({ ...owned, body: z.unknown() }),
+  reply: workspaceResourceSchema,
+});
+
+export const listWorkspaces = defineRpc({
+  subject: Subjects.formsWorkspaceList,
+  request: pageRequestSchema.extend({ ...owned, search: z.string().optional() }),
+  reply: pageOf(workspaceResourceSchema),
+});
+
+export const getWorkspace = defineRpc({
+  subject: Subjects.formsWorkspaceGet,
+  request: z.object(ownedWorkspace),
+  reply: workspaceResourceSchema,
+});
+
+export const patchWorkspace = defineRpc({
+  subject: Subjects.formsWorkspacePatch,
+  request: z.object({ ...ownedWorkspace, operations: z.unknown() }),
+  reply: z.object({ patched: z.literal(true) }),
+});
+
+export const deleteWorkspace = defineRpc({
+  subject: Subjects.formsWorkspaceDelete,
+  request: z.object(ownedWorkspace),
+  reply: z.object({ deleted: z.literal(true) }),
+});

@@ -1,0 +1,125 @@
+// Every closed set of values SPEC section 2 names, in one place, so the
+// schemas, the tests and the documentation enumerate the same lists.
+
+export const languages = [
+  'en',
+  'es',
+  'ca',
+  'fr',
+  'de',
+  'ru',
+  'it',
+  'da',
+  'pt',
+  'ch',
+  'zh',
+  'nl',
+  'no',
+  'uk',
+  'ja',
+  'ko',
+  'hr',
+  'fi',
+  'sv',
+  'pl',
+  'el',
+  'hu',
+  'tr',
+  'cs',
+  'et',
+  'di',
+] as const;
+
+export const attachmentTypes = ['image', 'video'] as const;
+export const videoScales = [0.4, 0.6, 0.8, 1] as const;
+export const layoutTypes = ['split', 'wallpaper', 'float', 'stack'] as const;
+export const layoutPlacements = ['left', 'right'] as const;
+
+export const thankYouScreenTypes = ['thankyou_screen', 'url_redirect'] as const;
+export const buttonModes = ['reload', 'default_redirect', 'redirect'] as const;
+
+export const logicJumpTypes = ['field', 'hidden'] as const;
+export const logicActions = ['jump', 'add', 'subtract', 'multiply', 'divide', 'set'] as const;
+export const jumpTargetTypes = ['field', 'thankyou', 'outcome'] as const;
+export const calculationValueTypes = ['constant', 'variable', 'evaluation'] as const;
+export const conditionOperators = [
+  'begins_with',
+  'ends_with',
+  'contains',
+  'not_contains',
+  'lower_than',
+  'lower_equal_than',
+  'greater_than',
+  'greater_equal_than',
+  'is',
+  'is_not',
+  'equal',
+  'not_equal',
+  'always',
+  'on',
+  'not_on',
+  'earlier_than',
+  'earlier_than_or_on',
+  'later_than',
+  'later_than_or_on',
+] as const;
+export const conditionVarTypes = ['field', 'hidden', 'variable', 'constant', 'choice'] as const;
+
+export const progressBars = ['percentage', 'proportion'] as const;
+export const milestoneStatuses = ['active', 'inactive'] as const;
+export const milestoneReasons = ['wrong_position', 'incompatible_feature'] as const;
+export const typingEmulationSpeeds = ['slow', 'medium', 'fast'] as const;
+
+// The form variables SPEC 2.1 defines; logic calculates on these.
+export const variableNames = ['score', 'price'] as const;
+
+// Question types, after Typeform's field model (SPEC leaves fields "not shown").
+export const fieldTypes = [
+  'short_text',
+  'long_text',
+  'email',
+  'number',
+  'multiple_choice',
+  'dropdown',
+  'yes_no',
+  'rating',
+  'opinion_scale',
+  'date',
+  'phone_number',
+  'website',
+  'legal',
+  'statement',
+  'group',
+] as const;
+export type FieldType = (typeof fieldTypes)[number];
+
+export const ratingShapes = [
+  'star',
+  'heart',
+  'user',
+  'up',
+  'crown',
+  'cat',
+  'dog',
+  'circle',
+  'flag',
+  'droplet',
+  'tick',
+  'lightbulb',
+  'trophy',
+  'cloud',
+  'thunderbolt',
+  'pencil',
+  'skull',
+] as const;
+export const dateStructures = ['MMDDYYYY', 'DDMMYYYY', 'YYYYMMDD'] as const;
+export const dateSeparators = ['/', '-', '.'] as const;
+
+// Video platforms whose URLs an attachment may use.
+export const videoHosts = [
+  'youtube.com',
+  'www.youtube.com',
+  'youtu.be',
+  'vimeo.com',
+  'player.vimeo.com',
+] as const;

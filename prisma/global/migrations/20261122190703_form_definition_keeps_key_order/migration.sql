@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "forms" ALTER COLUMN "definition" SET DATA TYPE JSON;
