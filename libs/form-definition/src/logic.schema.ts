@@ -28,11 +28,21 @@ const conditionVarSchema = z.strictObject({
   value: z.unknown().refine((value) => value !== undefined, { error: 'value is required' }),
 });
 
-// Typeform nests conditions for and/or: a var may itself be a condition.
+// Typeform nests conditions for and/or: a var may itself be a condition (it
+// has an `op`). Choosing the schema by that, rather than a union, keeps each
+// error at the exact property instead of "matches neither".
+const conditionItemSchema: z.ZodType<ConditionVar | Condition> = z.unknown().superRefine((item, ctx) => {
+  const isCondition = typeof item === 'object' && item !== null && 'op' in item;
+  const result = (isCondition ? conditionSchema : conditionVarSchema).safeParse(item);
+  if (!result.success)
+    for (const issue of result.error.issues)
+      ctx.addIssue({ ...issue, code: 'custom', message: issue.message });
+}) as z.ZodType<ConditionVar | Condition>;
+
 export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.strictObject({
     op: z.enum([...conditionOperators, 'and', 'or']) as z.ZodType<Condition['op']>,
-    vars: z.array(z.union([conditionVarSchema, conditionSchema])),
+    vars: z.array(conditionItemSchema),
   }),
 );
 
