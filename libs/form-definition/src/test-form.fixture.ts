@@ -102,7 +102,7 @@ export function withValue(
 ): Record<string, unknown> {
   const copy = structuredClone(form);
   const keys = path.split(/\.|\[(\d+)\]/).filter((key) => key !== undefined && key !== '');
-  let node = copy as Record<string, unknown>;
+  let node = copy;
   for (const key of keys.slice(0, -1)) {
     node[key] ??= {};
     node = node[key] as Record<string, unknown>;
