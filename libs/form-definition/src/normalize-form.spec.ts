@@ -1,6 +1,7 @@
 import { computeMilestones } from './milestones';
 import { type IdSource, normalizeForm } from './normalize-form';
 import { parseFormDefinition } from './parse-form';
+import { fullForm } from './test-form.fixture';
 
 // Predictable ids, so the tests can name them.
 function counterIds(): IdSource {
@@ -108,6 +109,11 @@ describe('normalizeForm', () => {
     expect(ids[0]).not.toBe('made-up');
     expect(ids[1]).toBe(first.fields[0].id);
     expect(new Set(ids).size).toBe(3);
+  });
+
+  it('is idempotent: a stored form sent back is stored unchanged', () => {
+    const first = parseFormDefinition(fullForm()).definition;
+    expect(parseFormDefinition(first, first).definition).toEqual(first);
   });
 });
 

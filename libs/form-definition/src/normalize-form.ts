@@ -150,20 +150,23 @@ function normalizeWelcome(input: WelcomeScreenInput, stable: StableIds): Welcome
   });
 }
 
+const thankYouPropertyDefaults = {
+  show_button: true,
+  share_icons: true,
+  button_mode: 'reload',
+  button_text: 'Again',
+};
+const defaultThankYouProperties = { show_button: false, share_icons: false, button_mode: 'default_redirect' };
+
 function normalizeThankYou(input: ThankYouScreenInput, stable: StableIds): ThankYouScreen {
   const { id, ref } = stable.forScreen(input.id, input.ref);
+  const defaults = ref === defaultThankYouScreenRef ? defaultThankYouProperties : thankYouPropertyDefaults;
   return compact({
     id,
     ref,
     title: input.title,
     type: input.type ?? 'thankyou_screen',
-    properties: {
-      show_button: true,
-      share_icons: true,
-      button_mode: 'reload',
-      button_text: 'Again',
-      ...input.properties,
-    },
+    properties: { ...defaults, ...input.properties },
     attachment: input.attachment && withAttachmentDefaults(input.attachment),
     layout: input.layout && withLayoutDefaults(input.layout),
   });
@@ -175,7 +178,7 @@ function defaultThankYouScreen(stable: StableIds): ThankYouScreen {
     ref: defaultThankYouScreenRef,
     title: 'Thanks for completing this form!',
     type: 'thankyou_screen',
-    properties: { show_button: false, share_icons: false, button_mode: 'default_redirect' },
+    properties: defaultThankYouProperties,
   };
 }
 

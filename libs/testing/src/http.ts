@@ -9,7 +9,13 @@ export interface ApiResponse {
 // One HTTP call to a gateway, as an integrator's client would make it.
 export async function callApi(
   url: string,
-  options: { token?: string; method?: string; headers?: Record<string, string>; body?: unknown } = {},
+  options: {
+    token?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+    rawBody?: string;
+  } = {},
 ): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `bearer ${options.token}`;
@@ -17,7 +23,7 @@ export async function callApi(
   const response = await fetch(url, {
     method: options.method ?? 'GET',
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, text, body: parseJson(text) };
