@@ -118,6 +118,12 @@ describe('Forms Create API', () => {
       expect(response.body.code).toBe('VALIDATION_ERROR');
     });
 
+    it('refuses a body over the size limit with 413', async () => {
+      const response = await api(alice, 'POST', '/forms', { title: 'x'.repeat(2 * 1024 * 1024) });
+      expect(response.status).toBe(413);
+      expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
+    });
+
     it('replaces a form with PUT, keeping the ids of fields it still has', async () => {
       const created = await createForm(alice, {
         title: 'v1',

@@ -16,7 +16,9 @@ describe('npm start', () => {
 
   beforeAll(async () => {
     rmSync(dataDir, { recursive: true, force: true });
-    const opsBase = 40_000 + Math.floor(Math.random() * 900) * 10;
+    // Below the kernel's ephemeral range (where freePort() draws from) and away
+    // from the fixed test ports, so the ten consecutive health ports are free.
+    const opsBase = 29_000 + Math.floor(Math.random() * 199) * 10;
     env = {
       ...process.env,
       DATA_DIR: dataDir,

@@ -40,7 +40,7 @@ export class FormRepository {
 
   async findOwned(accountId: string, formId: string): Promise<StoredForm | undefined> {
     const form = await this.db.form.findFirst({ where: { id: formId, accountId }, select: formColumns });
-    return form ? (form as unknown as StoredForm) : undefined;
+    return form ? toStored(form) : undefined;
   }
 
   async accountRegion(accountId: string): Promise<Region> {
@@ -61,27 +61,38 @@ export class FormRepository {
       data: { ...form, title: form.definition.title, definition: asJson(form.definition) },
       select: formColumns,
     });
-    return created as unknown as StoredForm;
+    return toStored(created);
   }
 
-  // Optimistic concurrency: writes only if nobody changed the form since
-  // `version` was read. Returns false when somebody did.
-  async updateIfUnchanged(
+  // Read-modify-write under the form's row lock: concurrent writers of one
+  // form queue up instead of overwriting each other. `change` sees the form as
+  // it is now and returns the new state (or throws, which changes nothing).
+  // Undefined when the account has no such form.
+  async updateLocked(
     accountId: string,
     formId: string,
-    version: number,
-    change: { workspaceId: string; definition: FormDefinition },
-  ): Promise<boolean> {
-    const { count } = await this.db.form.updateMany({
-      where: { id: formId, accountId, version },
-      data: {
-        workspaceId: change.workspaceId,
-        title: change.definition.title,
-        definition: asJson(change.definition),
-        version: { increment: 1 },
-      },
+    change: (current: StoredForm) => Promise<{ workspaceId: string; definition: FormDefinition }>,
+  ): Promise<StoredForm | undefined> {
+    return this.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM forms WHERE id = ${formId} AND account_id = ${accountId} FOR UPDATE`;
+      if (locked.length === 0) return undefined;
+      const current = toStored(
+        await tx.form.findUniqueOrThrow({ where: { id: formId }, select: formColumns }),
+      );
+      const next = await change(current);
+      const updated = await tx.form.update({
+        where: { id: formId },
+        data: {
+          workspaceId: next.workspaceId,
+          title: next.definition.title,
+          definition: asJson(next.definition),
+          version: { increment: 1 },
+        },
+        select: formColumns,
+      });
+      return toStored(updated);
     });
-    return count === 1;
   }
 
   async delete(accountId: string, formId: string): Promise<boolean> {
@@ -106,11 +117,16 @@ export class FormRepository {
         take: query.pageSize,
       }),
     ]);
-    return { total, forms: forms as unknown as StoredForm[] };
+    return { total, forms: forms.map(toStored) };
   }
 }
 
 // The definition is plain JSON by construction (validated and normalised).
 function asJson(definition: FormDefinition): GlobalDb.Prisma.InputJsonValue {
   return definition as unknown as GlobalDb.Prisma.InputJsonValue;
+}
+
+// Rows hold definitions this service wrote: normalised by construction.
+function toStored(row: Omit<StoredForm, 'definition'> & { definition: unknown }): StoredForm {
+  return { ...row, definition: row.definition as FormDefinition };
 }

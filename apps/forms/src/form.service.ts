@@ -13,13 +13,10 @@ import { WorkspaceRepository } from './workspace.repository';
 
 // The properties PATCH may change, as Typeform allows.
 const patchableRoots = ['title', 'settings', 'theme', 'workspace', 'cui_settings'];
-// Concurrent writers without If-Match retry on a fresh read this many times.
-const maxWriteAttempts = 5;
 
-// Creates, reads, replaces, patches and deletes forms. Writes use the form's
-// version: with an expected version (If-Match) a stale write is refused with
-// 412; without one, a write that raced another is redone on the fresh form,
-// so two updates never silently lose each other.
+// Creates, reads, replaces, patches and deletes forms. A write reads the form
+// under its row lock, so concurrent writers queue and none is lost; with an
+// expected version (If-Match) a write on a form changed since is refused (412).
 @Injectable()
 export class FormService {
   private readonly links: ResourceLinks;
@@ -98,16 +95,12 @@ export class FormService {
     expectedVersion: number | undefined,
     change: (current: StoredForm) => Promise<Pick<StoredForm, 'definition' | 'workspaceId'>>,
   ): Promise<VersionedForm> {
-    for (let attempt = 1; attempt <= maxWriteAttempts; attempt++) {
-      const current = await this.owned(accountId, formId);
+    const updated = await this.forms.updateLocked(accountId, formId, (current) => {
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw stale(formId);
-      const next = await change(current);
-      if (await this.forms.updateIfUnchanged(accountId, formId, current.version, next)) {
-        return this.present(accountId, await this.owned(accountId, formId));
-      }
-      if (expectedVersion !== undefined) throw stale(formId);
-    }
-    throw new DomainError(ErrorCode.Conflict, `Form ${formId} is being changed by others; retry.`);
+      return change(current);
+    });
+    if (!updated) throw formNotFound(formId);
+    return this.present(accountId, updated);
   }
 
   private async owned(accountId: string, formId: string): Promise<StoredForm> {

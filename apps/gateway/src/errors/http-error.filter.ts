@@ -28,7 +28,13 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   private toBody(exception: unknown): ErrorBody {
     if (exception instanceof DomainError) return exception.toBody();
-    if (exception instanceof HttpException) return fromHttpException(exception);
+    if (exception instanceof HttpException)
+      return fromFrameworkError(exception.getStatus(), exception.message);
+    // Fastify's own errors (body parsing, size limits) carry their status.
+    const status = (exception as { statusCode?: unknown } | null)?.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return fromFrameworkError(status, (exception as Error).message);
+    }
     const errorId = randomUUID();
     const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
     this.logger.error({ errorId, error: detail });
@@ -36,11 +42,11 @@ export class HttpErrorFilter implements ExceptionFilter {
   }
 }
 
-// Errors raised by the framework itself: unknown routes, unparsable bodies.
-function fromHttpException(exception: HttpException): ErrorBody {
-  const status = exception.getStatus();
+// Errors raised by the framework itself: unknown routes, unparsable or oversized bodies.
+function fromFrameworkError(status: number, message: string): ErrorBody {
   if (status === 404) return { code: ErrorCode.NotFound, description: 'No such endpoint.' };
-  if (status >= 400 && status < 500)
-    return { code: ErrorCode.ValidationError, description: exception.message };
+  if (status === 413)
+    return { code: ErrorCode.PayloadTooLarge, description: 'The request body is too large.' };
+  if (status >= 400 && status < 500) return { code: ErrorCode.ValidationError, description: message };
   return { code: ErrorCode.InternalError, description: 'Internal error.' };
 }
