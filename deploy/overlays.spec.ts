@@ -8,6 +8,7 @@ import {
   deployDir,
   type Job,
   type K8sObject,
+  renderKustomization,
   renderOverlay,
 } from './checks/manifests';
 import { globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
@@ -41,6 +42,24 @@ describe('the overlays in deploy/', () => {
     });
     expect(new Set(addresses.map((pair) => JSON.stringify(pair))).size).toBe(1);
     expect(addresses[0].BASE_URL).not.toBe(addresses[0].EU_BASE_URL);
+  });
+
+  it('accepts a Redis password from a Secret joined into REDIS_URL (deploy/examples)', () => {
+    const objects = renderKustomization(path.join(deployDir, 'examples/eu-redis-password'));
+    expect(regionStackProblems(objects, 'eu')).toEqual([]);
+    for (const app of ['webhooks', 'dispatcher']) {
+      const deployment = objects.find(
+        (object) => object.kind === 'Deployment' && object.metadata.name === app,
+      );
+      expect((deployment as Deployment).spec.template.spec.containers[0].env).toEqual(
+        expect.arrayContaining([
+          {
+            name: 'REDIS_PASSWORD',
+            valueFrom: { secretKeyRef: { name: 'formline-redis', key: 'password' } },
+          },
+        ]),
+      );
+    }
   });
 
   it(`migrates the global database from exactly one region (${globalMigrationRegion})`, () => {
@@ -146,6 +165,15 @@ describe('the overlay checks', () => {
       'a Redis host that names no region',
       (eu) => (config(eu).data!.REDIS_URL = 'redis://redis:6379/0'),
       'REDIS_URL host redis does not name region eu',
+    ],
+    [
+      'a Redis URL hidden in a Secret',
+      (eu) =>
+        container(eu, 'webhooks').env!.push({
+          name: 'REDIS_URL',
+          valueFrom: { secretKeyRef: { name: 'formline-redis', key: 'url' } },
+        }),
+      'Deployment/webhooks: REDIS_URL must be set in the overlay, not in a Secret',
     ],
     ['REGION=us in the EU overlay', (eu) => (config(eu).data!.REGION = 'us'), 'REGION is us, not eu'],
     [

@@ -104,7 +104,11 @@ export interface ConfigMap extends K8sObject {
 }
 
 export function renderOverlay(region: Region): K8sObject[] {
-  return parseManifests(kubectl(['kustomize', overlayDir(region)]));
+  return renderKustomization(overlayDir(region));
+}
+
+export function renderKustomization(dir: string): K8sObject[] {
+  return parseManifests(kubectl(['kustomize', dir]));
 }
 
 export function parseManifests(text: string): K8sObject[] {

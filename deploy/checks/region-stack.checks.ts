@@ -70,7 +70,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
     if (secret.data !== undefined || secret.stringData !== undefined)
       report(id(secret), 'carries values: Secrets are created by the operator, never kept in the repository');
 
-  checkRegionalEndpoints(objects, region, report);
+  checkNoOtherRegion(objects, region, report);
 
   const appImages = new Set<string>();
   for (const app of appNames) {
@@ -108,32 +108,13 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
 type Report = (subject: string, message: string) => void;
 const id = (object: K8sObject) => `${object.kind}/${object.metadata.name}`;
 
-// Regional endpoints (NATS, Redis) name their region, and no value anywhere
-// names another region; only the two public base addresses, which every region
-// carries, are exempt.
-function checkRegionalEndpoints(objects: K8sObject[], region: Region, report: Report): void {
+// No value anywhere names another region; only the two public base addresses,
+// which every region carries, are exempt.
+function checkNoOtherRegion(objects: K8sObject[], region: Region, report: Report): void {
   const config = ofKind<ConfigMap>(objects, 'ConfigMap').find((map) => map.data?.REGION !== undefined);
-  if (!config) {
-    report('overlay', 'no ConfigMap sets REGION');
-    return;
-  }
-  const data = config.data ?? {};
-  if (data.REGION !== region) report(id(config), `REGION is ${data.REGION}, not ${region}`);
-  for (const [name, urls] of [
-    ['NATS_URL', data.NATS_URL],
-    ['REDIS_URL', data.REDIS_URL],
-  ] as const) {
-    if (!urls) {
-      report(id(config), `${name} is missing`);
-      continue;
-    }
-    for (const url of urls.split(',')) {
-      const host = hostOf(url.trim());
-      if (!host) report(id(config), `${name} has an invalid URL: ${url}`);
-      else if (!mentionsRegion(host, region))
-        report(id(config), `${name} host ${host} does not name region ${region}`);
-    }
-  }
+  if (!config) report('overlay', 'no ConfigMap sets REGION');
+  else if (config.data?.REGION !== region)
+    report(id(config), `REGION is ${config.data?.REGION}, not ${region}`);
   const others = regions.filter((other) => other !== region);
   walkStrings(objects, (object, where, text) => {
     if (object === config && (where === 'data.BASE_URL' || where === 'data.EU_BASE_URL')) return;
@@ -168,6 +149,26 @@ function checkAppEnvironment(
   if (env.OPS_HOST?.value !== '0.0.0.0') report(id(deployment), 'OPS_HOST must be 0.0.0.0');
   if (app === 'gateway' && env.HTTP_HOST?.value !== '0.0.0.0')
     report(id(deployment), 'HTTP_HOST must be 0.0.0.0');
+  // The region's NATS and Redis are visible in the overlay and name the region;
+  // a password joins a URL as $(VARIABLE), from a Secret (docs/deploy.md).
+  for (const name of ['NATS_URL', 'REDIS_URL']) {
+    if (!(name in schema.shape)) continue;
+    const { value, secret } = env[name] ?? {};
+    if (secret || !value) {
+      report(
+        id(deployment),
+        `${name} must be set in the overlay, not ${secret ? 'in a Secret' : 'left out'}`,
+      );
+      continue;
+    }
+    for (const url of value.split(',')) {
+      const host = hostOf(url.trim().replace(/\$\(\w+\)/g, 'x'));
+      if (!host) report(id(deployment), `${name} is not a URL: ${url}`);
+      else if (!mentionsRegion(host, region))
+        report(id(deployment), `${name} host ${host} does not name region ${region}`);
+    }
+  }
+  const referenced = (name: string) => Object.values(env).some(({ value }) => value?.includes(`$(${name})`));
   for (const [name, { value, secret }] of Object.entries(env)) {
     const database = Object.values(databases).find((candidate) => candidate.variable === name);
     if (database && (!secret || secret.name !== database.secret || secret.key !== 'url'))
@@ -175,7 +176,7 @@ function checkAppEnvironment(
         id(deployment),
         `${name} must come from Secret ${database.secret} (key url), not ${value ?? secret?.name}`,
       );
-    if (secret && !(name in schema.shape))
+    if (secret && !(name in schema.shape) && !referenced(name))
       report(id(deployment), `${name} comes from a Secret the app never reads`);
   }
 }
