@@ -135,6 +135,12 @@ describe('the overlay checks', () => {
       'Deployment/forms: OPS_HOST must be 0.0.0.0',
     ],
     [
+      'a gateway listening on another port than its Service targets',
+      (eu) =>
+        (container(eu, 'gateway').env!.find((variable) => variable.name === 'HTTP_PORT')!.value = '3000'),
+      'Deployment/gateway: HTTP_PORT 3000 is not the container port named http',
+    ],
+    [
       'a variable an app requires, missing',
       (eu) => {
         const env = container(eu, 'responses').env!;

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConfigError, parseConfig } from '@formline/config';
+import { ConfigError, parseConfig, regionBaseUrls } from '@formline/config';
 import { type Region, regions } from '@formline/contracts';
 import { type AppName, appNames } from '@formline/stack';
 import { dispatcherConfigSchema } from '../../apps/dispatcher/src/dispatcher.config';
@@ -90,6 +90,10 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
     const env = resolveEnv(container, configMaps);
     checkAppEnvironment(deployment, app, env, region, report);
     checkProbes(deployment, container, env, report);
+    // The Service and Ingress reach the gateway by its port named http.
+    const httpPort = container.ports?.find((port) => port.name === 'http')?.containerPort;
+    if (app === 'gateway' && Number(env.HTTP_PORT?.value) !== httpPort)
+      report(id(deployment), `HTTP_PORT ${env.HTTP_PORT?.value} is not the container port named http`);
     checkPodBasics(deployment, deployment.spec.template, report);
     checkGracePeriod(deployment, app, container, env, report);
     checkScaling(deployment, app, objects, report);
@@ -169,12 +173,13 @@ function checkAppEnvironment(
     }
   }
   const referenced = (name: string) => Object.values(env).some(({ value }) => value?.includes(`$(${name})`));
-  for (const [name, { value, secret }] of Object.entries(env)) {
+  for (const [name, { secret }] of Object.entries(env)) {
     const database = Object.values(databases).find((candidate) => candidate.variable === name);
     if (database && (!secret || secret.name !== database.secret || secret.key !== 'url'))
       report(
         id(deployment),
-        `${name} must come from Secret ${database.secret} (key url), not ${value ?? secret?.name}`,
+        // Never print the value: an inline URL carries a password.
+        `${name} must come from Secret ${database.secret} (key url), not ${secret ? `Secret ${secret.name}` : 'an inline value'}`,
       );
     if (secret && !(name in schema.shape) && !referenced(name))
       report(id(deployment), `${name} comes from a Secret the app never reads`);
@@ -309,8 +314,8 @@ function checkGatewayExposure(
     return;
   }
   const ingress = ingresses[0];
-  const config = configMaps.find((map) => map.data?.REGION !== undefined)?.data ?? {};
-  const publicHost = hostOf((region === 'us' ? config.BASE_URL : config.EU_BASE_URL) ?? '');
+  const { BASE_URL = '', EU_BASE_URL = '' } = configMaps.find((map) => map.data?.REGION)?.data ?? {};
+  const publicHost = hostOf(regionBaseUrls({ BASE_URL, EU_BASE_URL })[region]);
   for (const rule of ingress.spec.rules) {
     if (rule.host !== publicHost)
       report(id(ingress), `host ${rule.host} is not ${publicHost}, this region's address`);
