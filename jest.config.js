@@ -23,7 +23,11 @@ const shared = {
 
 module.exports = {
   projects: [
-    { ...shared, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts', '<rootDir>/deploy/**/*.spec.ts'],
+    },
     {
       ...shared,
       displayName: 'e2e',

@@ -1,0 +1,194 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { appNames } from '@formline/stack';
+
+// No Docker engine runs here, so the image definition is held to its
+// structure: stages, user, what it copies from the build context; and its
+// entrypoint is run for real, with a stand-in `node` that prints what it was
+// asked to run.
+
+const root = path.resolve(__dirname, '..');
+const entrypoint = path.join(root, 'deploy/image/entrypoint.sh');
+
+interface Stage {
+  name: string;
+  from: string;
+  instructions: string[];
+}
+
+// `FROM image AS name` starts a stage; continuation lines are joined.
+function dockerfileStages(): Stage[] {
+  const text = readFileSync(path.join(root, 'Dockerfile'), 'utf8').replace(/\\\n/g, ' ');
+  const stages: Stage[] = [];
+  for (const line of text.split('\n').map((raw) => raw.trim())) {
+    if (!line || line.startsWith('#')) continue;
+    const from = /^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i.exec(line);
+    if (from) stages.push({ from: from[1], name: from[2] ?? `stage${stages.length}`, instructions: [] });
+    else stages.at(-1)?.instructions.push(line);
+  }
+  return stages;
+}
+
+// Docker's rule: the last .dockerignore line that matches a path decides.
+function ignoredByDocker(file: string): boolean {
+  const lines = readFileSync(path.join(root, '.dockerignore'), 'utf8')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  let ignored = false;
+  for (const line of lines) {
+    const negated = line.startsWith('!');
+    const pattern = negated ? line.slice(1) : line;
+    const regex = new RegExp(
+      `^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}(/.*)?$`,
+    );
+    if (regex.test(file)) ignored = !negated;
+  }
+  return ignored;
+}
+
+describe('the Dockerfile', () => {
+  const stages = dockerfileStages();
+  const stage = (name: string) => {
+    const found = stages.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`no stage ${name} in the Dockerfile`);
+    return found;
+  };
+  const chain = (name: string): Stage[] => {
+    const current = stage(name);
+    return stages.some((candidate) => candidate.name === current.from)
+      ? [current, ...chain(current.from)]
+      : [current];
+  };
+  const effective = (name: string, instruction: string) =>
+    chain(name)
+      .flatMap((current) => current.instructions)
+      .filter((line) => line.toUpperCase().startsWith(`${instruction} `));
+
+  it('builds in one stage and ships two small targets that carry no build stage', () => {
+    expect(stage('build').instructions).toEqual(
+      expect.arrayContaining([expect.stringMatching(/npm install/), 'RUN node tools/build.mjs']),
+    );
+    // See docs/decisions.md: npm ci cannot work with this lockfile.
+    expect(stages.flatMap((current) => current.instructions).join('\n')).not.toMatch(/npm ci\b/);
+    expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm prune --omit=dev/);
+    for (const target of ['app', 'migrate']) {
+      expect(chain(target).map((current) => current.name)).not.toContain('build');
+      expect(stage(target).from).toBe('runtime');
+    }
+    expect(stage('app').instructions).toEqual(
+      expect.arrayContaining([
+        'COPY --from=prod-deps /src/node_modules ./node_modules',
+        'COPY --from=build /src/dist ./dist',
+      ]),
+    );
+  });
+
+  it.each(['app', 'migrate'])('runs the %s target as a numeric, non-root user', (target) => {
+    const user = effective(target, 'USER').at(-1);
+    expect(user).toMatch(/^USER [1-9]\d*(:\d+)?$/);
+  });
+
+  it.each(['app', 'migrate'])('starts the %s target through tini and the entrypoint', (target) => {
+    expect(effective(target, 'ENTRYPOINT').at(-1)).toBe(
+      'ENTRYPOINT ["/usr/bin/tini", "--", "/bin/sh", "/usr/local/bin/formline"]',
+    );
+  });
+
+  it('copies from the build context only files that exist and are not ignored', () => {
+    const sources = stages
+      .flatMap((current) => current.instructions)
+      .filter((line) => /^COPY\s/i.test(line) && !/--from=/.test(line))
+      .flatMap((line) =>
+        line
+          .split(/\s+/)
+          .slice(1, -1)
+          .filter((word) => !word.startsWith('--')),
+      );
+    expect(sources).toEqual(expect.arrayContaining(['deploy/image/entrypoint.sh', 'prisma', 'tools/db']));
+    for (const source of sources) {
+      expect({ source, exists: existsSync(path.join(root, source)) }).toEqual({ source, exists: true });
+      expect({ source, ignored: ignoredByDocker(source) }).toEqual({ source, ignored: false });
+    }
+  });
+
+  it('keeps local installs, outputs and data out of the build context', () => {
+    for (const local of ['node_modules', 'dist', '.git', '.data', 'libs/db/src/generated', 'x.log'])
+      expect({ local, ignored: ignoredByDocker(local) }).toEqual({ local, ignored: true });
+    for (const needed of [
+      'apps/gateway/src/main.ts',
+      'libs/ops/src/index.ts',
+      'tools/build.mjs',
+      'package-lock.json',
+    ])
+      expect({ needed, ignored: ignoredByDocker(needed) }).toEqual({ needed, ignored: false });
+  });
+});
+
+describe('the image entrypoint', () => {
+  let dir: string;
+  const image = (kind: 'app' | 'migrate') => path.join(dir, kind);
+
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'formline-entrypoint-'));
+    mkdirSync(path.join(dir, 'bin'));
+    writeFileSync(path.join(dir, 'bin/node'), '#!/bin/sh\necho "node $*"\n');
+    chmodSync(path.join(dir, 'bin/node'), 0o755);
+    for (const app of appNames) {
+      mkdirSync(path.join(image('app'), `dist/apps/${app}/src`), { recursive: true });
+      writeFileSync(path.join(image('app'), `dist/apps/${app}/src/main.js`), '');
+    }
+    mkdirSync(path.join(image('migrate'), 'tools/db'), { recursive: true });
+    writeFileSync(path.join(image('migrate'), 'tools/db/prisma-migrate.cjs'), '');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const run = (kind: 'app' | 'migrate', args: string[], env: Record<string, string> = {}) => {
+    const result = spawnSync('sh', [entrypoint, ...args], {
+      cwd: image(kind),
+      env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, ...env },
+      encoding: 'utf8',
+    });
+    return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+  };
+
+  it.each(appNames)('runs %s, named by argument or by APP', (app) => {
+    const expected = {
+      status: 0,
+      stdout: `node --enable-source-maps dist/apps/${app}/src/main.js`,
+      stderr: '',
+    };
+    expect(run('app', [app])).toEqual(expected);
+    expect(run('app', [], { APP: app })).toEqual(expected);
+    // The path the build writes: tools/build.mjs compiles apps/<app>/src/main.ts there.
+    expect(existsSync(path.join(root, `apps/${app}/src/main.ts`))).toBe(true);
+  });
+
+  it('runs a database migration, `deploy` unless told', () => {
+    expect(run('migrate', ['migrate', 'global']).stdout).toBe(
+      'node tools/db/prisma-migrate.cjs global migrate deploy',
+    );
+    expect(run('migrate', ['migrate', 'responses', 'status']).stdout).toBe(
+      'node tools/db/prisma-migrate.cjs responses migrate status',
+    );
+  });
+
+  it('refuses what it cannot run, saying why', () => {
+    expect(run('app', ['frontend'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining("unknown app 'frontend'"),
+    });
+    expect(run('app', [])).toMatchObject({ status: 2, stderr: expect.stringContaining("unknown app ''") });
+    expect(run('app', ['migrate'])).toMatchObject({ status: 2, stderr: expect.stringContaining('usage') });
+    expect(run('app', ['migrate', 'global'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('migrate image'),
+    });
+    expect(run('migrate', ['gateway'])).toMatchObject({
+      status: 2,
+      stderr: expect.stringContaining('app image'),
+    });
+  });
+});

@@ -1,0 +1,46 @@
+#!/bin/sh
+# What a Formline container runs, chosen by the first argument or by $APP:
+#
+#   formline gateway|forms|responses|webhooks|dispatcher
+#       one app: node dist/apps/<app>/src/main.js (app image)
+#   formline migrate <global|responses|webhooks> [prisma migrate subcommand]
+#       the migrations of one database, `deploy` unless told (migrate image);
+#       DATABASE_URL names the database
+#
+# exec, so that the app is the process tini signals on SIGTERM.
+set -eu
+
+if [ "$#" -gt 0 ]; then
+  role="$1"
+  shift
+else
+  role="${APP:-}"
+fi
+
+case "$role" in
+  gateway | forms | responses | webhooks | dispatcher)
+    if [ ! -f "dist/apps/$role/src/main.js" ]; then
+      echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
+      exit 2
+    fi
+    exec node --enable-source-maps "dist/apps/$role/src/main.js"
+    ;;
+  migrate)
+    if [ "$#" -eq 0 ]; then
+      echo "formline: usage: formline migrate <global|responses|webhooks> [deploy|status]" >&2
+      exit 2
+    fi
+    database="$1"
+    shift
+    if [ ! -f tools/db/prisma-migrate.cjs ]; then
+      echo "formline: migrations run from the migrate image (docker build --target migrate)" >&2
+      exit 2
+    fi
+    if [ "$#" -eq 0 ]; then set -- deploy; fi
+    exec node tools/db/prisma-migrate.cjs "$database" migrate "$@"
+    ;;
+  *)
+    echo "formline: unknown app '$role'; expected gateway, forms, responses, webhooks, dispatcher or migrate" >&2
+    exit 2
+    ;;
+esac

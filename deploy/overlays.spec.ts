@@ -1,0 +1,231 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { type Region, regions } from '@formline/contracts';
+import {
+  type ConfigMap,
+  type Container,
+  type Deployment,
+  deployDir,
+  type Job,
+  type K8sObject,
+  renderKustomization,
+  renderOverlay,
+} from './checks/manifests';
+import { globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
+
+// Renders every region's overlay with `kubectl kustomize` and holds it to what
+// a deployable, region-confined stack needs (deploy/checks/region-stack.checks.ts).
+// The second half breaks a rendered overlay on purpose, one way at a time, and
+// expects the checks to say so: a check that cannot fail proves nothing.
+
+const rendered = {} as Record<Region, K8sObject[]>;
+beforeAll(() => {
+  for (const region of regions) rendered[region] = renderOverlay(region);
+});
+
+const config = (objects: K8sObject[]) =>
+  objects.find((object) => object.kind === 'ConfigMap' && (object as ConfigMap).data?.REGION) as ConfigMap;
+
+describe('the overlays in deploy/', () => {
+  it('has one overlay per region', () => {
+    expect(readdirSync(path.join(deployDir, 'overlays')).sort()).toEqual([...regions].sort());
+  });
+
+  it.each(regions)('renders a deployable stack confined to region %s', (region) => {
+    expect(regionStackProblems(rendered[region], region)).toEqual([]);
+  });
+
+  it('gives both regions the same two public base addresses', () => {
+    const addresses = regions.map((region) => {
+      const { BASE_URL, EU_BASE_URL } = config(rendered[region]).data ?? {};
+      return { BASE_URL, EU_BASE_URL };
+    });
+    expect(new Set(addresses.map((pair) => JSON.stringify(pair))).size).toBe(1);
+    expect(addresses[0].BASE_URL).not.toBe(addresses[0].EU_BASE_URL);
+  });
+
+  it('accepts a Redis password from a Secret joined into REDIS_URL (deploy/examples)', () => {
+    const objects = renderKustomization(path.join(deployDir, 'examples/eu-redis-password'));
+    expect(regionStackProblems(objects, 'eu')).toEqual([]);
+    for (const app of ['webhooks', 'dispatcher']) {
+      const deployment = objects.find(
+        (object) => object.kind === 'Deployment' && object.metadata.name === app,
+      );
+      expect((deployment as Deployment).spec.template.spec.containers[0].env).toEqual(
+        expect.arrayContaining([
+          {
+            name: 'REDIS_PASSWORD',
+            valueFrom: { secretKeyRef: { name: 'formline-redis', key: 'password' } },
+          },
+        ]),
+      );
+    }
+  });
+
+  it(`migrates the global database from exactly one region (${globalMigrationRegion})`, () => {
+    const owners = regions.filter((region) =>
+      rendered[region].some((object) => object.kind === 'Job' && object.metadata.name === 'migrate-global'),
+    );
+    expect(owners).toEqual([globalMigrationRegion]);
+  });
+});
+
+describe('the overlay checks', () => {
+  const find = <T extends K8sObject>(objects: K8sObject[], kind: string, name: string) => {
+    const found = objects.find((object) => object.kind === kind && object.metadata.name === name);
+    if (!found) throw new Error(`${kind}/${name} is not in the rendered overlay`);
+    return found as T;
+  };
+  const pod = (objects: K8sObject[], app: string) =>
+    find<Deployment>(objects, 'Deployment', app).spec.template.spec;
+  const container = (objects: K8sObject[], app: string): Container => pod(objects, app).containers[0];
+  const remove = (objects: K8sObject[], kind: string, name: string) =>
+    objects.splice(objects.indexOf(find(objects, kind, name)), 1);
+
+  const breakages: [string, (eu: K8sObject[]) => void, string][] = [
+    [
+      'a Deployment without a readiness probe',
+      (eu) => delete container(eu, 'gateway').readinessProbe,
+      'Deployment/gateway: no readinessProbe',
+    ],
+    [
+      'a liveness probe on the readiness path',
+      (eu) => (container(eu, 'forms').livenessProbe!.httpGet!.path = '/health/ready'),
+      'Deployment/forms: livenessProbe probes /health/ready',
+    ],
+    [
+      'a probe on the public port',
+      (eu) => (container(eu, 'gateway').readinessProbe!.httpGet!.port = 'http'),
+      'Deployment/gateway: readinessProbe probes port http',
+    ],
+    [
+      'a container without limits',
+      (eu) => delete container(eu, 'responses').resources!.limits,
+      'Deployment/responses: responses has no memory limit',
+    ],
+    [
+      'a container without requests',
+      (eu) => delete container(eu, 'dispatcher').resources!.requests,
+      'Deployment/dispatcher: dispatcher has no cpu request',
+    ],
+    [
+      'a pod that may run as root',
+      (eu) => delete pod(eu, 'dispatcher').securityContext!.runAsNonRoot,
+      'Deployment/dispatcher: dispatcher may run as root',
+    ],
+    [
+      'a container that may escalate privileges',
+      (eu) => (container(eu, 'webhooks').securityContext!.allowPrivilegeEscalation = true),
+      'Deployment/webhooks: webhooks must set allowPrivilegeEscalation: false',
+    ],
+    [
+      'a grace period shorter than preStop and shutdown',
+      (eu) => (pod(eu, 'gateway').terminationGracePeriodSeconds = 29),
+      'Deployment/gateway: terminationGracePeriodSeconds 29 does not cover',
+    ],
+    [
+      'a gateway without its preStop delay',
+      (eu) => delete container(eu, 'gateway').lifecycle,
+      'Deployment/gateway: needs a preStop delay',
+    ],
+    [
+      'the health endpoints on loopback',
+      (eu) =>
+        (container(eu, 'forms').env!.find((variable) => variable.name === 'OPS_HOST')!.value = '127.0.0.1'),
+      'Deployment/forms: OPS_HOST must be 0.0.0.0',
+    ],
+    [
+      'a gateway listening on another port than its Service targets',
+      (eu) =>
+        (container(eu, 'gateway').env!.find((variable) => variable.name === 'HTTP_PORT')!.value = '3000'),
+      'Deployment/gateway: HTTP_PORT 3000 is not the container port named http',
+    ],
+    [
+      'a variable an app requires, missing',
+      (eu) => {
+        const env = container(eu, 'responses').env!;
+        env.splice(
+          env.findIndex((variable) => variable.name === 'RESPONSES_DATABASE_URL'),
+          1,
+        );
+      },
+      'Deployment/responses: RESPONSES_DATABASE_URL is missing',
+    ],
+    [
+      'a database URL written inline',
+      (eu) => {
+        const variable = container(eu, 'forms').env!.find(
+          (candidate) => candidate.name === 'GLOBAL_DATABASE_URL',
+        )!;
+        delete variable.valueFrom;
+        variable.value = 'postgresql://forms:secret@postgres-eu/formline_global';
+      },
+      'Deployment/forms: GLOBAL_DATABASE_URL must come from Secret formline-global-database',
+    ],
+    [
+      'a US NATS server in the EU overlay',
+      (eu) => (config(eu).data!.NATS_URL = 'nats://nats-eu:4222,nats://nats-us:4222'),
+      'names region us: nats://nats-eu:4222,nats://nats-us:4222',
+    ],
+    [
+      'a Redis host that names no region',
+      (eu) => (config(eu).data!.REDIS_URL = 'redis://redis:6379/0'),
+      'REDIS_URL host redis does not name region eu',
+    ],
+    [
+      'a Redis URL hidden in a Secret',
+      (eu) =>
+        container(eu, 'webhooks').env!.push({
+          name: 'REDIS_URL',
+          valueFrom: { secretKeyRef: { name: 'formline-redis', key: 'url' } },
+        }),
+      'Deployment/webhooks: REDIS_URL must be set in the overlay, not in a Secret',
+    ],
+    ['REGION=us in the EU overlay', (eu) => (config(eu).data!.REGION = 'us'), 'REGION is us, not eu'],
+    [
+      "the Ingress on the default region's host",
+      (eu) =>
+        (find<K8sObject & { spec: { rules: { host: string }[] } }>(
+          eu,
+          'Ingress',
+          'gateway',
+        ).spec.rules[0].host = 'api.example.com'),
+      'Ingress/gateway: host api.example.com is not api.eu.example.com',
+    ],
+    [
+      'a Secret with values in the repository',
+      (eu) => eu.push({ ...find(eu, 'ConfigMap', config(eu).metadata.name), kind: 'Secret' }),
+      'carries values',
+    ],
+    [
+      'a missing HorizontalPodAutoscaler',
+      (eu) => remove(eu, 'HorizontalPodAutoscaler', 'dispatcher'),
+      'Deployment/dispatcher: has no HorizontalPodAutoscaler',
+    ],
+    [
+      'a missing PodDisruptionBudget',
+      (eu) => remove(eu, 'PodDisruptionBudget', 'forms'),
+      'Deployment/forms: has no PodDisruptionBudget',
+    ],
+    [
+      'a missing migration Job',
+      (eu) => remove(eu, 'Job', 'migrate-webhooks'),
+      'Job/migrate-webhooks: missing',
+    ],
+    [
+      "the global database's migration in region eu",
+      (eu) => {
+        const job = structuredClone(find<Job>(eu, 'Job', 'migrate-responses'));
+        job.metadata.name = 'migrate-global';
+        eu.push(job);
+      },
+      'Job/migrate-global: is not a migration region eu runs',
+    ],
+  ];
+
+  it.each(breakages)('catch %s', (_, breakOverlay, expected) => {
+    const eu = structuredClone(rendered.eu);
+    breakOverlay(eu);
+    expect(regionStackProblems(eu, 'eu')).toContainEqual(expect.stringContaining(expected));
+  });
+});
