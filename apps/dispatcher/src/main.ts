@@ -3,7 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@formline/config';
 import { WebhooksPrismaClient } from '@formline/db';
 import { redisIsUp } from '@formline/messaging';
-import { createLogger, OpsServer, runMain, stopOnSignal } from '@formline/ops';
+import {
+  createLogger,
+  exposePipelineMetrics,
+  OpsServer,
+  runMain,
+  startProcessMetrics,
+  stopOnSignal,
+} from '@formline/ops';
 import { Redis } from 'ioredis';
 import { dispatcherConfigSchema } from './dispatcher.config';
 import { DispatcherModule } from './dispatcher.module';
@@ -11,6 +18,9 @@ import { DispatcherModule } from './dispatcher.module';
 runMain(async () => {
   const config = loadConfig(dispatcherConfigSchema);
   const logger = createLogger('dispatcher', config);
+  startProcessMetrics({ app: 'dispatcher', region: config.REGION });
+  // Fed by the delivery worker (issue 6): queue depth, attempts, latency.
+  exposePipelineMetrics('queue', 'delivery');
   const app = await NestFactory.createApplicationContext(DispatcherModule.forConfig(config), { logger });
   const db = app.get(WebhooksPrismaClient);
   const redis = app.get(Redis);

@@ -1,20 +1,9 @@
-import { z } from 'zod';
+import { patchOperationsSchema, type PatchOperation } from '@formline/contracts';
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
 
-// JSON Patch (RFC 6902) as Typeform's PATCH endpoints take it: a list of
-// `add`, `remove` and `replace` operations on paths under a fixed set of
-// top-level properties. The caller validates the patched document as a whole.
-
-export const patchOperationsSchema = z
-  .array(
-    z.strictObject({
-      op: z.enum(['add', 'remove', 'replace']),
-      path: z.string().regex(/^\//, 'a JSON pointer starting with /'),
-      value: z.unknown().optional(),
-    }),
-  )
-  .min(1, 'at least one operation');
-export type PatchOperation = z.infer<typeof patchOperationsSchema>[number];
+// Applying JSON Patch (RFC 6902) operations, whose shape is declared in
+// libs/contracts (the HTTP API documents it with the same schema), to a copy
+// of a document. The caller validates the patched document as a whole.
 
 export function parsePatchOperations(body: unknown): PatchOperation[] {
   const parsed = patchOperationsSchema.safeParse(body);

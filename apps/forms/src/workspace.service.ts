@@ -1,17 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
-import type { Page, WorkspaceResource } from '@formline/contracts';
+import { type Page, workspaceBodySchema, type WorkspaceResource } from '@formline/contracts';
 import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
-import { z } from 'zod';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { ResourceLinks } from './resource-links';
 import { presentWorkspace } from './workspace.presenter';
 import { WorkspaceRepository, type StoredWorkspace } from './workspace.repository';
-
-const workspaceBodySchema = z.strictObject({
-  name: z.string({ error: 'name is required' }).trim().min(1).max(255),
-});
 
 // Workspaces group an account's forms. Every account has a default one, which
 // cannot be deleted; a workspace that still holds forms cannot be deleted

@@ -3,12 +3,14 @@ import { loadConfig } from '@formline/config';
 import { QueueGroups } from '@formline/contracts';
 import { ResponsesPrismaClient } from '@formline/db';
 import { runNatsService } from '@formline/messaging';
-import { runMain } from '@formline/ops';
+import { exposePipelineMetrics, runMain } from '@formline/ops';
 import { responsesConfigSchema } from './responses.config';
 import { ResponsesModule } from './responses.module';
 
 runMain(async () => {
   const config = loadConfig(responsesConfigSchema);
+  // Fed by the outbox relay (issue 5).
+  exposePipelineMetrics('outbox');
   await runNatsService({
     service: 'responses',
     queue: QueueGroups.responses,

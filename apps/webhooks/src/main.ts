@@ -3,13 +3,15 @@ import { loadConfig } from '@formline/config';
 import { QueueGroups } from '@formline/contracts';
 import { WebhooksPrismaClient } from '@formline/db';
 import { redisIsUp, runNatsService } from '@formline/messaging';
-import { runMain } from '@formline/ops';
+import { exposePipelineMetrics, runMain } from '@formline/ops';
 import { Redis } from 'ioredis';
 import { webhooksConfigSchema } from './webhooks.config';
 import { WebhooksModule } from './webhooks.module';
 
 runMain(async () => {
   const config = loadConfig(webhooksConfigSchema);
+  // Fed by the submission-event consumer (issue 6).
+  exposePipelineMetrics('stream');
   await runNatsService({
     service: 'webhooks',
     queue: QueueGroups.webhooks,

@@ -6,3 +6,4 @@ export * from './accounts.contract';
 export * from './account-profile.contract';
 export * from './forms.contract';
 export * from './workspaces.contract';
+export * from './json-patch.schema';

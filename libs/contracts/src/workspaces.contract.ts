@@ -15,6 +15,12 @@ export const workspaceResourceSchema = z.object({
 });
 export type WorkspaceResource = z.output<typeof workspaceResourceSchema>;
 
+// The body of POST /workspaces, validated by the forms service (and the
+// document PATCH /workspaces/{id} must leave behind).
+export const workspaceBodySchema = z.strictObject({
+  name: z.string({ error: 'name is required' }).trim().min(1).max(255),
+});
+
 const owned = { accountId: z.string().min(1) };
 const ownedWorkspace = { ...owned, workspaceId: z.string().min(1) };
 

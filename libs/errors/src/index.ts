@@ -1,3 +1,4 @@
 export * from './error-code';
 export * from './domain-error';
 export * from './validation-details';
+export * from './error-body.schema';

@@ -6,3 +6,5 @@ export * from './nats-microservice';
 export * from './microservice-status';
 export * from './redis-connection';
 export * from './run-nats-service';
+export * from './request-id.headers';
+export * from './request-context.interceptor';

@@ -2,6 +2,7 @@ import type { DynamicModule, INestMicroservice, LoggerService } from '@nestjs/co
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { NatsSettings } from './nats-connection';
+import { RequestContextInterceptor } from './request-context.interceptor';
 import { RpcErrorFilter } from './rpc-error.filter';
 
 export interface NatsMicroserviceOptions {
@@ -15,7 +16,8 @@ export interface NatsMicroserviceOptions {
 
 // Boots a NestJS NATS microservice the way every service of ours runs: one
 // queue group per service (replicas share the work), reconnecting to NATS
-// forever, errors sent back as error bodies, with a grace period for in-flight requests when closed.
+// forever, errors sent back as error bodies, each request under its caller's
+// request id, with a grace period for in-flight requests when closed.
 export async function createNatsMicroservice(
   module: DynamicModule,
   options: NatsMicroserviceOptions,
@@ -35,5 +37,6 @@ export async function createNatsMicroservice(
     logger: options.logger,
   });
   app.useGlobalFilters(new RpcErrorFilter());
+  app.useGlobalInterceptors(new RequestContextInterceptor());
   return app;
 }

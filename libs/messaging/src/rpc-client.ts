@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { errors, type NatsConnection } from '@nats-io/transport-node';
 import type { RpcContract, RpcReply, RpcRequest } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
+import { type NatsOutcome, natsRequestDuration } from '@formline/ops';
 import type { z } from 'zod';
 import { NatsLink } from './nats-connection';
+import { natsHeadersWithRequestId } from './request-id.headers';
 
 // The envelope NestJS's NATS transport speaks, so our services stay plain
 // `@MessagePattern` handlers: request `{pattern, data, id}`, reply `{id, response?, err?}`.
@@ -16,6 +18,7 @@ interface NestReply {
 // Calls a service over NATS request/reply. Every failure comes back as a
 // DomainError: the service's own error as it sent it, and an unreachable,
 // absent or slow service as SERVICE_UNAVAILABLE, answered at once when NATS is down.
+// The current request id travels as a header; every call's wait is measured.
 export class RpcClient {
   private readonly link: NatsLink;
 
@@ -34,6 +37,24 @@ export class RpcClient {
     contract: C,
     payload: RpcRequest<C>,
   ): Promise<RpcReply<C>> {
+    const timer = natsRequestDuration.startTimer({ subject: contract.subject });
+    let outcome: NatsOutcome = 'unavailable';
+    try {
+      const reply = await this.send(contract, payload);
+      outcome = 'ok';
+      return reply;
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === ErrorCode.ServiceUnavailable)) outcome = 'error';
+      throw error;
+    } finally {
+      timer({ outcome });
+    }
+  }
+
+  private async send<C extends RpcContract<z.ZodType, z.ZodType>>(
+    contract: C,
+    payload: RpcRequest<C>,
+  ): Promise<RpcReply<C>> {
     if (!this.link.isUp()) throw unavailable(contract.subject, 'the message bus is unreachable');
     const id = randomUUID();
     const body = JSON.stringify({ pattern: contract.subject, data: payload, id });
@@ -42,7 +63,10 @@ export class RpcClient {
     // message is likely lost. Answer at once instead.
     const drop = this.link.whenDropped();
     try {
-      const reply = this.link.connection.request(contract.subject, body, { timeout: this.timeoutMs });
+      const reply = this.link.connection.request(contract.subject, body, {
+        timeout: this.timeoutMs,
+        headers: natsHeadersWithRequestId(),
+      });
       const lost = drop.dropped.then(() => Promise.reject(new errors.ConnectionError('connection lost')));
       raw = (await Promise.race([reply, lost])).string();
     } catch (error) {

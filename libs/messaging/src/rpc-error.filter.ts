@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
+import { type ArgumentsHost, Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
+import type { NatsContext } from '@nestjs/microservices';
 import { DomainError, ErrorCode, type ErrorBody } from '@formline/errors';
 import { type Observable, throwError } from 'rxjs';
+import { requestIdFromNatsHeaders } from './request-id.headers';
 
 // Every failure of a NATS handler leaves the service as an error body. A domain
 // error goes as it is; anything else is logged with an id and only the id
@@ -10,10 +12,12 @@ import { type Observable, throwError } from 'rxjs';
 export class RpcErrorFilter implements RpcExceptionFilter {
   private readonly logger = new Logger('RpcErrorFilter');
 
-  catch(exception: unknown): Observable<ErrorBody> {
+  catch(exception: unknown, host: ArgumentsHost): Observable<ErrorBody> {
     if (exception instanceof DomainError) return throwError(() => exception.toBody());
     const errorId = randomUUID();
-    this.logger.error({ errorId, error: describe(exception) });
+    // The filter may run outside the request's async context: read the id from the message.
+    const requestId = requestIdFromNatsHeaders(host.switchToRpc().getContext<NatsContext>().getHeaders());
+    this.logger.error({ errorId, requestId, error: describe(exception) });
     return throwError(() => ({
       code: ErrorCode.InternalError,
       description: `Internal error, id ${errorId}.`,

@@ -1,5 +1,5 @@
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
-import { createLogger, type HealthCheck, OpsServer, stopOnSignal } from '@formline/ops';
+import { createLogger, type HealthCheck, OpsServer, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { followConnection } from './microservice-status';
 import type { NatsSettings } from './nats-connection';
 import { createNatsMicroservice } from './nats-microservice';
@@ -28,6 +28,7 @@ export interface NatsServiceOptions {
 export async function runNatsService(options: NatsServiceOptions): Promise<void> {
   const { config, service } = options;
   const logger = createLogger(service, config);
+  startProcessMetrics({ app: service, region: config.REGION });
   const app = await createNatsMicroservice(options.module, {
     name: `${service}-${config.REGION}`,
     queue: options.queue,

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { type HealthCheck, runHealthChecks } from './health-check';
+import { metricsContentType, metricsText } from './metrics/metrics.registry';
 
 // The operator's side door of every app, on its own port that is never exposed
 // publicly: /health/live (the process runs) and /health/ready (its dependencies
-// answer), for Kubernetes probes and for the test harness.
+// answer), for Kubernetes probes and for the test harness, and /metrics
+// (Prometheus text format) for the region's Prometheus.
 export class OpsServer {
   private server?: Server;
   private started = false;
@@ -18,10 +20,12 @@ export class OpsServer {
 
   async listen(host: string, port: number): Promise<number> {
     this.server = createServer((request, response) => {
-      void this.answer(request.url ?? '/').then(({ status, body }) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(body));
-      });
+      void this.answer(request.url ?? '/')
+        .catch((error: unknown) => ({ status: 500, body: { status: 'error', error: String(error) } }))
+        .then(({ status, body, contentType }: { status: number; body: unknown; contentType?: string }) => {
+          response.writeHead(status, { 'content-type': contentType ?? 'application/json' });
+          response.end(typeof body === 'string' ? body : JSON.stringify(body));
+        });
     });
     await new Promise<void>((resolve, reject) => {
       this.server?.once('error', reject);
@@ -45,9 +49,11 @@ export class OpsServer {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
-  private async answer(url: string): Promise<{ status: number; body: unknown }> {
+  private async answer(url: string): Promise<{ status: number; body: unknown; contentType?: string }> {
     const path = url.split('?')[0];
     if (path === '/health/live') return { status: 200, body: { status: 'ok' } };
+    if (path === '/metrics')
+      return { status: 200, body: await metricsText(), contentType: metricsContentType() };
     if (path === '/health/ready') {
       if (!this.started) return { status: 503, body: { status: 'starting', checks: {} } };
       if (this.shuttingDown) return { status: 503, body: { status: 'shutting_down', checks: {} } };

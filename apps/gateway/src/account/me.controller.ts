@@ -1,8 +1,14 @@
 import { Controller, Get } from '@nestjs/common';
-import { type AccessTokenPrincipal, type AccountProfile, getAccountProfile } from '@formline/contracts';
+import {
+  type AccessTokenPrincipal,
+  type AccountProfile,
+  accountProfileSchema,
+  getAccountProfile,
+} from '@formline/contracts';
 import { RpcClient } from '@formline/messaging';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
+import { ApiOperation } from '../openapi/api-operation.decorator';
 
 @Controller('me')
 export class MeController {
@@ -11,6 +17,12 @@ export class MeController {
   // The account behind the token, and the base address of its region.
   @Get()
   @RequiredScope('accounts:read')
+  @ApiOperation({
+    summary: 'The account behind the token',
+    description:
+      "With the account's region and that region's base address, where its responses and webhooks live.",
+    responses: { 200: { description: 'The account.', body: accountProfileSchema } },
+  })
   me(@Principal() principal: AccessTokenPrincipal): Promise<AccountProfile> {
     return this.rpc.request(getAccountProfile, { accountId: principal.accountId });
   }

@@ -17,15 +17,21 @@ import {
   createForm,
   deleteForm,
   type FormResource,
+  formResourceSchema,
   type FormSummary,
   formSortFields,
+  formSummarySchema,
   getForm,
   listForms,
   type Page,
+  pageOf,
   patchForm,
+  patchOperationsSchema,
   replaceForm,
   type VersionedForm,
 } from '@formline/contracts';
+import { ErrorCode } from '@formline/errors';
+import { formInputSchema } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -34,6 +40,7 @@ import { RequiredScope } from '../auth/required-scope.decorator';
 import { etagOf, versionFromIfMatch } from '../http/etag';
 import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
+import { ApiOperation } from '../openapi/api-operation.decorator';
 
 const listQuery = z.object({
   ...pagingQuery,
@@ -43,6 +50,11 @@ const listQuery = z.object({
   order_by: z.enum(['asc', 'desc']).default('desc'),
 });
 
+const etag = { ETag: "The form's version: send it back in If-Match to write only over this version." };
+const ifMatch =
+  'PUT and PATCH with If-Match write only if the form is still at that version (412 otherwise).';
+const notFound = [ErrorCode.FormNotFound];
+
 // Typeform's Create API for forms. SPEC 4.1: the same answers on both base addresses.
 @Controller('forms')
 export class FormsController {
@@ -51,6 +63,18 @@ export class FormsController {
   @Post()
   @HttpCode(201)
   @RequiredScope('forms:write')
+  @ApiOperation({
+    summary: 'Create a form',
+    description: 'Unknown properties are refused; read-only ones (id, _links, ...) are ignored.',
+    body: formInputSchema,
+    responses: {
+      201: {
+        description: 'The form as stored, every default filled.',
+        body: formResourceSchema,
+        headers: etag,
+      },
+    },
+  })
   async create(
     @Principal() principal: AccessTokenPrincipal,
     @Body() body: unknown,
@@ -62,6 +86,12 @@ export class FormsController {
 
   @Get()
   @RequiredScope('forms:read')
+  @ApiOperation({
+    summary: "List the account's forms",
+    responses: {
+      200: { description: 'One page of forms, newest first by default.', body: pageOf(formSummarySchema) },
+    },
+  })
   async list(
     @Principal() principal: AccessTokenPrincipal,
     @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
@@ -79,6 +109,13 @@ export class FormsController {
 
   @Get(':form_id')
   @RequiredScope('forms:read')
+  @ApiOperation({
+    summary: 'Retrieve a form',
+    description:
+      "The same on both base addresses; `_links.responses` uses the base address of the account's region.",
+    responses: { 200: { description: 'The form.', body: formResourceSchema, headers: etag } },
+    errors: notFound,
+  })
   async retrieve(
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
@@ -89,6 +126,13 @@ export class FormsController {
 
   @Put(':form_id')
   @RequiredScope('forms:write')
+  @ApiOperation({
+    summary: 'Replace a form',
+    description: ifMatch,
+    body: formInputSchema,
+    responses: { 200: { description: 'The form as stored.', body: formResourceSchema, headers: etag } },
+    errors: [...notFound, ErrorCode.PreconditionFailed],
+  })
   async replace(
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
@@ -108,6 +152,13 @@ export class FormsController {
   @Patch(':form_id')
   @HttpCode(204)
   @RequiredScope('forms:write')
+  @ApiOperation({
+    summary: 'Change parts of a form (JSON Patch)',
+    description: `RFC 6902 add, remove and replace under /title, /settings, /theme, /workspace and /cui_settings. ${ifMatch}`,
+    body: patchOperationsSchema,
+    responses: { 204: { description: 'Patched.', body: null, headers: etag } },
+    errors: [...notFound, ErrorCode.PreconditionFailed],
+  })
   async patch(
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
@@ -127,6 +178,11 @@ export class FormsController {
   @Delete(':form_id')
   @HttpCode(204)
   @RequiredScope('forms:write')
+  @ApiOperation({
+    summary: 'Delete a form',
+    responses: { 204: { description: 'Deleted.', body: null } },
+    errors: notFound,
+  })
   async delete(
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,

@@ -3,8 +3,9 @@ import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
 import type { z } from 'zod';
 
 // Validates and converts a route's query string; errors name the parameter.
+// The OpenAPI document reads `schema` to list the parameters.
 export class QueryPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
-  constructor(private readonly schema: S) {}
+  constructor(readonly schema: S) {}
 
   transform(value: unknown): z.output<S> {
     const result = this.schema.safeParse(value ?? {});

@@ -6,17 +6,24 @@ import {
   getWorkspace,
   listWorkspaces,
   type Page,
+  pageOf,
+  patchOperationsSchema,
   patchWorkspace,
+  workspaceBodySchema,
   type WorkspaceResource,
+  workspaceResourceSchema,
 } from '@formline/contracts';
+import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
+import { ApiOperation } from '../openapi/api-operation.decorator';
 
 const listQuery = z.object({ ...pagingQuery, search: z.string().optional() });
+const notFound = [ErrorCode.WorkspaceNotFound];
 
 // Typeform's Create API for workspaces.
 @Controller('workspaces')
@@ -25,6 +32,15 @@ export class WorkspacesController {
 
   @Get()
   @RequiredScope('workspaces:read')
+  @ApiOperation({
+    summary: "List the account's workspaces",
+    responses: {
+      200: {
+        description: 'One page of workspaces, the default one first.',
+        body: pageOf(workspaceResourceSchema),
+      },
+    },
+  })
   list(
     @Principal() principal: AccessTokenPrincipal,
     @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
@@ -40,12 +56,22 @@ export class WorkspacesController {
   @Post()
   @HttpCode(201)
   @RequiredScope('workspaces:write')
+  @ApiOperation({
+    summary: 'Create a workspace',
+    body: workspaceBodySchema,
+    responses: { 201: { description: 'The new workspace.', body: workspaceResourceSchema } },
+  })
   create(@Principal() principal: AccessTokenPrincipal, @Body() body: unknown): Promise<WorkspaceResource> {
     return this.rpc.request(createWorkspace, { accountId: principal.accountId, body });
   }
 
   @Get(':workspace_id')
   @RequiredScope('workspaces:read')
+  @ApiOperation({
+    summary: 'Retrieve a workspace',
+    responses: { 200: { description: 'The workspace.', body: workspaceResourceSchema } },
+    errors: notFound,
+  })
   retrieve(
     @Principal() principal: AccessTokenPrincipal,
     @Param('workspace_id') workspaceId: string,
@@ -56,6 +82,12 @@ export class WorkspacesController {
   @Patch(':workspace_id')
   @HttpCode(204)
   @RequiredScope('workspaces:write')
+  @ApiOperation({
+    summary: 'Rename a workspace (JSON Patch on /name)',
+    body: patchOperationsSchema,
+    responses: { 204: { description: 'Renamed.', body: null } },
+    errors: notFound,
+  })
   async patch(
     @Principal() principal: AccessTokenPrincipal,
     @Param('workspace_id') workspaceId: string,
@@ -67,6 +99,12 @@ export class WorkspacesController {
   @Delete(':workspace_id')
   @HttpCode(204)
   @RequiredScope('workspaces:write')
+  @ApiOperation({
+    summary: 'Delete a workspace',
+    description: 'Never the default workspace, nor one that still holds forms (409).',
+    responses: { 204: { description: 'Deleted.', body: null } },
+    errors: [...notFound, ErrorCode.Conflict],
+  })
   async delete(
     @Principal() principal: AccessTokenPrincipal,
     @Param('workspace_id') workspaceId: string,

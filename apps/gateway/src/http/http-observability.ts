@@ -1,0 +1,49 @@
+import type { LoggerService } from '@nestjs/common';
+import { acceptRequestId, observeHttpRequest, REQUEST_ID_HEADER, runWithRequestId } from '@formline/ops';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    requestId: string;
+  }
+}
+
+// What every HTTP request leaves behind, whatever route answers it (errors and
+// unknown paths included): its request id, taken from X-Request-Id or made up,
+// answered in X-Request-Id and current for all the work it causes (guards,
+// handlers, NATS calls, the error filter); one log line; and its count,
+// status and latency per route for /metrics. Install before routes are added.
+export function observeHttpRequests(fastify: FastifyInstance, logger: LoggerService): void {
+  fastify.decorateRequest('requestId', '');
+  fastify.addHook('onRequest', (request, reply, done) => {
+    request.requestId = acceptRequestId(request.headers[REQUEST_ID_HEADER.toLowerCase()]);
+    void reply.header(REQUEST_ID_HEADER, request.requestId);
+    // Everything after this hook runs inside the request's context.
+    runWithRequestId(request.requestId, done);
+  });
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = routeOf(request);
+    observeHttpRequest({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
+    // The path without its query string: a query may carry what a log must not.
+    logger.log(
+      {
+        msg: 'request completed',
+        requestId: request.requestId,
+        method: request.method,
+        route: route ?? 'unmatched',
+        path: request.url.split('?')[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'HttpRequest',
+    );
+    done();
+  });
+}
+
+// The route's pattern (`/forms/:form_id`), not the path: one series per route.
+function routeOf(request: FastifyRequest): string | undefined {
+  const url = request.routeOptions.url;
+  // Fastify's catch-all 404 handler has no route of its own.
+  return url && !request.is404 ? url : undefined;
+}
