@@ -1,0 +1,138 @@
+import { Body, Controller, Get, Param, Post, Query, type Type } from '@nestjs/common';
+import { parseConfig } from '@formline/config';
+import { ErrorCode } from '@formline/errors';
+import { openApiDocumentProblems } from '@formline/testing';
+import { z } from 'zod';
+import { RequiredScope } from '../auth/required-scope.decorator';
+import { gatewayConfigSchema } from '../gateway.config';
+import { GatewayModule } from '../gateway.module';
+import { QueryPipe } from '../http/query.pipe';
+import { ApiOperation } from './api-operation.decorator';
+import { buildOpenApiDocument, documentationRoutes } from './openapi.document';
+import { undocumentedRoutes } from './openapi.http';
+import { describeRoutes, routeDocumentationProblems } from './openapi.routes';
+
+const config = parseConfig(gatewayConfigSchema, {
+  REGION: 'us',
+  BASE_URL: 'https://api.example.com',
+  EU_BASE_URL: 'https://api.eu.example.com',
+  HTTP_PORT: '8080',
+  OPS_PORT: '9090',
+});
+// The controllers the gateway serves, as its module declares them.
+const controllers = GatewayModule.forConfig(config).controllers as Type[];
+const settings = { version: '0.1.0', servers: [{ url: 'https://api.example.com', description: 'us' }] };
+const routes = describeRoutes(controllers);
+const document = buildOpenApiDocument(routes, settings);
+const operations = Object.entries(document.paths).flatMap(([path, byMethod]) =>
+  Object.entries(byMethod).map(([method, operation]) => ({ path, method, operation: operation as any })),
+);
+
+describe('the OpenAPI document of the gateway', () => {
+  it('documents every route of every controller', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(12);
+    expect(routeDocumentationProblems(routes)).toEqual([]);
+    for (const route of routes) expect(document.paths[route.path]?.[route.method]).toBeDefined();
+  });
+
+  it('is valid OpenAPI 3.1, every schema valid JSON Schema with its references resolved', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(openApiDocumentProblems(document)).toEqual([]);
+  });
+
+  it('names the required scope of every operation, as the route declares it', () => {
+    for (const route of routes) {
+      const operation = document.paths[route.path][route.method] as any;
+      expect(operation.security).toEqual([{ bearerAuth: [route.scope] }]);
+      expect(operation.description).toContain(`\`${route.scope}\``);
+    }
+  });
+
+  it('documents the error body and the errors of each operation', () => {
+    for (const { path, method, operation } of operations) {
+      const statuses = Object.keys(operation.responses);
+      if (path === documentationRoutes.document || path === documentationRoutes.page) continue;
+      expect([path, method, statuses]).toEqual([
+        path,
+        method,
+        expect.arrayContaining(['401', '403', '500', '503']),
+      ]);
+      for (const status of statuses.filter((code) => Number(code) >= 400)) {
+        const schema = operation.responses[status].content['application/json'].schema;
+        expect(schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+    const retrieve = document.paths['/forms/{form_id}'].get as any;
+    expect(retrieve.responses['404'].content['application/json'].schema.allOf[1]).toEqual({
+      properties: { code: { enum: [ErrorCode.FormNotFound] } },
+    });
+    expect(retrieve.responses['200'].headers.ETag).toBeDefined();
+  });
+
+  it('takes query parameters from the QueryPipe and bodies from the validating schemas', () => {
+    const list = document.paths['/forms'].get as any;
+    expect(list.parameters.map((parameter: any) => parameter.name)).toEqual(
+      expect.arrayContaining(['page', 'page_size', 'search', 'workspace_id', 'sort_by', 'order_by']),
+    );
+    const pageSize = list.parameters.find((parameter: any) => parameter.name === 'page_size');
+    expect(pageSize.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 10 });
+    const create = document.paths['/forms'].post as any;
+    expect(create.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/FormDefinition',
+    });
+    expect(Object.keys((document.components as any).schemas)).toEqual(
+      expect.arrayContaining(['Error', 'Form', 'FormDefinition', 'JsonPatch', 'Workspace', 'AccountProfile']),
+    );
+  });
+
+  it('includes its own routes, and finds no served route missing', () => {
+    const served = [
+      ...routes.map((route) => ({ method: route.method, url: route.path.replace(/\{(\w+)\}/g, ':$1') })),
+      { method: 'get', url: documentationRoutes.document },
+      { method: 'head', url: documentationRoutes.document },
+      { method: 'get', url: documentationRoutes.page },
+    ];
+    expect(undocumentedRoutes(served, document)).toEqual([]);
+    expect(undocumentedRoutes([...served, { method: 'post', url: '/oauth/token' }], document)).toEqual([
+      'POST /oauth/token',
+    ]);
+  });
+});
+
+describe('the route documentation checks', () => {
+  const body = z.object({ name: z.string() });
+  const query = z.object({ page: z.coerce.number() });
+  const ok = { 200: { description: 'ok', body } };
+
+  @Controller('things')
+  class BrokenController {
+    @Get()
+    @RequiredScope('forms:read')
+    undocumented(): void {}
+
+    @Post()
+    @RequiredScope('forms:write')
+    @ApiOperation({ summary: 'x', responses: ok })
+    wrongStatusAndNoBody(@Body() _input: unknown): void {}
+
+    @Get(':thing_id')
+    @ApiOperation({ summary: 'x', responses: ok })
+    noScope(): void {}
+
+    @Get('search/all')
+    @RequiredScope('forms:read')
+    @ApiOperation({ summary: 'x', responses: ok, query: z.object({ other: z.string() }) })
+    otherQuery(@Query(new QueryPipe(query)) _query: unknown, @Param('x') _x: string): void {}
+  }
+
+  it('says what is wrong with each route', () => {
+    expect(routeDocumentationProblems(describeRoutes([BrokenController]))).toEqual([
+      'BrokenController.undocumented (GET /things): no @ApiOperation',
+      'BrokenController.wrongStatusAndNoBody (POST /things): answers 201, which @ApiOperation does not document',
+      'BrokenController.wrongStatusAndNoBody (POST /things): takes a body but documents no `body` schema',
+      'BrokenController.noScope (GET /things/{thing_id}): neither @RequiredScope nor `security` in @ApiOperation',
+      'BrokenController.noScope (GET /things/{thing_id}): path parameter {thing_id} is not read with @Param',
+      'BrokenController.otherQuery (GET /things/search/all): documents another query schema than its QueryPipe validates with',
+    ]);
+  });
+});
