@@ -34,19 +34,23 @@ export const redisVars = {
 };
 
 export const opsVars = {
-  OPS_HOST: z.string().min(1).default('127.0.0.1').describe('Address of the health endpoint server.'),
-  OPS_PORT: port('Port of the health endpoints (/health/live, /health/ready); not exposed publicly.'),
+  OPS_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe('Address of the ops server (health and metrics); 0.0.0.0 in a container.'),
+  OPS_PORT: port('Port of /health/live, /health/ready and /metrics (Prometheus); never exposed publicly.'),
 };
 
 export const logVars = {
   LOG_LEVEL: z
     .enum(['error', 'warn', 'log', 'debug', 'verbose'])
     .default('log')
-    .describe('Lowest level logged.'),
+    .describe('Lowest level logged; `log` is info, `verbose` is trace.'),
   LOG_FORMAT: z
     .enum(['json', 'pretty'])
     .default('json')
-    .describe('json for machines, pretty for a terminal.'),
+    .describe('`json`: one JSON object a line (pino), for machines; `pretty`: for a terminal.'),
 };
 
 export const databaseUrl = (description: string) =>

@@ -4,6 +4,9 @@
 
 const shown = new Set(['time', 'level', 'app', 'region', 'pid', 'context', 'requestId', 'msg']);
 
+const text = (value: unknown) =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+
 export function formatPrettyLine(line: string): string {
   let entry: Record<string, unknown>;
   try {
@@ -12,14 +15,12 @@ export function formatPrettyLine(line: string): string {
     return line;
   }
   const time = typeof entry.time === 'string' ? entry.time.slice(11, 23) : '';
-  const level = String(entry.level ?? '')
-    .toUpperCase()
-    .padEnd(5);
+  const level = text(entry.level).toUpperCase().padEnd(5);
   const where = [entry.app, entry.context].filter(Boolean).join('/');
-  const requestId = entry.requestId ? ` (${String(entry.requestId)})` : '';
+  const requestId = entry.requestId ? ` (${text(entry.requestId)})` : '';
   const extra = Object.fromEntries(Object.entries(entry).filter(([key]) => !shown.has(key)));
   const more = Object.keys(extra).length > 0 ? ` ${JSON.stringify(extra)}` : '';
-  return `${time} ${level} [${where}]${requestId} ${String(entry.msg ?? '')}${more}`;
+  return `${time} ${level} [${where}]${requestId} ${text(entry.msg)}${more}`;
 }
 
 // A pino destination that writes each line pretty and at once (sync), so

@@ -22,8 +22,14 @@ const pinoLevels: Record<string, pino.Level> = {
 // One logger for every app: one JSON object a line (pino), each naming the
 // app, its region and, inside a request, the request id; secrets and answers
 // withheld (log-redaction.ts). NestJS and our own code log through it alike.
-export function createLogger(app: string, settings: LogSettings): AppLogger {
-  const destination = settings.LOG_FORMAT === 'pretty' ? prettyLogStream() : pino.destination({ sync: true });
+// `destination` is for tests; apps write to stdout.
+export function createLogger(
+  app: string,
+  settings: LogSettings,
+  destination: pino.DestinationStream = settings.LOG_FORMAT === 'pretty'
+    ? prettyLogStream()
+    : pino.destination({ sync: true }),
+): AppLogger {
   const logger = pino(
     {
       level: pinoLevels[settings.LOG_LEVEL] ?? 'info',
@@ -82,7 +88,7 @@ export class AppLogger implements LoggerService {
     if (rest.length > 0 && typeof rest[rest.length - 1] === 'string') fields.context = rest.pop();
     if ((level === 'error' || level === 'fatal') && typeof rest[0] === 'string') fields.stack = rest.shift();
     if (rest.length > 0) fields.params = rest;
-    let text = '';
+    let text: string;
     if (message instanceof Error) {
       text = message.message;
       fields.stack ??= message.stack;

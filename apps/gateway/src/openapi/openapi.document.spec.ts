@@ -50,7 +50,7 @@ describe('the OpenAPI document of the gateway', () => {
 
   it('documents the error body and the errors of each operation', () => {
     for (const { path, method, operation } of operations) {
-      const statuses = Object.keys(operation.responses);
+      const statuses = Object.keys(operation.responses as object);
       if (path === documentationRoutes.document || path === documentationRoutes.page) continue;
       expect([path, method, statuses]).toEqual([
         path,
@@ -80,7 +80,7 @@ describe('the OpenAPI document of the gateway', () => {
     expect(create.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/FormDefinition',
     });
-    expect(Object.keys((document.components as any).schemas)).toEqual(
+    expect(Object.keys((document.components as { schemas: object }).schemas)).toEqual(
       expect.arrayContaining(['Error', 'Form', 'FormDefinition', 'JsonPatch', 'Workspace', 'AccountProfile']),
     );
   });

@@ -1,0 +1,59 @@
+import { metricsText } from './metrics.registry';
+import { observeHttpRequest } from './http.metrics';
+import {
+  exposePipelineMetrics,
+  recordDeliveryAttempt,
+  recordDeliveryLatency,
+  setOutboxBacklog,
+  setQueueDepth,
+  setStreamConsumerLag,
+} from './pipeline.metrics';
+
+const sample = (text: string, series: string) =>
+  Number(
+    text
+      .split('\n')
+      .find((line) => line.startsWith(series + ' '))
+      ?.split(' ')[1],
+  );
+
+describe('metrics', () => {
+  it('counts HTTP requests per route pattern, unmatched paths together', async () => {
+    observeHttpRequest({ method: 'GET', route: '/forms/:form_id', status: 200 }, 0.02);
+    observeHttpRequest({ method: 'GET', route: undefined, status: 404 }, 0.001);
+    const text = await metricsText();
+    expect(
+      sample(text, 'formline_http_requests_total{method="GET",route="/forms/:form_id",status="200"}'),
+    ).toBe(1);
+    expect(sample(text, 'formline_http_requests_total{method="GET",route="unmatched",status="404"}')).toBe(1);
+    expect(text).toContain(
+      'formline_http_request_duration_seconds_bucket{le="0.025",method="GET",route="/forms/:form_id",status="200"} 1',
+    );
+  });
+
+  it('serves a pipeline stage only once exposed, at zero, and moves with the calls issues 5 and 6 make', async () => {
+    expect(await metricsText()).not.toContain('formline_outbox_backlog');
+    exposePipelineMetrics('outbox', 'stream', 'queue', 'delivery');
+    exposePipelineMetrics('outbox'); // twice is harmless
+    let text = await metricsText();
+    expect(sample(text, 'formline_outbox_backlog')).toBe(0);
+    expect(sample(text, 'formline_delivery_attempts_total{outcome="delivered"}')).toBe(0);
+    expect(sample(text, 'formline_delivery_attempts_total{outcome="timeout"}')).toBe(0);
+
+    setOutboxBacklog(7);
+    setStreamConsumerLag('SUBMISSIONS', 'webhooks', 3);
+    setQueueDepth('deliveries', { waiting: 4, active: 1 });
+    recordDeliveryAttempt('delivered', 0.2);
+    recordDeliveryAttempt('http_error', 1.5);
+    recordDeliveryLatency(2);
+    text = await metricsText();
+    expect(sample(text, 'formline_outbox_backlog')).toBe(7);
+    expect(sample(text, 'formline_stream_consumer_lag{stream="SUBMISSIONS",consumer="webhooks"}')).toBe(3);
+    expect(sample(text, 'formline_queue_depth{queue="deliveries",state="waiting"}')).toBe(4);
+    expect(sample(text, 'formline_queue_depth{queue="deliveries",state="delayed"}')).toBe(0);
+    expect(sample(text, 'formline_delivery_attempts_total{outcome="delivered"}')).toBe(1);
+    expect(sample(text, 'formline_delivery_attempts_total{outcome="http_error"}')).toBe(1);
+    expect(sample(text, 'formline_delivery_attempt_duration_seconds_count{outcome="http_error"}')).toBe(1);
+    expect(sample(text, 'formline_delivery_latency_seconds_count')).toBe(1);
+  });
+});
