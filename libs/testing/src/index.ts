@@ -5,3 +5,6 @@ export * from './fixtures';
 export * from './http';
 export * from './nats-server';
 export * from './openapi-conformance';
+export * from './redis-server';
+export * from './tcp-proxy';
+export * from './prometheus-text';

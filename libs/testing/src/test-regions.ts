@@ -14,12 +14,18 @@ export interface TestRegionsOptions {
   apps?: readonly AppName[];
   /** Replace a region's NATS (e.g. a private server a test stops and starts). */
   natsUrl?: Partial<Record<Region, string>>;
+  /** Replace a region's Redis, likewise. */
+  redisUrl?: Partial<Record<Region, string>>;
+  /** Reach PostgreSQL elsewhere (e.g. through a proxy a test cuts), `postgresql://user@host:port`. */
+  databaseHostUrl?: string;
   extraEnv?: Record<string, string>;
 }
 
 export interface TestRegions {
   stacks: Partial<Record<Region, RegionStack>>;
   baseUrl(region: Region): string;
+  /** Where an app's output goes: .data/test/logs/<name>/<region>-<app>.log. */
+  logFile(region: Region, app: AppName): string;
   stop(): Promise<void>;
 }
 
@@ -27,6 +33,7 @@ export interface TestRegions {
 // against the test infrastructure, with each app's output in its own log file.
 export async function startTestRegions(options: TestRegionsOptions): Promise<TestRegions> {
   const infra = testInfra();
+  const databaseHost = { ...infra, databaseHostUrl: options.databaseHostUrl ?? infra.databaseHostUrl };
   const regions = options.regions ?? (['us', 'eu'] as const);
   const httpPorts = { us: await freePort(), eu: await freePort() };
   const baseUrls = { us: `http://127.0.0.1:${httpPorts.us}`, eu: `http://127.0.0.1:${httpPorts.eu}` };
@@ -52,10 +59,10 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       httpHost: '127.0.0.1',
       httpPort: httpPorts[region],
       natsUrl: options.natsUrl?.[region] ?? infra.natsUrl[region],
-      redisUrl: infra.redisUrl[region],
-      globalDatabaseUrl: databaseUrl(infra, 'formline_global'),
-      responsesDatabaseUrl: databaseUrl(infra, `formline_responses_${region}`),
-      webhooksDatabaseUrl: databaseUrl(infra, `formline_webhooks_${region}`),
+      redisUrl: options.redisUrl?.[region] ?? infra.redisUrl[region],
+      globalDatabaseUrl: databaseUrl(databaseHost, 'formline_global'),
+      responsesDatabaseUrl: databaseUrl(databaseHost, `formline_responses_${region}`),
+      webhooksDatabaseUrl: databaseUrl(databaseHost, `formline_webhooks_${region}`),
       opsPorts,
       logFormat: 'json',
       extraEnv: { NATS_RECONNECT_WAIT_MS: '200', ...options.extraEnv },
@@ -77,6 +84,7 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
   return {
     stacks,
     baseUrl: (region) => baseUrls[region],
+    logFile: (region, app) => path.join(logDir, `${region}-${app}.log`),
     stop: async () => {
       await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
       for (const log of logs.values()) log.end();

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { type AppName, appNames, readinessStatus } from '@formline/stack';
+import {
+  freePort,
+  startTestRegions,
+  TcpProxy,
+  testInfra,
+  TestNatsServer,
+  TestRedisServer,
+  type TestRegions,
+} from '@formline/testing';
+
+// Readiness is what Kubernetes routes traffic by: each app must report not
+// ready while a dependency it needs is unreachable, say which one, and be ready
+// again once the dependency is back, without a restart. Each dependency here
+// is private to this test (its own NATS and Redis, PostgreSQL behind a proxy
+// the test cuts), so the shared test servers stay untouched.
+describe('readiness follows the dependencies', () => {
+  let nats: TestNatsServer;
+  let redis: TestRedisServer;
+  let database: TcpProxy;
+  let regions: TestRegions;
+
+  beforeAll(async () => {
+    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, 'readiness-nats'));
+    redis = new TestRedisServer(await freePort());
+    database = new TcpProxy(await freePort(), Number(new URL(testInfra().databaseHostUrl).port));
+    await Promise.all([nats.start(), redis.start(), database.start()]);
+    regions = await startTestRegions({
+      name: 'readiness',
+      regions: ['us'],
+      natsUrl: { us: nats.url },
+      redisUrl: { us: redis.url },
+      databaseHostUrl: `postgresql://postgres@127.0.0.1:${database.port}`,
+    });
+  });
+
+  afterAll(async () => {
+    await regions?.stop();
+    await Promise.all([nats?.stop(), redis?.stop(), database?.stop()]);
+  });
+
+  const readiness = async () => {
+    const stack = regions.stacks.us!;
+    const statuses = await Promise.all(appNames.map((app) => readinessStatus(stack.settings.opsPorts[app])));
+    return Object.fromEntries(appNames.map((app, index) => [app, statuses[index]])) as Record<
+      AppName,
+      number
+    >;
+  };
+  const readinessBody = async (app: AppName) =>
+    (await (
+      await fetch(`http://127.0.0.1:${regions.stacks.us!.settings.opsPorts[app]}/health/ready`)
+    ).json()) as { status: string; checks: Record<string, string> };
+  const expected = (down: readonly AppName[]) =>
+    Object.fromEntries(appNames.map((app) => [app, down.includes(app) ? 503 : 200]));
+  const allReady = expected([]);
+
+  it.each([
+    ['NATS', 'nats', ['gateway', 'forms', 'responses', 'webhooks'], () => nats.stop(), () => nats.start()],
+    ['Redis', 'redis', ['webhooks', 'dispatcher'], () => redis.stop(), () => redis.start()],
+    [
+      'PostgreSQL',
+      'database',
+      ['forms', 'responses', 'webhooks', 'dispatcher'],
+      () => database.stop(),
+      () => database.start(),
+    ],
+  ] as const)(
+    'while %s is away: not ready where it is needed, naming it; ready again when it returns',
+    async (_, check, needing, stop, start) => {
+      expect(await eventually(readiness, allReady)).toEqual(allReady);
+      await stop();
+      expect(await eventually(readiness, expected(needing))).toEqual(expected(needing));
+      for (const app of needing) {
+        expect(await readinessBody(app)).toEqual({
+          status: 'unavailable',
+          checks: expect.objectContaining({ [check]: 'down' }),
+        });
+      }
+      await start();
+      expect(await eventually(readiness, allReady, 20_000)).toEqual(allReady);
+      // Nobody died of it: every app recovered in place.
+      for (const app of appNames)
+        expect([app, regions.stacks.us!.app(app).hasExited()]).toEqual([app, false]);
+    },
+  );
+});
+
+// Polls until the value equals `want`; the last value otherwise.
+async function eventually<T>(read: () => Promise<T>, want: T, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (JSON.stringify(value) !== JSON.stringify(want) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    value = await read();
+  }
+  return value;
+}
