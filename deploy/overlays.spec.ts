@@ -9,6 +9,7 @@ import {
   type Job,
   type K8sObject,
   renderKustomization,
+  type Service,
   renderOverlay,
 } from './checks/manifests';
 import { globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
@@ -62,6 +63,22 @@ describe('the overlays in deploy/', () => {
     }
   });
 
+  it.each(regions)('in region %s, has Prometheus scrape /metrics on the ops port only', (region) => {
+    const deployments = rendered[region].filter((object) => object.kind === 'Deployment') as Deployment[];
+    expect(deployments).toHaveLength(5);
+    for (const deployment of deployments) {
+      const { annotations } = deployment.spec.template.metadata ?? {};
+      const ops = deployment.spec.template.spec.containers[0].ports?.find((port) => port.name === 'ops');
+      expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics' });
+      expect(Number(annotations?.['prometheus.io/port'])).toBe(ops?.containerPort);
+    }
+    // Reachable from outside the pod only through the gateway's http port.
+    const services = rendered[region].filter((object) => object.kind === 'Service') as Service[];
+    expect(services.flatMap((service) => service.spec.ports.map((port) => port.targetPort))).toEqual([
+      'http',
+    ]);
+  });
+
   it(`migrates the global database from exactly one region (${globalMigrationRegion})`, () => {
     const owners = regions.filter((region) =>
       rendered[region].some((object) => object.kind === 'Job' && object.metadata.name === 'migrate-global'),
@@ -76,6 +93,8 @@ describe('the overlay checks', () => {
     if (!found) throw new Error(`${kind}/${name} is not in the rendered overlay`);
     return found as T;
   };
+  const template = (objects: K8sObject[], app: string) =>
+    find<Deployment>(objects, 'Deployment', app).spec.template;
   const pod = (objects: K8sObject[], app: string) =>
     find<Deployment>(objects, 'Deployment', app).spec.template.spec;
   const container = (objects: K8sObject[], app: string): Container => pod(objects, app).containers[0];
@@ -180,6 +199,34 @@ describe('the overlay checks', () => {
           valueFrom: { secretKeyRef: { name: 'formline-redis', key: 'url' } },
         }),
       'Deployment/webhooks: REDIS_URL must be set in the overlay, not in a Secret',
+    ],
+    [
+      'a Service exposing the metrics port',
+      (eu) =>
+        eu.push({
+          ...structuredClone(find(eu, 'Service', 'gateway')),
+          metadata: { ...find(eu, 'Service', 'gateway').metadata, name: 'metrics' },
+          spec: {
+            selector: { 'app.kubernetes.io/name': 'dispatcher' },
+            ports: [{ port: 9090, targetPort: 9090 }],
+          },
+        }),
+      'Service/metrics: exposes the ops port (health and metrics)',
+    ],
+    [
+      'the gateway Service reaching the ops port by its number',
+      (eu) => find<Service>(eu, 'Service', 'gateway').spec.ports.push({ port: 9090 }),
+      'Service/gateway: exposes the ops port (health and metrics)',
+    ],
+    [
+      'pods Prometheus does not scrape',
+      (eu) => delete template(eu, 'forms').metadata!.annotations!['prometheus.io/scrape'],
+      "Deployment/forms: pods lack the annotation prometheus.io/scrape: 'true'",
+    ],
+    [
+      'metrics scraped on the public port',
+      (eu) => (template(eu, 'gateway').metadata!.annotations!['prometheus.io/port'] = '8080'),
+      'Deployment/gateway: prometheus.io/port 8080 is not OPS_PORT 9090',
     ],
     ['REGION=us in the EU overlay', (eu) => (config(eu).data!.REGION = 'us'), 'REGION is us, not eu'],
     [

@@ -58,7 +58,7 @@ export interface SecurityContext {
 }
 
 export interface PodTemplate {
-  metadata?: { labels?: Record<string, string> };
+  metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
   spec: {
     containers: Container[];
     securityContext?: SecurityContext;

@@ -90,6 +90,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
     const env = resolveEnv(container, configMaps);
     checkAppEnvironment(deployment, app, env, region, report);
     checkProbes(deployment, container, env, report);
+    checkMetricsScraping(deployment, env, report);
     // The Service and Ingress reach the gateway by its port named http.
     const httpPort = container.ports?.find((port) => port.name === 'http')?.containerPort;
     if (app === 'gateway' && Number(env.HTTP_PORT?.value) !== httpPort)
@@ -212,6 +213,21 @@ function checkProbes(deployment: Deployment, container: Container, env: Resolved
     );
 }
 
+// Prometheus finds each pod's /metrics by the pod's annotations, on the ops
+// port: the port no Service or Ingress exposes (checkGatewayExposure).
+function checkMetricsScraping(deployment: Deployment, env: ResolvedEnv, report: Report): void {
+  const annotations = deployment.spec.template.metadata?.annotations ?? {};
+  if (annotations['prometheus.io/scrape'] !== 'true')
+    report(id(deployment), "pods lack the annotation prometheus.io/scrape: 'true'");
+  if (annotations['prometheus.io/path'] !== '/metrics')
+    report(id(deployment), `prometheus.io/path is ${annotations['prometheus.io/path']}, not /metrics`);
+  if (Number(annotations['prometheus.io/port']) !== Number(env.OPS_PORT?.value))
+    report(
+      id(deployment),
+      `prometheus.io/port ${annotations['prometheus.io/port']} is not OPS_PORT ${env.OPS_PORT?.value}`,
+    );
+}
+
 // Resources and an unprivileged, read-only container: for apps and Jobs alike.
 function checkPodBasics(object: K8sObject, template: PodTemplate, report: Report): void {
   const pod = template.spec;
@@ -296,9 +312,17 @@ function checkGatewayExposure(
   report: Report,
 ): void {
   const services = ofKind<Service>(objects, 'Service');
+  // The ops port (health and metrics) by name or number, in every app.
+  const opsPorts = new Set<number | string>(['ops']);
+  for (const deployment of ofKind<Deployment>(objects, 'Deployment'))
+    for (const container of deployment.spec.template.spec.containers) {
+      const port = resolveEnv(container, configMaps).OPS_PORT?.value;
+      if (port) opsPorts.add(Number(port));
+    }
   for (const service of services) {
     for (const port of service.spec.ports)
-      if (port.targetPort === 'ops') report(id(service), 'exposes the ops port');
+      if (opsPorts.has(port.targetPort ?? port.port))
+        report(id(service), 'exposes the ops port (health and metrics)');
     if (service.metadata.name !== 'gateway') report(id(service), 'only the gateway has a Service');
   }
   const gateway = services.find((service) => service.metadata.name === 'gateway');

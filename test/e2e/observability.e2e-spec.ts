@@ -112,7 +112,7 @@ describe('operability', () => {
     });
 
     it('makes one up when the caller sends none, or one unfit for a log line', async () => {
-      for (const headers of [{}, { 'X-Request-Id': 'has spaces and "quotes"' }]) {
+      for (const headers of [{}, { 'X-Request-Id': 'has spaces and "quotes"' }] as Record<string, string>[]) {
         const response = await retrieve(headers);
         const requestId = response.headers.get('x-request-id') ?? '';
         expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
