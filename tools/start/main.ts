@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     'Both regions are up.',
     `  {base_url}     ${baseUrls.us}   (region us)`,
     `  {eu_base_url}  ${baseUrls.eu}   (region eu)`,
+    `  API document   ${baseUrls.us}/docs   (OpenAPI: /openapi.json)`,
     '',
     ...demo.flatMap((account) => [
       `Demo account ${account.accountId} (region ${account.region}), form ${account.formId}:`,
