@@ -54,8 +54,11 @@ describe('operability', () => {
 
     it('has an operation for every route the gateway serves, and none it does not', async () => {
       const document = (await (await fetch(`${base()}/openapi.json`)).json()) as Record<string, any>;
-      // The routes as NestJS mapped them in this very process, read from its log.
+      // The routes as NestJS mapped them in this very process, read from its
+      // log (which earlier runs may have appended to).
+      const pid = regions.stacks.us!.app('gateway').pid;
       const mapped = logLines('gateway')
+        .filter((entry) => entry.pid === pid)
         .map((entry) => /^Mapped \{(.+), (\w+)\} route$/.exec(String(entry.msg)))
         .filter((match): match is RegExpExecArray => match !== null)
         .map(([, route, method]) => `${method.toLowerCase()} ${route.replace(/:(\w+)/g, '{$1}')}`);
