@@ -5,10 +5,12 @@ import type { z } from 'zod';
 export const API_OPERATION = 'formline:apiOperation';
 
 // A success answer: the schema of its JSON body (null when it has none, as a
-// 204), and the headers it carries besides X-Request-Id.
+// 204 or a redirect), and the headers it carries besides X-Request-Id.
 export interface ApiSuccess {
   description: string;
   body: z.ZodType | null;
+  /** A body that is not JSON (an HTML page): its media type; `body` stays null. */
+  contentType?: string;
   headers?: Record<string, string>;
 }
 

@@ -125,6 +125,32 @@ describe('the route documentation checks', () => {
     otherQuery(@Query(new QueryPipe(query)) _query: unknown, @Param('x') _x: string): void {}
   }
 
+  it('documents pages and redirects as well as JSON', () => {
+    @Controller('pages')
+    class PageController {
+      @Get()
+      @ApiOperation({
+        summary: 'A page',
+        security: [],
+        responses: {
+          200: { description: 'The page.', body: null, contentType: 'text/html' },
+          303: { description: 'Onwards.', body: null, headers: { Location: 'Where to.' } },
+        },
+      })
+      page(): void {}
+    }
+    const page = buildOpenApiDocument(describeRoutes([PageController]), settings);
+    const responses = (page.paths['/pages'].get as any).responses;
+    expect(responses['200'].content).toEqual({ 'text/html': {} });
+    expect(responses['303'].headers.Location).toEqual({
+      description: 'Where to.',
+      schema: { type: 'string' },
+    });
+    expect((page.paths['/pages'].get as any).security).toEqual([]);
+    expect(Object.keys(responses as object)).toEqual(['200', '303', '500', '503']);
+    expect(openApiDocumentProblems(page)).toEqual([]);
+  });
+
   it('says what is wrong with each route', () => {
     expect(routeDocumentationProblems(describeRoutes([BrokenController]))).toEqual([
       'BrokenController.undocumented (GET /things): no @ApiOperation',

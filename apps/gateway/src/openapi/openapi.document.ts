@@ -117,7 +117,9 @@ function operationOf(
       headers: { ...requestIdHeader(), ...describedHeaders(success.headers) },
       ...(success.body
         ? { content: { 'application/json': { schema: schemas.use(success.body, 'output') } } }
-        : {}),
+        : success.contentType
+          ? { content: { [success.contentType]: {} } }
+          : {}),
     };
   }
   for (const [status, codes] of errorsOf(route, operation, querySchema !== undefined)) {
