@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Region } from '@formline/contracts';
+import { apiScopes, type Region } from '@formline/contracts';
 import type { GlobalPrismaClient } from '@formline/db';
-import { generatePersonalAccessToken, hashAccessToken } from '@formline/tokens';
+import { generatePersonalAccessToken, hashAccessToken, hashPassword } from '@formline/tokens';
 
 // Operator-side provisioning of the global database: accounts (with their
 // default workspace) and personal access tokens. Used by the demo seed, the
@@ -15,21 +15,7 @@ export function newId(length = 8): string {
 }
 
 // Every scope a personal access token can hold (Typeform's names).
-export const allScopes = [
-  'accounts:read',
-  'forms:read',
-  'forms:write',
-  'images:read',
-  'images:write',
-  'themes:read',
-  'themes:write',
-  'responses:read',
-  'responses:write',
-  'webhooks:read',
-  'webhooks:write',
-  'workspaces:read',
-  'workspaces:write',
-];
+export const allScopes: string[] = [...apiScopes];
 
 export interface NewAccount {
   id?: string;
@@ -37,6 +23,8 @@ export interface NewAccount {
   email: string;
   region: Region;
   language?: string;
+  /** Lets the owner sign in (OAuth consent, token management); stored as a scrypt hash. */
+  password?: string;
 }
 
 export interface ProvisionedAccount {
@@ -55,9 +43,10 @@ export async function createAccount(
       data: {
         id: accountId,
         alias: account.alias,
-        email: account.email,
+        email: account.email.trim().toLowerCase(),
         region: account.region,
         language: account.language ?? 'en',
+        passwordHash: account.password ? await hashPassword(account.password) : null,
       },
     }),
     db.workspace.create({

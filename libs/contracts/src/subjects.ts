@@ -4,6 +4,17 @@
 // new version next to it.
 export const Subjects = {
   accountsTokenVerify: 'accounts.token.verify.v1',
+  accountsCredentialsVerify: 'accounts.credentials.verify.v1',
+  accountsPersonalTokenCreate: 'accounts.personal-token.create.v1',
+  accountsPersonalTokenList: 'accounts.personal-token.list.v1',
+  accountsPersonalTokenRevoke: 'accounts.personal-token.revoke.v1',
+  oauthApplicationCreate: 'oauth.application.create.v1',
+  oauthApplicationList: 'oauth.application.list.v1',
+  oauthApplicationDelete: 'oauth.application.delete.v1',
+  oauthAuthorizationValidate: 'oauth.authorization.validate.v1',
+  oauthAuthorizationApprove: 'oauth.authorization.approve.v1',
+  oauthTokenIssue: 'oauth.token.issue.v1',
+  oauthTokenRevoke: 'oauth.token.revoke.v1',
   formsFormGet: 'forms.form.get.v1',
 } as const;
 
