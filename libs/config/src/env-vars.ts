@@ -42,7 +42,7 @@ export const rateLimitVars = {
   RATE_LIMIT_WINDOW_MS: milliseconds(60_000, 'Length of the rate-limit window of access tokens.'),
   LOGIN_RATE_LIMIT_ATTEMPTS: count(
     10,
-    'Sign-in attempts (OAuth page, email and password routes) per email and window; 0 turns it off.',
+    'Failed sign-ins (OAuth page, email and password routes) per email and window, before refusing; 0 turns it off.',
   ),
   LOGIN_RATE_LIMIT_WINDOW_MS: milliseconds(300_000, 'Length of the sign-in rate-limit window.'),
 };

@@ -99,9 +99,9 @@ export class AccessGuard implements CanActivate {
         challenge,
       );
     }
-    await this.signIns.attempt(email.data);
-    return this.rpc
-      .request(verifyAccountCredentials, { email: email.data, password: credentials.password })
+    const owner = { email: email.data, password: credentials.password };
+    return this.signIns
+      .attempt(owner.email, () => this.rpc.request(verifyAccountCredentials, owner))
       .catch((error: unknown) => {
         throw error instanceof DomainError && error.code === ErrorCode.AuthenticationFailed
           ? DomainErrorWithHeaders.from(error, challenge)

@@ -99,16 +99,17 @@ export class OAuthAuthorizeController {
       if (!email.success || !password) return retry(400, 'Enter your email and password.');
       const code = generateAuthorizationCode();
       try {
-        await this.signIns.attempt(email.data);
-        await this.rpc.request(approveAuthorization, {
-          email: email.data,
-          password,
-          clientId: request.clientId,
-          redirectUri: request.redirectUri,
-          scopes: request.scopes,
-          codeChallenge: request.codeChallenge,
-          codeHash: hashAccessToken(code),
-        });
+        await this.signIns.attempt(email.data, () =>
+          this.rpc.request(approveAuthorization, {
+            email: email.data,
+            password,
+            clientId: request.clientId,
+            redirectUri: request.redirectUri,
+            scopes: request.scopes,
+            codeChallenge: request.codeChallenge,
+            codeHash: hashAccessToken(code),
+          }),
+        );
       } catch (error) {
         if (error instanceof DomainErrorWithHeaders && error.code === ErrorCode.RateLimited) {
           for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

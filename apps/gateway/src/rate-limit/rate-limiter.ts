@@ -13,12 +13,17 @@ export interface RateLimit {
 }
 
 // A fixed window per key, counted in the region's Redis so that all gateway
-// replicas share it. One atomic script: count, start the window on the first
-// hit, and say how long the window still runs.
+// replicas share it. One atomic script: count (or only read the count), start
+// the window on the first hit, and say how long the window still runs.
 const fixedWindow = `
-local count = redis.call('INCR', KEYS[1])
+local count
+if ARGV[2] == '1' then
+  count = redis.call('INCR', KEYS[1])
+else
+  count = tonumber(redis.call('GET', KEYS[1]) or '0')
+end
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
+if count > 0 and ttl < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
   ttl = tonumber(ARGV[1])
 end
@@ -48,24 +53,40 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
 
   // Counts one request against `key`; throws RATE_LIMITED (429, Retry-After) over the limit.
   async consume(key: string, policy: RateLimit, description: string): Promise<void> {
-    if (policy.limit === 0) return;
-    let count: number;
-    let ttlMs: number;
+    const window = await this.window(key, policy, true);
+    if (window && window.count > policy.limit) throw rateLimited(description, window.ttlMs);
+  }
+
+  // Throws RATE_LIMITED once `key` has used up its window, without counting this request.
+  async refuseIfSpent(key: string, policy: RateLimit, description: string): Promise<void> {
+    const window = await this.window(key, policy, false);
+    if (window && window.count >= policy.limit) throw rateLimited(description, window.ttlMs);
+  }
+
+  // Counts one event against `key`, without refusing anything.
+  async count(key: string, policy: RateLimit): Promise<void> {
+    await this.window(key, policy, true);
+  }
+
+  private async window(
+    key: string,
+    policy: RateLimit,
+    increment: boolean,
+  ): Promise<{ count: number; ttlMs: number } | undefined> {
+    if (policy.limit === 0) return undefined;
     try {
-      [count, ttlMs] = (await this.redis.eval(fixedWindow, 1, `ratelimit:${key}`, policy.windowMs)) as [
-        number,
-        number,
-      ];
+      const [count, ttlMs] = (await this.redis.eval(
+        fixedWindow,
+        1,
+        `ratelimit:${key}`,
+        policy.windowMs,
+        increment ? '1' : '0',
+      )) as [number, number];
       this.recovered();
+      return { count, ttlMs };
     } catch (error) {
       this.failed(error);
-      return;
-    }
-    if (count > policy.limit) {
-      const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000));
-      throw new DomainErrorWithHeaders(ErrorCode.RateLimited, `${description} Retry in ${retryAfter} s.`, {
-        'Retry-After': String(retryAfter),
-      });
+      return undefined;
     }
   }
 
@@ -81,4 +102,11 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     this.failing = false;
     this.logger.log('Rate limits enforced again: Redis answers.');
   }
+}
+
+function rateLimited(description: string, ttlMs: number): DomainErrorWithHeaders {
+  const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000));
+  return new DomainErrorWithHeaders(ErrorCode.RateLimited, `${description} Retry in ${retryAfter} s.`, {
+    'Retry-After': String(retryAfter),
+  });
 }
