@@ -16,14 +16,11 @@ import { parseRequest } from '../validation/parse-request';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(100),
-  // Typeform writes scopes space-separated in OAuth; a JSON array is accepted too.
-  scopes: z.union([
+  // A JSON array, or space-separated as OAuth writes scopes.
+  scopes: z.preprocess(
+    (value) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : value),
     z.array(apiScopeSchema).min(1),
-    z
-      .string()
-      .transform((value) => value.split(' ').filter(Boolean))
-      .pipe(z.array(apiScopeSchema).min(1)),
-  ]),
+  ),
   expires_at: z.iso.datetime({ offset: true }).optional(),
 });
 
