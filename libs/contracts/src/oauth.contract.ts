@@ -11,13 +11,17 @@ import { Subjects } from './subjects';
 // Where codes may be sent: https, or http on the loopback interface for
 // development and native apps (RFC 8252), never with a fragment (RFC 6749 3.1.2).
 export const redirectUriSchema = z
-  .url()
+  .string()
   .max(2000)
-  .refine((value) => {
-    const url = new URL(value);
-    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-    return !url.hash && (url.protocol === 'https:' || (url.protocol === 'http:' && loopback));
-  }, 'must be an https URL (or http on localhost) without a fragment');
+  .refine(isAcceptableRedirectUri, 'must be an https URL (or http on localhost) without a fragment');
+
+function isAcceptableRedirectUri(value: string): boolean {
+  // Checks run on every input, valid URL or not: parse without throwing.
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return !value.includes('#') && (url.protocol === 'https:' || (url.protocol === 'http:' && loopback));
+}
 
 export const oauthApplicationSchema = z.object({
   clientId: z.string(),
