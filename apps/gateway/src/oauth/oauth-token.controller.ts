@@ -5,7 +5,13 @@ import { RpcClient } from '@formline/messaging';
 import { codeChallengeOf, generateToken, hashAccessToken, isCodeVerifier } from '@formline/tokens';
 import { Public } from '../auth/public.decorator';
 import { clientCredentialsFrom } from './client-credentials';
-import { asParameters, optionalParameter, parseScopes, requiredParameter } from './oauth-parameters';
+import {
+  asParameters,
+  type OAuthParameters,
+  optionalParameter,
+  parseScopes,
+  requiredParameter,
+} from './oauth-parameters';
 
 // RFC 6749 5.1, as Typeform answers it.
 export interface TokenResponse {
@@ -46,38 +52,11 @@ export class OAuthTokenController {
       newAccessTokenHash: hashAccessToken(accessToken),
       newRefreshTokenHash: hashAccessToken(refreshToken),
     };
-    let issued;
-    if (grantType === 'authorization_code') {
-      const verifier = optionalParameter(params, 'code_verifier');
-      if (verifier !== undefined && !isCodeVerifier(verifier)) {
-        throw new DomainError(
-          ErrorCode.InvalidRequest,
-          'code_verifier must be 43 to 128 unreserved characters.',
-        );
-      }
-      issued = await this.rpc.request(issueOAuthToken, {
-        grantType,
-        ...clientAuthentication,
-        codeHash: hashAccessToken(requiredParameter(params, 'code')),
-        redirectUri: requiredParameter(params, 'redirect_uri'),
-        codeVerifierChallenge: verifier === undefined ? undefined : codeChallengeOf(verifier),
-        ...newTokens,
-      });
-    } else if (grantType === 'refresh_token') {
-      const scope = optionalParameter(params, 'scope');
-      issued = await this.rpc.request(issueOAuthToken, {
-        grantType,
-        ...clientAuthentication,
-        refreshTokenHash: hashAccessToken(requiredParameter(params, 'refresh_token')),
-        scopes: scope === undefined ? undefined : parseScopes(scope),
-        ...newTokens,
-      });
-    } else {
-      throw new DomainError(
-        ErrorCode.UnsupportedGrantType,
-        'grant_type must be authorization_code or refresh_token.',
-      );
-    }
+    const issued = await this.rpc.request(issueOAuthToken, {
+      ...grantOf(grantType, params),
+      ...clientAuthentication,
+      ...newTokens,
+    });
     return {
       access_token: accessToken,
       token_type: 'bearer',
@@ -102,5 +81,40 @@ export class OAuthTokenController {
       tokenHash: hashAccessToken(requiredParameter(params, 'token')),
     });
     return {};
+  }
+}
+
+// What each grant brings to the token request (RFC 6749 4.1.3 and 6), with its
+// secrets hashed and the PKCE verifier turned into the challenge it must match.
+function grantOf(grantType: string, params: OAuthParameters) {
+  switch (grantType) {
+    case 'authorization_code': {
+      const verifier = optionalParameter(params, 'code_verifier');
+      if (verifier !== undefined && !isCodeVerifier(verifier)) {
+        throw new DomainError(
+          ErrorCode.InvalidRequest,
+          'code_verifier must be 43 to 128 unreserved characters.',
+        );
+      }
+      return {
+        grantType,
+        codeHash: hashAccessToken(requiredParameter(params, 'code')),
+        redirectUri: requiredParameter(params, 'redirect_uri'),
+        codeVerifierChallenge: verifier === undefined ? undefined : codeChallengeOf(verifier),
+      } as const;
+    }
+    case 'refresh_token': {
+      const scope = optionalParameter(params, 'scope');
+      return {
+        grantType,
+        refreshTokenHash: hashAccessToken(requiredParameter(params, 'refresh_token')),
+        scopes: scope === undefined ? undefined : parseScopes(scope),
+      } as const;
+    }
+    default:
+      throw new DomainError(
+        ErrorCode.UnsupportedGrantType,
+        'grant_type must be authorization_code or refresh_token.',
+      );
   }
 }
