@@ -4,5 +4,8 @@ export * from './subjects';
 export * from './pagination';
 export * from './accounts.contract';
 export * from './account-profile.contract';
+export * from './scopes';
+export * from './personal-tokens.contract';
+export * from './oauth.contract';
 export * from './forms.contract';
 export * from './workspaces.contract';

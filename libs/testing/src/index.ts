@@ -4,3 +4,4 @@ export * from './test-regions';
 export * from './fixtures';
 export * from './http';
 export * from './nats-server';
+export * from './oauth-browser';
