@@ -7,6 +7,7 @@ import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
+import { ResponsesController } from './responses/responses.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
 import { OAuthApplicationsController } from './oauth/oauth-applications.controller';
@@ -33,6 +34,7 @@ export class GatewayModule implements OnApplicationShutdown {
         FormsController,
         WorkspacesController,
         MeController,
+        ResponsesController,
         PersonalTokensController,
         OAuthApplicationsController,
         OAuthAuthorizeController,

@@ -9,3 +9,7 @@ export * from './personal-tokens.contract';
 export * from './oauth.contract';
 export * from './forms.contract';
 export * from './workspaces.contract';
+export * from './form-lookup.contract';
+export * from './responses.contract';
+export * from './response-submitted.event';
+export * from './streams';

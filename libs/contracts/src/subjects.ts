@@ -27,6 +27,13 @@ export const Subjects = {
   formsWorkspaceGet: 'forms.workspace.get.v1',
   formsWorkspacePatch: 'forms.workspace.patch.v1',
   formsWorkspaceDelete: 'forms.workspace.delete.v1',
+  formsFormLocate: 'forms.form.locate.v1',
+  formsFormSnapshot: 'forms.form.snapshot.v1',
+  responsesSubmissionCreate: 'responses.submission.create.v1',
+  responsesResponseList: 'responses.response.list.v1',
+  responsesResponseDelete: 'responses.response.delete.v1',
+  // Events (published on JetStream, see streams.ts).
+  responsesResponseSubmitted: 'responses.response.submitted.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

@@ -19,6 +19,8 @@ export enum ErrorCode {
   TokenNotFound = 'TOKEN_NOT_FOUND',
   ApplicationNotFound = 'APPLICATION_NOT_FOUND',
   RateLimited = 'RATE_LIMITED',
+  WrongRegion = 'WRONG_REGION',
+  IdempotencyKeyReused = 'IDEMPOTENCY_KEY_REUSED',
   // The OAuth token and revocation endpoints' errors (RFC 6749 5.2).
   InvalidRequest = 'INVALID_REQUEST',
   InvalidClient = 'INVALID_CLIENT',
@@ -47,6 +49,9 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.TokenNotFound]: 404,
   [ErrorCode.ApplicationNotFound]: 404,
   [ErrorCode.RateLimited]: 429,
+  // Misdirected Request: this region does not hold this form's responses.
+  [ErrorCode.WrongRegion]: 421,
+  [ErrorCode.IdempotencyKeyReused]: 422,
   [ErrorCode.InvalidRequest]: 400,
   [ErrorCode.InvalidClient]: 401,
   [ErrorCode.InvalidGrant]: 400,

@@ -6,3 +6,4 @@ export * from './nats-microservice';
 export * from './microservice-status';
 export * from './redis-connection';
 export * from './run-nats-service';
+export * from './jetstream';

@@ -26,6 +26,7 @@ const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, Err
 // - @RequiredScope: a bearer token (personal or OAuth) whose hash the forms
 //   service knows, within its rate limit, holding the scope;
 // - @OwnerCredentials: the account owner's email and password;
+// - @ScopeIfAuthenticated: nothing, or a bearer token as for @RequiredScope;
 // - @Public: nothing.
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -52,6 +53,11 @@ export class AccessGuard implements CanActivate {
         return true;
       case 'scope':
         request.principal = await this.authenticateToken(request, access.scope);
+        return true;
+      case 'optional-scope':
+        if (request.headers.authorization !== undefined) {
+          request.principal = await this.authenticateToken(request, access.scope);
+        }
         return true;
     }
   }

@@ -30,7 +30,7 @@ export function routeAccessProblems(controllers: readonly unknown[]): string[] {
       if (declared.length !== 1) {
         const kinds = declared.map((access) => access.kind).join(' and ') || 'none';
         problems.push(
-          `${controller.name}.${name}: ${kinds} (use @RequiredScope, @OwnerCredentials or @Public)`,
+          `${controller.name}.${name}: ${kinds} (use @RequiredScope, @ScopeIfAuthenticated, @OwnerCredentials or @Public)`,
         );
       }
     }
