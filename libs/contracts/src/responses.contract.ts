@@ -53,6 +53,10 @@ export const listResponses = defineRpc({
 
 export const deleteResponses = defineRpc({
   subject: Subjects.responsesResponseDelete,
-  request: z.object({ accountId: z.string().min(1), formId: z.string().min(1), responseIds: z.array(z.string()).min(1) }),
+  request: z.object({
+    accountId: z.string().min(1),
+    formId: z.string().min(1),
+    responseIds: z.array(z.string()).min(1),
+  }),
   reply: z.object({ deleted: z.int() }),
 });
