@@ -5,3 +5,4 @@ export * from './fixtures';
 export * from './http';
 export * from './nats-server';
 export * from './oauth-browser';
+export * from './stream-events';
