@@ -166,6 +166,15 @@ describe('responses', () => {
     expect(there.body).toEqual({ total_items: 0, page_count: 0, items: [] });
   });
 
+  it('deletes nothing through the other region, and deletes in the right one', async () => {
+    const eu = await submit(bobForm, { answers: answersOf('Del', 'blue') }, undefined, 'eu');
+    const path = `/forms/${bobForm}/responses?included_response_ids=${eu.body.token}`;
+    expect((await api(bob, 'DELETE', path, undefined, undefined, 'us')).status).toBe(200);
+    expect(await responsesDb.eu.response.count({ where: { id: eu.body.token } })).toBe(1);
+    expect((await api(bob, 'DELETE', path, undefined, undefined, 'eu')).status).toBe(200);
+    expect(await responsesDb.eu.response.count({ where: { id: eu.body.token } })).toBe(0);
+  });
+
   it.each([
     ['an unknown question', [{ field: { ref: 'nope' }, type: 'text', text: 'x' }], 'answers[2].field'],
     ['a wrong answer type', [{ field: { ref: 'email' }, type: 'text', text: 'x' }], 'answers[2].type'],
