@@ -1,3 +1,4 @@
+import { mintPersonalAccessToken } from '@formline/admin';
 import {
   callApi,
   createTestAccount,
@@ -395,6 +396,33 @@ describe('Forms Create API', () => {
       expect((await api(alice, 'GET', '/me', undefined, undefined, 'eu')).body.base_url).toBe(
         regions.baseUrl('us'),
       );
+    });
+  });
+
+  describe('scopes', () => {
+    it('lets a forms:read token read but not write', async () => {
+      const reader = {
+        ...alice,
+        token: await mintPersonalAccessToken(db, {
+          accountId: alice.accountId,
+          name: 'reader',
+          scopes: ['forms:read'],
+        }),
+      };
+      expect((await api(reader, 'GET', `/forms/${alice.formId}`)).status).toBe(200);
+      const writes = [
+        await api(reader, 'POST', '/forms', { title: 'nope' }),
+        await api(reader, 'PUT', `/forms/${alice.formId}`, { title: 'nope' }),
+        await api(reader, 'PATCH', `/forms/${alice.formId}`, [
+          { op: 'replace', path: '/title', value: 'nope' },
+        ]),
+        await api(reader, 'DELETE', `/forms/${alice.formId}`),
+        await api(reader, 'POST', '/workspaces', { name: 'nope' }),
+      ];
+      expect(writes.map((write) => [write.status, write.body.code])).toEqual(
+        writes.map(() => [403, 'INSUFFICIENT_SCOPE']),
+      );
+      expect(writes[0].headers.get('www-authenticate')).toContain('insufficient_scope');
     });
   });
 

@@ -80,15 +80,15 @@ describe('GET /forms/{form_id} on both base addresses', () => {
   });
 
   it.each([
-    ['no Authorization header', {}],
-    ['an unknown token', { authorization: 'bearer tfp_not-a-real-token' }],
-    ['another scheme', { authorization: `Basic dXNlcjpwYXNz` }],
-    ['an empty bearer', { authorization: 'bearer ' }],
-  ])('refuses %s with 401 and the error body', async (_, headers: Record<string, string>) => {
+    ['no Authorization header', {}, 'AUTHENTICATION_FAILED'],
+    ['an unknown token', { authorization: 'bearer tfp_not-a-real-token' }, 'INVALID_TOKEN'],
+    ['another scheme', { authorization: `Basic dXNlcjpwYXNz` }, 'AUTHENTICATION_FAILED'],
+    ['an empty bearer', { authorization: 'bearer ' }, 'AUTHENTICATION_FAILED'],
+  ])('refuses %s with 401 and the error body', async (_, headers: Record<string, string>, code: string) => {
     const response = await callApi(`${regions.baseUrl('us')}/forms/${usAccount.formId}`, { headers });
     expect(response.status).toBe(401);
     expect(response.body).toEqual({
-      code: 'AUTHENTICATION_FAILED',
+      code,
       description: expect.any(String) as unknown,
     });
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer /);
@@ -105,12 +105,15 @@ describe('GET /forms/{form_id} on both base addresses', () => {
       where: { tokenHash: hashAccessToken(expired.token) },
       data: { expiresAt: new Date(Date.now() - 1000) },
     });
-    for (const account of [revoked, expired]) {
+    for (const [account, code] of [
+      [revoked, 'TOKEN_REVOKED'],
+      [expired, 'TOKEN_EXPIRED'],
+    ] as const) {
       const response = await callApi(`${regions.baseUrl('us')}/forms/${account.formId}`, {
         token: account.token,
       });
       expect(response.status).toBe(401);
-      expect(response.body.code).toBe('AUTHENTICATION_FAILED');
+      expect(response.body.code).toBe(code);
     }
   });
 
@@ -122,7 +125,10 @@ describe('GET /forms/{form_id} on both base addresses', () => {
     });
     const response = await callApi(`${regions.baseUrl('us')}/forms/${usAccount.formId}`, { token });
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ code: 'FORBIDDEN', description: expect.stringContaining('forms:read') });
+    expect(response.body).toEqual({
+      code: 'INSUFFICIENT_SCOPE',
+      description: expect.stringContaining('forms:read'),
+    });
   });
 
   it('answers 404 with the error body for an unknown form', async () => {

@@ -4,6 +4,8 @@ import {
   createForm,
   deleteForm,
   getForm,
+  getFormSnapshot,
+  locateForm,
   listForms,
   patchForm,
   replaceForm,
@@ -50,6 +52,16 @@ export class FormController {
       request.expectedVersion,
     );
     return { version };
+  }
+
+  @MessagePattern(locateForm.subject)
+  locate(@Payload(new ContractPipe(locateForm.request)) request: RpcRequest<typeof locateForm>) {
+    return this.forms.locate(request.formId);
+  }
+
+  @MessagePattern(getFormSnapshot.subject)
+  snapshot(@Payload(new ContractPipe(getFormSnapshot.request)) request: RpcRequest<typeof getFormSnapshot>) {
+    return this.forms.snapshot(request.formId);
   }
 
   @MessagePattern(deleteForm.subject)

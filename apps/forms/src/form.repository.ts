@@ -43,6 +43,19 @@ export class FormRepository {
     return form ? toStored(form) : undefined;
   }
 
+  // Any account's form, with its owner's region: for the internal lookups only.
+  async findAnywhere(
+    formId: string,
+  ): Promise<(StoredForm & { accountId: string; region: Region }) | undefined> {
+    const form = await this.db.form.findUnique({
+      where: { id: formId },
+      select: { ...formColumns, accountId: true, account: { select: { region: true } } },
+    });
+    if (!form) return undefined;
+    const { account, ...rest } = form;
+    return { ...toStored(rest), accountId: rest.accountId, region: account.region };
+  }
+
   async accountRegion(accountId: string): Promise<Region> {
     const account = await this.db.account.findUniqueOrThrow({
       where: { id: accountId },

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
-import type { FormSummary, Page, VersionedForm } from '@formline/contracts';
+import type { FormLocation, FormSummary, Page, VersionedForm } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { parseFormDefinition } from '@formline/form-definition';
+import { type FormDefinition, parseFormDefinition } from '@formline/form-definition';
 import { newPublicId } from '@formline/ids';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
@@ -83,6 +83,31 @@ export class FormService {
       return { definition, workspaceId };
     });
     return written.version;
+  }
+
+  // Where a form's responses live, for routing a submission (no caller scope:
+  // respondents of public forms have no token).
+  async locate(formId: string): Promise<FormLocation> {
+    const form = await this.forms.findAnywhere(formId);
+    if (!form) throw formNotFound(formId);
+    return {
+      formId,
+      accountId: form.accountId,
+      region: form.region,
+      isPublic: form.definition.settings.is_public !== false,
+    };
+  }
+
+  // The definition a submission is checked against, with the form's location.
+  async snapshot(formId: string): Promise<FormLocation & { definition: FormDefinition }> {
+    const form = await this.forms.findAnywhere(formId);
+    if (!form) throw formNotFound(formId);
+    const location = { formId, accountId: form.accountId, region: form.region };
+    return {
+      ...location,
+      isPublic: form.definition.settings.is_public !== false,
+      definition: form.definition,
+    };
   }
 
   async delete(accountId: string, formId: string): Promise<void> {

@@ -10,6 +10,12 @@ export const formsConfigSchema = z.object({
   GLOBAL_DATABASE_URL: databaseUrl(
     'The global database (accounts, workspaces, forms), shared by all regions.',
   ),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(604_800)
+    .describe('Lifetime of an OAuth access token (Typeform: one week); refresh tokens renew it.'),
 });
 
 export type FormsConfig = z.infer<typeof formsConfigSchema>;

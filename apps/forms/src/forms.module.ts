@@ -1,8 +1,8 @@
 import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
-import { AccessTokenController } from './access-token.controller';
-import { AccessTokenRepository } from './access-token.repository';
-import { AccountProfileController } from './account-profile.controller';
+import { AccountCredentialsController } from './accounts/account-credentials.controller';
+import { AccountCredentialsService } from './accounts/account-credentials.service';
+import { AccountProfileController } from './accounts/account-profile.controller';
 import { FormController } from './form.controller';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
@@ -10,9 +10,20 @@ import { WorkspaceController } from './workspace.controller';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { OAuthApplicationController } from './oauth/oauth-application.controller';
+import { OAuthApplicationRepository } from './oauth/oauth-application.repository';
+import { OAuthAuthorizationController } from './oauth/oauth-authorization.controller';
+import { OAuthGrantRepository } from './oauth/oauth-grant.repository';
+import { OAuthTokenController } from './oauth/oauth-token.controller';
+import { OAuthTokenService } from './oauth/oauth-token.service';
+import { AccessTokenController } from './tokens/access-token.controller';
+import { AccessTokenRepository } from './tokens/access-token.repository';
+import { PersonalTokenController } from './tokens/personal-token.controller';
+import { PersonalTokenRepository } from './tokens/personal-token.repository';
 
-// The forms service owns the global database: accounts, their tokens,
-// workspaces and forms. Both regions' forms services share it (SPEC 1, rule 1).
+// The forms service owns the global database: accounts, their tokens and
+// OAuth grants, workspaces and forms. Both regions' forms services share it
+// (SPEC 1, rule 1), which is why a token works on both base addresses.
 @Module({})
 export class FormsModule implements OnApplicationShutdown {
   constructor(@Inject(GlobalPrismaClient) private readonly db: GlobalPrismaClient) {}
@@ -20,11 +31,26 @@ export class FormsModule implements OnApplicationShutdown {
   static forConfig(config: FormsConfig): DynamicModule {
     return {
       module: FormsModule,
-      controllers: [AccessTokenController, AccountProfileController, FormController, WorkspaceController],
+      controllers: [
+        AccessTokenController,
+        AccountCredentialsController,
+        PersonalTokenController,
+        OAuthApplicationController,
+        OAuthAuthorizationController,
+        OAuthTokenController,
+        AccountProfileController,
+        FormController,
+        WorkspaceController,
+      ],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
         { provide: GlobalPrismaClient, useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL) },
         AccessTokenRepository,
+        AccountCredentialsService,
+        PersonalTokenRepository,
+        OAuthApplicationRepository,
+        OAuthGrantRepository,
+        OAuthTokenService,
         FormRepository,
         FormService,
         WorkspaceRepository,

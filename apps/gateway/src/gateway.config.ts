@@ -1,9 +1,20 @@
-import { httpVars, logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import {
+  httpVars,
+  logVars,
+  natsVars,
+  opsVars,
+  rateLimitVars,
+  redisVars,
+  regionVars,
+  shutdownVars,
+} from '@formline/config';
 import { z } from 'zod';
 
 export const gatewayConfigSchema = z.object({
   ...regionVars,
   ...natsVars,
+  ...redisVars,
+  ...rateLimitVars,
   ...opsVars,
   ...logVars,
   ...shutdownVars,

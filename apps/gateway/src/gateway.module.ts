@@ -1,18 +1,27 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { connectNats, RpcClient } from '@formline/messaging';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { connectNats, connectRedisFailFast, RpcClient } from '@formline/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { AccessTokenGuard } from './auth/access-token.guard';
+import { AccessGuard } from './auth/access.guard';
+import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
+import { ResponsesController } from './responses/responses.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
+import { OAuthApplicationsController } from './oauth/oauth-applications.controller';
+import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
+import { OAuthTokenController } from './oauth/oauth-token.controller';
+import { RATE_LIMIT_REDIS, RateLimiter } from './rate-limit/rate-limiter';
+import { SignInThrottle } from './rate-limit/sign-in.throttle';
+import { PersonalTokensController } from './tokens/personal-tokens.controller';
 
 const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
 // The only HTTP entry of a region. It owns no tables: it authenticates,
-// validates and asks the services over NATS.
+// validates and asks the services over NATS. Its one piece of state, the
+// rate-limit counters, lives in the region's Redis, shared by its replicas.
 @Module({})
 export class GatewayModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
@@ -20,7 +29,17 @@ export class GatewayModule implements OnApplicationShutdown {
   static forConfig(config: GatewayConfig): DynamicModule {
     return {
       module: GatewayModule,
-      controllers: [FormsController, WorkspacesController, MeController],
+      imports: [DiscoveryModule],
+      controllers: [
+        FormsController,
+        WorkspacesController,
+        MeController,
+        ResponsesController,
+        PersonalTokensController,
+        OAuthApplicationsController,
+        OAuthAuthorizeController,
+        OAuthTokenController,
+      ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
@@ -29,7 +48,14 @@ export class GatewayModule implements OnApplicationShutdown {
           inject: [NATS_CONNECTION],
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
-        { provide: APP_GUARD, useClass: AccessTokenGuard },
+        {
+          provide: RATE_LIMIT_REDIS,
+          useFactory: () => connectRedisFailFast(config.REDIS_URL, `gateway-${config.REGION}`),
+        },
+        RateLimiter,
+        SignInThrottle,
+        RouteAccessAudit,
+        { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
       ],
     };

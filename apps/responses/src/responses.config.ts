@@ -1,6 +1,9 @@
 import { databaseUrl, logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
 import { z } from 'zod';
 
+const milliseconds = (fallback: number, description: string) =>
+  z.coerce.number().int().positive().default(fallback).describe(description);
+
 export const responsesConfigSchema = z.object({
   ...regionVars,
   ...natsVars,
@@ -8,6 +11,22 @@ export const responsesConfigSchema = z.object({
   ...logVars,
   ...shutdownVars,
   RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
+  OUTBOX_POLL_INTERVAL_MS: milliseconds(
+    1000,
+    'How often the outbox relay looks for events not yet published.',
+  ),
+  OUTBOX_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('Events relayed per transaction.'),
+  OUTBOX_PUBLISH_TIMEOUT_MS: milliseconds(
+    2000,
+    'How long the relay waits for JetStream to acknowledge an event.',
+  ),
 });
 
 export type ResponsesConfig = z.infer<typeof responsesConfigSchema>;
+export const RESPONSES_CONFIG = Symbol('RESPONSES_CONFIG');

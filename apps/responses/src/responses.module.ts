@@ -1,28 +1,54 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import type { ResponsesConfig } from './responses.config';
+import { connectNats, RpcClient } from '@formline/messaging';
+import { ResponseListingService } from './listing/response-listing.service';
+import { OutboxRelay } from './outbox/outbox.relay';
+import { ResponseController } from './response.controller';
+import { ResponseRepository } from './response.repository';
+import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
+import { RESPONSES_NATS } from './responses.tokens';
+import { SubmissionService } from './submission/submission.service';
 
 // The responses service owns its region's responses database: submissions are
 // stored, listed and emitted as events here, and only in the account's region.
-// Intake, listing and events arrive with the responses issue; this module
-// connects the service to its database and NATS.
 @Module({})
 export class ResponsesModule implements OnApplicationShutdown {
-  constructor(@Inject(ResponsesPrismaClient) private readonly db: ResponsesPrismaClient) {}
+  constructor(
+    @Inject(ResponsesPrismaClient) private readonly db: ResponsesPrismaClient,
+    @Inject(RESPONSES_NATS) private readonly nats: NatsConnection,
+  ) {}
 
   static forConfig(config: ResponsesConfig): DynamicModule {
     return {
       module: ResponsesModule,
+      controllers: [ResponseController],
       providers: [
+        { provide: RESPONSES_CONFIG, useValue: config },
         {
           provide: ResponsesPrismaClient,
           useFactory: () => createResponsesDatabase(config.RESPONSES_DATABASE_URL),
         },
+        // Its own connection for calls to other services and for JetStream.
+        {
+          provide: RESPONSES_NATS,
+          useFactory: () => connectNats(config, `responses-${config.REGION}-client`),
+        },
+        {
+          provide: RpcClient,
+          inject: [RESPONSES_NATS],
+          useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
+        },
+        ResponseRepository,
+        OutboxRelay,
+        SubmissionService,
+        ResponseListingService,
       ],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (!this.nats.isClosed()) await this.nats.drain();
     await this.db.$disconnect();
   }
 }

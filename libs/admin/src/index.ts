@@ -1,1 +1,2 @@
 export * from './provisioning';
+export * from './oauth-applications';

@@ -1,28 +1,14 @@
-import type { Region } from '@formline/contracts';
+import { apiScopes, type Region } from '@formline/contracts';
 import { newPublicId } from '@formline/ids';
 import type { GlobalPrismaClient } from '@formline/db';
-import { generatePersonalAccessToken, hashAccessToken } from '@formline/tokens';
+import { generatePersonalAccessToken, hashAccessToken, hashPassword } from '@formline/tokens';
 
 // Operator-side provisioning of the global database: accounts (with their
 // default workspace) and personal access tokens. Used by the demo seed, the
 // admin command and the test fixtures; the API never reaches it.
 
 // Every scope a personal access token can hold (Typeform's names).
-export const allScopes = [
-  'accounts:read',
-  'forms:read',
-  'forms:write',
-  'images:read',
-  'images:write',
-  'themes:read',
-  'themes:write',
-  'responses:read',
-  'responses:write',
-  'webhooks:read',
-  'webhooks:write',
-  'workspaces:read',
-  'workspaces:write',
-];
+export const allScopes: string[] = [...apiScopes];
 
 export interface NewAccount {
   id?: string;
@@ -30,6 +16,8 @@ export interface NewAccount {
   email: string;
   region: Region;
   language?: string;
+  /** Lets the owner sign in (OAuth consent, token management); stored as a scrypt hash. */
+  password?: string;
 }
 
 export interface ProvisionedAccount {
@@ -48,9 +36,10 @@ export async function createAccount(
       data: {
         id: accountId,
         alias: account.alias,
-        email: account.email,
+        email: account.email.trim().toLowerCase(),
         region: account.region,
         language: account.language ?? 'en',
+        passwordHash: account.password ? await hashPassword(account.password) : null,
       },
     }),
     db.workspace.create({

@@ -30,7 +30,21 @@ export const redisVars = {
     .string()
     .min(1)
     .default('redis://127.0.0.1:6379/0')
-    .describe("This region's Redis (BullMQ queues)."),
+    .describe("This region's Redis (BullMQ queues; the gateway's rate-limit counters)."),
+};
+
+const count = (fallback: number, description: string) =>
+  z.coerce.number().int().min(0).default(fallback).describe(description);
+
+// Rate limits are counted in Redis, so every gateway replica of a region shares them.
+export const rateLimitVars = {
+  RATE_LIMIT_REQUESTS: count(600, 'Requests one access token may make per window; 0 turns the limit off.'),
+  RATE_LIMIT_WINDOW_MS: milliseconds(60_000, 'Length of the rate-limit window of access tokens.'),
+  LOGIN_RATE_LIMIT_ATTEMPTS: count(
+    10,
+    'Failed sign-ins (OAuth page, email and password routes) per email and window, before refusing; 0 turns it off.',
+  ),
+  LOGIN_RATE_LIMIT_WINDOW_MS: milliseconds(300_000, 'Length of the sign-in rate-limit window.'),
 };
 
 export const opsVars = {

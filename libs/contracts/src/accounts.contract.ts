@@ -3,11 +3,16 @@ import { defineRpc } from './rpc-contract';
 import { regionSchema } from './region';
 import { Subjects } from './subjects';
 
-// Who is calling: the account behind a bearer token, for the gateway's guard.
-// The gateway sends the token's hash, never the token itself.
+// A sha256 in hex: what crosses NATS instead of a token or secret. The gateway
+// hashes every token, code and client secret itself; services never see them.
+export const secretHashSchema = z.string().regex(/^[0-9a-f]{64}$/);
+
+// Who is calling: the account behind a bearer token (a personal access token
+// or an OAuth access token), for the gateway's guard. Unknown, expired and
+// revoked tokens are errors with distinct codes.
 export const verifyAccessToken = defineRpc({
   subject: Subjects.accountsTokenVerify,
-  request: z.object({ tokenHash: z.string().regex(/^[0-9a-f]{64}$/) }),
+  request: z.object({ tokenHash: secretHashSchema }),
   reply: z.object({
     accountId: z.string(),
     region: regionSchema,
@@ -16,3 +21,23 @@ export const verifyAccessToken = defineRpc({
 });
 
 export type AccessTokenPrincipal = z.output<typeof verifyAccessToken.reply>;
+
+// The account owner in person: email and password (HTTP Basic on the routes
+// that manage tokens and applications, the login form of the OAuth page).
+// The password is the one secret that must travel: it is checked against its
+// scrypt hash by the service that owns accounts, and never logged.
+// Emails are compared trimmed and lower-cased, as they are stored.
+export const emailSchema = z.string().trim().toLowerCase().min(3).max(320);
+
+export const accountCredentialsSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(1).max(1024),
+});
+
+export const verifyAccountCredentials = defineRpc({
+  subject: Subjects.accountsCredentialsVerify,
+  request: accountCredentialsSchema,
+  reply: z.object({ accountId: z.string(), region: regionSchema }),
+});
+
+export type AccountOwner = z.output<typeof verifyAccountCredentials.reply>;

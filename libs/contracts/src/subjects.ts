@@ -7,6 +7,17 @@ export const Subjects = {
   accountsProfileGet: 'accounts.profile.get.v1',
   formsFormCreate: 'forms.form.create.v1',
   formsFormList: 'forms.form.list.v1',
+  accountsCredentialsVerify: 'accounts.credentials.verify.v1',
+  accountsPersonalTokenCreate: 'accounts.personal-token.create.v1',
+  accountsPersonalTokenList: 'accounts.personal-token.list.v1',
+  accountsPersonalTokenRevoke: 'accounts.personal-token.revoke.v1',
+  oauthApplicationCreate: 'oauth.application.create.v1',
+  oauthApplicationList: 'oauth.application.list.v1',
+  oauthApplicationDelete: 'oauth.application.delete.v1',
+  oauthAuthorizationValidate: 'oauth.authorization.validate.v1',
+  oauthAuthorizationApprove: 'oauth.authorization.approve.v1',
+  oauthTokenIssue: 'oauth.token.issue.v1',
+  oauthTokenRevoke: 'oauth.token.revoke.v1',
   formsFormGet: 'forms.form.get.v1',
   formsFormReplace: 'forms.form.replace.v1',
   formsFormPatch: 'forms.form.patch.v1',
@@ -16,6 +27,13 @@ export const Subjects = {
   formsWorkspaceGet: 'forms.workspace.get.v1',
   formsWorkspacePatch: 'forms.workspace.patch.v1',
   formsWorkspaceDelete: 'forms.workspace.delete.v1',
+  formsFormLocate: 'forms.form.locate.v1',
+  formsFormSnapshot: 'forms.form.snapshot.v1',
+  responsesSubmissionCreate: 'responses.submission.create.v1',
+  responsesResponseList: 'responses.response.list.v1',
+  responsesResponseDelete: 'responses.response.delete.v1',
+  // Events (published on JetStream, see streams.ts).
+  responsesResponseSubmitted: 'responses.response.submitted.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

@@ -2,6 +2,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from './generated/responses/client';
 
 export { PrismaClient as ResponsesPrismaClient } from './generated/responses/client';
+export * as ResponsesDb from './generated/responses/client';
 
 // A region's responses database, owned by that region's responses service.
 export function createResponsesDatabase(url: string): PrismaClient {

@@ -20,3 +20,11 @@ export const errorBodySchema = z.object({
 // Fails to compile if the schema and the ErrorBody type drift apart.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const errorBodySchemaMatchesType: Same<z.output<typeof errorBodySchema>, ErrorBody> = true;
+
+// The body of the OAuth token and revocation endpoints' errors: the error body
+// with RFC 6749 5.2's `error` and `error_description`, which OAuth client
+// libraries read (present for the OAuth codes, see oauthErrorByCode).
+export const oauthErrorBodySchema = errorBodySchema.extend({
+  error: z.string().optional().describe('RFC 6749 error, e.g. invalid_grant.'),
+  error_description: z.string().optional().describe('The description again, as RFC 6749 names it.'),
+});

@@ -2,7 +2,12 @@
 // Typeform API's style (upper snake case) so that clients written for it can
 // branch on them unchanged. Never rename a code: clients depend on it.
 export enum ErrorCode {
+  // No credentials at all (or wrong email and password on owner routes).
   AuthenticationFailed = 'AUTHENTICATION_FAILED',
+  InvalidToken = 'INVALID_TOKEN',
+  TokenExpired = 'TOKEN_EXPIRED',
+  TokenRevoked = 'TOKEN_REVOKED',
+  InsufficientScope = 'INSUFFICIENT_SCOPE',
   Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',
   FormNotFound = 'FORM_NOT_FOUND',
@@ -11,6 +16,17 @@ export enum ErrorCode {
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
   Conflict = 'CONFLICT',
   PreconditionFailed = 'PRECONDITION_FAILED',
+  TokenNotFound = 'TOKEN_NOT_FOUND',
+  ApplicationNotFound = 'APPLICATION_NOT_FOUND',
+  RateLimited = 'RATE_LIMITED',
+  WrongRegion = 'WRONG_REGION',
+  IdempotencyKeyReused = 'IDEMPOTENCY_KEY_REUSED',
+  // The OAuth token and revocation endpoints' errors (RFC 6749 5.2).
+  InvalidRequest = 'INVALID_REQUEST',
+  InvalidClient = 'INVALID_CLIENT',
+  InvalidGrant = 'INVALID_GRANT',
+  UnsupportedGrantType = 'UNSUPPORTED_GRANT_TYPE',
+  InvalidScope = 'INVALID_SCOPE',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalError = 'INTERNAL_ERROR',
 }
@@ -18,6 +34,10 @@ export enum ErrorCode {
 // The one mapping from a domain error code to the HTTP status the gateway answers with.
 export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.AuthenticationFailed]: 401,
+  [ErrorCode.InvalidToken]: 401,
+  [ErrorCode.TokenExpired]: 401,
+  [ErrorCode.TokenRevoked]: 401,
+  [ErrorCode.InsufficientScope]: 403,
   [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.FormNotFound]: 404,
@@ -26,8 +46,29 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.PayloadTooLarge]: 413,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.PreconditionFailed]: 412,
+  [ErrorCode.TokenNotFound]: 404,
+  [ErrorCode.ApplicationNotFound]: 404,
+  [ErrorCode.RateLimited]: 429,
+  // Misdirected Request: this region does not hold this form's responses.
+  [ErrorCode.WrongRegion]: 421,
+  [ErrorCode.IdempotencyKeyReused]: 422,
+  [ErrorCode.InvalidRequest]: 400,
+  [ErrorCode.InvalidClient]: 401,
+  [ErrorCode.InvalidGrant]: 400,
+  [ErrorCode.UnsupportedGrantType]: 400,
+  [ErrorCode.InvalidScope]: 400,
   [ErrorCode.ServiceUnavailable]: 503,
   [ErrorCode.InternalError]: 500,
+};
+
+// The `error` member that OAuth clients read (RFC 6749 5.2), for the codes the
+// token and revocation endpoints answer with; the body carries it beside `code`.
+export const oauthErrorByCode: Partial<Record<ErrorCode, string>> = {
+  [ErrorCode.InvalidRequest]: 'invalid_request',
+  [ErrorCode.InvalidClient]: 'invalid_client',
+  [ErrorCode.InvalidGrant]: 'invalid_grant',
+  [ErrorCode.UnsupportedGrantType]: 'unsupported_grant_type',
+  [ErrorCode.InvalidScope]: 'invalid_scope',
 };
 
 export function isErrorCode(value: unknown): value is ErrorCode {

@@ -5,3 +5,4 @@ export * from './form-references';
 export * from './milestones';
 export * from './normalize-form';
 export * from './parse-form';
+export type { Condition, ConditionVar } from './logic.schema';

@@ -8,3 +8,4 @@ export * from './redis-connection';
 export * from './run-nats-service';
 export * from './request-id.headers';
 export * from './request-context.interceptor';
+export * from './jetstream';

@@ -33,7 +33,13 @@ export function appEnvironment(app: AppName, s: RegionStackSettings): Record<str
   };
   switch (app) {
     case 'gateway':
-      return { ...common, NATS_URL: s.natsUrl, HTTP_HOST: s.httpHost, HTTP_PORT: String(s.httpPort) };
+      return {
+        ...common,
+        NATS_URL: s.natsUrl,
+        REDIS_URL: s.redisUrl,
+        HTTP_HOST: s.httpHost,
+        HTTP_PORT: String(s.httpPort),
+      };
     case 'forms':
       return { ...common, NATS_URL: s.natsUrl, GLOBAL_DATABASE_URL: s.globalDatabaseUrl };
     case 'responses':

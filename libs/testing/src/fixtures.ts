@@ -25,16 +25,25 @@ export async function createTestAccount(db: GlobalPrismaClient, region: Region):
     region,
   });
   const token = await mintPersonalAccessToken(db, { accountId, name: 'test' });
+  const formId = await createTestForm(db, { accountId, workspaceId: defaultWorkspaceId, title: 'Test form' });
+  return { accountId, region, token, formId };
+}
+
+// A form stored as the forms service stores it (a normalised definition).
+export async function createTestForm(
+  db: GlobalPrismaClient,
+  form: { accountId: string; workspaceId: string; title: string; definition?: Record<string, unknown> },
+): Promise<string> {
   const formId = newPublicId();
-  const { definition } = parseFormDefinition({ title: 'Test form' });
+  const { definition } = parseFormDefinition({ title: form.title, ...form.definition });
   await db.form.create({
     data: {
       id: formId,
-      accountId,
-      workspaceId: defaultWorkspaceId,
+      accountId: form.accountId,
+      workspaceId: form.workspaceId,
       title: definition.title,
       definition: definition as unknown as GlobalDb.Prisma.InputJsonValue,
     },
   });
-  return { accountId, region, token, formId };
+  return formId;
 }

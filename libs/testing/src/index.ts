@@ -8,3 +8,5 @@ export * from './openapi-conformance';
 export * from './redis-server';
 export * from './tcp-proxy';
 export * from './prometheus-text';
+export * from './oauth-browser';
+export * from './stream-events';

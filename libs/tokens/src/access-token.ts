@@ -1,15 +1,46 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-// Personal access tokens start with a recognisable prefix so that secret
-// scanners can spot a leaked one. 32 random bytes make a hash lookup safe
-// without a slow KDF: the token cannot be guessed, only stolen.
-export const personalAccessTokenPrefix = 'tfp_';
+// Every secret we hand out starts with a recognisable prefix so that secret
+// scanners can spot a leaked one, and so that a glance says what it is.
+// 32 random bytes make a hash lookup safe without a slow KDF: such a value
+// cannot be guessed, only stolen.
+export const tokenPrefixes = {
+  personal: 'tfp_',
+  oauthAccess: 'tfo_',
+  oauthRefresh: 'tfr_',
+  clientSecret: 'tfs_',
+} as const;
+export type TokenKind = keyof typeof tokenPrefixes;
 
-export function generatePersonalAccessToken(): string {
-  return `${personalAccessTokenPrefix}${randomBytes(32).toString('base64url')}`;
+export function generateToken(kind: TokenKind): string {
+  return `${tokenPrefixes[kind]}${randomBytes(32).toString('base64url')}`;
 }
 
-// What is stored and compared: never the token itself.
+export function generatePersonalAccessToken(): string {
+  return generateToken('personal');
+}
+
+// Bearer tokens the API accepts: personal access tokens and OAuth access tokens.
+// Anything else cannot be a token of ours, and is refused without a lookup.
+export function isBearerTokenShape(token: string): boolean {
+  return (
+    (token.startsWith(tokenPrefixes.personal) || token.startsWith(tokenPrefixes.oauthAccess)) &&
+    token.length <= 128
+  );
+}
+
+// What is stored and compared: never the token itself. Also used for OAuth
+// codes, refresh tokens and client secrets, all high-entropy random values.
 export function hashAccessToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+// Authorization codes travel in a redirect URL; no prefix, they live minutes.
+export function generateAuthorizationCode(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+// Public, but unguessable so that client ids cannot be enumerated.
+export function generateClientId(): string {
+  return randomBytes(16).toString('hex');
 }

@@ -1,1 +1,4 @@
 export * from './access-token';
+export * from './password-hash';
+export * from './pkce';
+export * from './random-id';

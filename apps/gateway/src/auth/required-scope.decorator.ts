@@ -1,26 +1,11 @@
 import { SetMetadata } from '@nestjs/common';
+import type { Scope } from '@formline/contracts';
 
-// Typeform's scope names. A token's scopes are the same on both base addresses (SPEC 5.5).
-export const scopes = [
-  'accounts:read',
-  'forms:read',
-  'forms:write',
-  'images:read',
-  'images:write',
-  'themes:read',
-  'themes:write',
-  'responses:read',
-  'responses:write',
-  'webhooks:read',
-  'webhooks:write',
-  'workspaces:read',
-  'workspaces:write',
-  'offline',
-] as const;
-export type Scope = (typeof scopes)[number];
+export { scopes, type Scope } from '@formline/contracts';
 
 export const REQUIRED_SCOPE = 'requiredScope';
 
-// The scope an endpoint needs, declared on its handler; AccessTokenGuard enforces it.
-// Every authenticated route must carry one: the guard refuses routes that do not.
-export const RequiredScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
+// The scope an endpoint needs, declared on its handler; AccessGuard enforces it
+// against the bearer token's scopes. Every route declares exactly one kind of
+// access (this, @OwnerCredentials() or @Public()); the gateway refuses to start otherwise.
+export const RequiredScope = (scope: Exclude<Scope, 'offline'>) => SetMetadata(REQUIRED_SCOPE, scope);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { DomainError, ErrorCode, type ErrorBody, httpStatusByCode } from '@formline/errors';
+import { DomainError, ErrorCode, type ErrorBody, httpStatusByCode, oauthErrorByCode } from '@formline/errors';
+import { basicChallenge, bearerChallenge } from '../auth/auth-challenge';
+import { DomainErrorWithHeaders } from './domain-error-with-headers';
 
 interface Reply {
   status(code: number): Reply;
@@ -11,6 +13,8 @@ interface Reply {
 // The one place where errors become HTTP answers: the documented body
 // `{code, description, details?}` and the status of its code. A failure we did
 // not foresee answers 500 with only an error id; the log has the rest.
+// OAuth errors also carry RFC 6749's `error` and `error_description`, which
+// OAuth client libraries read.
 @Catch()
 export class HttpErrorFilter implements ExceptionFilter {
   private readonly logger = new Logger('HttpErrorFilter');
@@ -19,11 +23,13 @@ export class HttpErrorFilter implements ExceptionFilter {
     const reply = host.switchToHttp().getResponse<Reply>();
     const body = this.toBody(exception);
     const status = httpStatusByCode[body.code];
-    if (body.code === ErrorCode.AuthenticationFailed) {
-      reply.header('WWW-Authenticate', 'Bearer realm="api", error="invalid_token"');
+    for (const [name, value] of Object.entries(headersFor(exception, body.code, status))) {
+      reply.header(name, value);
     }
-    if (body.code === ErrorCode.ServiceUnavailable) reply.header('Retry-After', '1');
-    reply.status(status).send(body);
+    const oauthError = oauthErrorByCode[body.code];
+    reply
+      .status(status)
+      .send(oauthError ? { ...body, error: oauthError, error_description: body.description } : body);
   }
 
   private toBody(exception: unknown): ErrorBody {
@@ -40,6 +46,15 @@ export class HttpErrorFilter implements ExceptionFilter {
     this.logger.error({ errorId, error: detail });
     return { code: ErrorCode.InternalError, description: `Internal error, id ${errorId}.` };
   }
+}
+
+// Explicit headers first; a 401 always says how to authenticate, a 503 when to retry.
+function headersFor(exception: unknown, code: ErrorCode, status: number): Record<string, string> {
+  if (exception instanceof DomainErrorWithHeaders) return exception.headers;
+  if (code === ErrorCode.InvalidClient) return { 'WWW-Authenticate': basicChallenge() };
+  if (status === 401) return { 'WWW-Authenticate': bearerChallenge() };
+  if (code === ErrorCode.ServiceUnavailable) return { 'Retry-After': '1' };
+  return {};
 }
 
 // Errors raised by the framework itself: unknown routes, unparsable or oversized bodies.

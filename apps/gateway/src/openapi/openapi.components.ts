@@ -3,10 +3,12 @@ import {
   formResourceSchema,
   formSummarySchema,
   patchOperationsSchema,
+  responseResourceSchema,
+  submissionSchema,
   workspaceBodySchema,
   workspaceResourceSchema,
 } from '@formline/contracts';
-import { errorBodySchema } from '@formline/errors';
+import { errorBodySchema, oauthErrorBodySchema } from '@formline/errors';
 import { formInputSchema } from '@formline/form-definition';
 import type { z } from 'zod';
 
@@ -22,4 +24,7 @@ export const namedSchemas = new Map<z.ZodType, string>([
   [workspaceBodySchema, 'WorkspaceDefinition'],
   [workspaceResourceSchema, 'Workspace'],
   [accountProfileSchema, 'AccountProfile'],
+  [oauthErrorBodySchema, 'OAuthError'],
+  [submissionSchema, 'Submission'],
+  [responseResourceSchema, 'Response'],
 ]);

@@ -40,26 +40,62 @@ describe('the OpenAPI document of the gateway', () => {
     expect(openApiDocumentProblems(document)).toEqual([]);
   });
 
-  it('names the required scope of every operation, as the route declares it', () => {
+  it('names who may call each operation, as the route declares it', () => {
     for (const route of routes) {
       const operation = document.paths[route.path][route.method] as any;
-      expect(operation.security).toEqual([{ bearerAuth: [route.scope] }]);
-      expect(operation.description).toContain(`\`${route.scope}\``);
+      const access = route.access!;
+      switch (access.kind) {
+        case 'scope':
+          expect(operation.security).toEqual([{ bearerAuth: [access.scope] }]);
+          expect(operation.description).toContain(`\`${access.scope}\``);
+          break;
+        case 'optional-scope':
+          expect(operation.security).toEqual([{}, { bearerAuth: [access.scope] }]);
+          expect(operation.description).toContain(`\`${access.scope}\``);
+          break;
+        case 'owner':
+          expect(operation.security).toEqual([{ basicAuth: [] }]);
+          break;
+        case 'public':
+          expect(operation.security).toEqual([]);
+          break;
+      }
     }
+    expect(Object.keys((document.components as any).securitySchemes as object).sort()).toEqual([
+      'basicAuth',
+      'bearerAuth',
+    ]);
+    expect((document.paths['/forms/{form_id}/submissions'].post as any).security).toEqual([
+      {},
+      { bearerAuth: ['responses:write'] },
+    ]);
   });
 
   it('documents the error body and the errors of each operation', () => {
+    const byPath = new Map(routes.map((route) => [`${route.method} ${route.path}`, route]));
     for (const { path, method, operation } of operations) {
       const statuses = Object.keys(operation.responses as object);
       if (path === documentationRoutes.document || path === documentationRoutes.page) continue;
-      expect([path, method, statuses]).toEqual([
-        path,
-        method,
-        expect.arrayContaining(['401', '403', '500', '503']),
-      ]);
+      const kind = byPath.get(`${method} ${path}`)!.access!.kind;
+      const expected =
+        kind === 'scope' || kind === 'optional-scope'
+          ? ['401', '403', '429', '500', '503']
+          : kind === 'owner'
+            ? ['401', '429', '500', '503']
+            : ['500', '503'];
+      expect([path, method, statuses]).toEqual([path, method, expect.arrayContaining(expected)]);
       for (const status of statuses.filter((code) => Number(code) >= 400)) {
-        const schema = operation.responses[status].content['application/json'].schema;
-        expect(schema.allOf[0]).toEqual({ $ref: '#/components/schemas/Error' });
+        const content = operation.responses[status].content;
+        // Pages answer their errors as pages (the consent page); the rest in JSON.
+        if (!content['application/json']) {
+          expect(Object.keys(content as object)).toEqual(['text/html']);
+          continue;
+        }
+        const schema = content['application/json'].schema;
+        expect([
+          { $ref: '#/components/schemas/Error' },
+          { $ref: '#/components/schemas/OAuthError' },
+        ]).toContainEqual(schema.allOf[0]);
       }
     }
     const retrieve = document.paths['/forms/{form_id}'].get as any;
@@ -67,6 +103,28 @@ describe('the OpenAPI document of the gateway', () => {
       properties: { code: { enum: [ErrorCode.FormNotFound] } },
     });
     expect(retrieve.responses['200'].headers.ETag).toBeDefined();
+    expect(
+      retrieve.responses['401'].content['application/json'].schema.allOf[1].properties.code.enum,
+    ).toEqual(
+      expect.arrayContaining([ErrorCode.InvalidToken, ErrorCode.TokenExpired, ErrorCode.TokenRevoked]),
+    );
+    expect(retrieve.responses['429'].content['application/json'].schema.allOf[1]).toEqual({
+      properties: { code: { enum: [ErrorCode.RateLimited] } },
+    });
+    const token = document.paths['/oauth/token'].post as any;
+    expect(Object.keys(token.requestBody.content as object)).toContain('application/x-www-form-urlencoded');
+    expect(token.responses['400'].content['application/json'].schema.allOf[0]).toEqual({
+      $ref: '#/components/schemas/OAuthError',
+    });
+    const submit = document.paths['/forms/{form_id}/submissions'].post as any;
+    expect(submit.responses['307'].headers.Location).toBeDefined();
+    expect(submit.responses['200'].headers['Idempotent-Replayed']).toBeDefined();
+    expect(Object.keys(submit.responses as object)).toEqual(expect.arrayContaining(['421', '422']));
+    const authorize = document.paths['/oauth/authorize'].get as any;
+    expect(Object.keys(authorize.responses['400'].content as object).sort()).toEqual([
+      'application/json',
+      'text/html',
+    ]);
   });
 
   it('takes query parameters from the QueryPipe and bodies from the validating schemas', () => {
@@ -93,8 +151,8 @@ describe('the OpenAPI document of the gateway', () => {
       { method: 'get', url: documentationRoutes.page },
     ];
     expect(undocumentedRoutes(served, document)).toEqual([]);
-    expect(undocumentedRoutes([...served, { method: 'post', url: '/oauth/token' }], document)).toEqual([
-      'POST /oauth/token',
+    expect(undocumentedRoutes([...served, { method: 'post', url: '/oauth/device' }], document)).toEqual([
+      'POST /oauth/device',
     ]);
   });
 });

@@ -1,4 +1,10 @@
-import { errorBodySchema, ErrorCode, httpStatusByCode } from '@formline/errors';
+import {
+  errorBodySchema,
+  ErrorCode,
+  httpStatusByCode,
+  oauthErrorBodySchema,
+  oauthErrorByCode,
+} from '@formline/errors';
 import { REQUEST_ID_HEADER } from '@formline/ops';
 import type { ApiOperationOptions } from './api-operation.decorator';
 import type { z } from 'zod';
@@ -30,6 +36,21 @@ export const documentationRoutes = {
 } as const;
 
 const bearerScheme = 'bearerAuth';
+const basicScheme = 'basicAuth';
+
+// What any bearer-authenticated operation may answer: no or a bad token, a
+// token without the scope, a token over its rate limit.
+const bearerErrors = [
+  ErrorCode.AuthenticationFailed,
+  ErrorCode.InvalidToken,
+  ErrorCode.TokenExpired,
+  ErrorCode.TokenRevoked,
+  ErrorCode.InsufficientScope,
+  ErrorCode.Forbidden,
+  ErrorCode.RateLimited,
+];
+// What any operation taking the owner's email and password may answer.
+const ownerErrors = [ErrorCode.AuthenticationFailed, ErrorCode.RateLimited];
 
 export function buildOpenApiDocument(
   routes: readonly RouteDescription[],
@@ -61,7 +82,8 @@ export function buildOpenApiDocument(
         'Each region has its own base address; forms read the same on both, responses and webhooks',
         'live only in the region of their account (`GET /me` says which).',
         'Authenticate with `Authorization: bearer <token>`: a personal access token or an OAuth access',
-        'token. Each operation names the one scope it needs.',
+        'token. Each operation names the one scope it needs. Personal tokens and OAuth applications are',
+        "managed with the account owner's email and password (HTTP Basic); the OAuth endpoints take neither.",
         'Errors answer `{code, description, details?}`; a 500 names only an error id.',
         `Every answer carries \`${REQUEST_ID_HEADER}\`: yours if you sent a usable one, else a new one.`,
         'Quote it when reporting a problem.',
@@ -79,6 +101,12 @@ export function buildOpenApiDocument(
           scheme: 'bearer',
           description:
             'A personal access token or an OAuth access token. The scopes listed on an operation are the ones the token must hold.',
+        },
+        [basicScheme]: {
+          type: 'http',
+          scheme: 'basic',
+          description:
+            "The account owner's email and password; only the token and OAuth application routes take them, never a token.",
         },
       },
       parameters: {
@@ -108,9 +136,8 @@ function operationOf(
   schemas: JsonSchemaSet,
 ): Record<string, unknown> {
   const querySchema = route.queryPipeSchema ?? operation.query;
-  const security = route.scope ? [{ [bearerScheme]: [route.scope] }] : (operation.security ?? []);
-  const scopeLine = route.scope ? `Requires scope \`${route.scope}\`.` : undefined;
-  const responses: Record<string, unknown> = {};
+  const { security, accessLine } = securityOf(route, operation);
+  const responses: Record<string, Record<string, unknown>> = {};
   for (const [status, success] of Object.entries(operation.responses)) {
     responses[status] = {
       description: success.description,
@@ -123,27 +150,32 @@ function operationOf(
     };
   }
   for (const [status, codes] of errorsOf(route, operation, querySchema !== undefined)) {
-    responses[status] = {
-      description: `Error: ${codes.map((code) => `\`${code}\``).join(', ')}.`,
-      headers: requestIdHeader(),
-      content: {
-        'application/json': {
-          schema: {
-            allOf: [schemas.use(errorBodySchema, 'output'), { properties: { code: { enum: codes } } }],
-          },
-        },
-      },
+    const bodySchema = codes.some((code) => oauthErrorByCode[code]) ? oauthErrorBodySchema : errorBodySchema;
+    const description = `Error: ${codes.map((code) => `\`${code}\``).join(', ')}.`;
+    const json = {
+      schema: { allOf: [schemas.use(bodySchema, 'output'), { properties: { code: { enum: codes } } }] },
     };
+    // A status an operation also documents itself (a page shown with 400):
+    // both answers, by media type.
+    const documented = responses[status];
+    responses[status] = documented
+      ? {
+          ...documented,
+          description: `${documented.description as string} ${description}`,
+          content: { ...(documented.content as object | undefined), 'application/json': json },
+        }
+      : { description, headers: requestIdHeader(), content: { 'application/json': json } };
   }
   return {
     operationId: `${tag}_${route.handler.split('.')[1]}`,
     tags: [tag],
     summary: operation.summary,
-    ...(operation.description || scopeLine
-      ? { description: [operation.description, scopeLine].filter(Boolean).join('\n\n') }
+    ...(operation.description || accessLine
+      ? { description: [operation.description, accessLine].filter(Boolean).join('\n\n') }
       : {}),
     security,
     ...(route.scope ? { 'x-required-scope': route.scope } : {}),
+    ...(route.access?.kind === 'optional-scope' ? { 'x-scope-if-authenticated': route.access.scope } : {}),
     parameters: [
       ...pathParamsOf(route.path).map((name) => ({
         name,
@@ -179,6 +211,36 @@ function operationOf(
   };
 }
 
+// Who may call an operation, from the route's access declaration: a bearer
+// token with the scope; nothing, or such a token; the owner's email and
+// password; or what @ApiOperation says (a @Public route: `[]`, anyone).
+function securityOf(
+  route: RouteDescription,
+  operation: ApiOperationOptions,
+): { security: Record<string, string[]>[]; accessLine?: string } {
+  const access = route.access;
+  switch (access?.kind) {
+    case 'scope':
+      return {
+        security: [{ [bearerScheme]: [access.scope] }],
+        accessLine: `Requires scope \`${access.scope}\`.`,
+      };
+    case 'optional-scope':
+      return {
+        security: [{}, { [bearerScheme]: [access.scope] }],
+        accessLine: `Open to anyone; a token, when sent, must hold scope \`${access.scope}\`.`,
+      };
+    case 'owner':
+      return {
+        security: [{ [basicScheme]: [] }],
+        accessLine: "Takes the account owner's email and password (HTTP Basic), never a token.",
+      };
+    case 'public':
+    case undefined:
+      return { security: operation.security ?? [] };
+  }
+}
+
 // Every error an operation can answer with, by status: what any operation
 // may meet (the service down, an unforeseen failure), what its inputs and
 // its token can cause, and what it declares.
@@ -188,10 +250,9 @@ function errorsOf(
   hasQuery: boolean,
 ): [string, ErrorCode[]][] {
   const codes = new Set<ErrorCode>([ErrorCode.InternalError, ErrorCode.ServiceUnavailable]);
-  if (route.scope) {
-    codes.add(ErrorCode.AuthenticationFailed);
-    codes.add(ErrorCode.Forbidden);
-  }
+  const kind = route.access?.kind;
+  if (kind === 'scope' || kind === 'optional-scope') for (const code of bearerErrors) codes.add(code);
+  if (kind === 'owner') for (const code of ownerErrors) codes.add(code);
   if (operation.body || hasQuery || pathParamsOf(route.path).length > 0) codes.add(ErrorCode.ValidationError);
   if (operation.body) codes.add(ErrorCode.PayloadTooLarge);
   for (const code of operation.errors ?? []) codes.add(code);

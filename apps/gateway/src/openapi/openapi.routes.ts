@@ -8,6 +8,7 @@ import {
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { z } from 'zod';
 import { REQUIRED_SCOPE } from '../auth/required-scope.decorator';
+import { type RouteAccess, routeAccessOf } from '../auth/route-access';
 import { QueryPipe } from '../http/query.pipe';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.decorator';
 
@@ -25,6 +26,8 @@ export interface RouteDescription {
   path: string;
   status: number;
   scope?: string;
+  /** How the route is reached (@RequiredScope, @ScopeIfAuthenticated, @OwnerCredentials, @Public). */
+  access?: RouteAccess;
   operation?: ApiOperationOptions;
   pathParams: string[];
   headerParams: string[];
@@ -71,6 +74,7 @@ export function describeRoutes(controllers: readonly Type[]): RouteDescription[]
               (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
               (requestMethod === RequestMethod.POST ? 201 : 200),
             scope: Reflect.getMetadata(REQUIRED_SCOPE, handler) as string | undefined,
+            access: routeAccessOf(handler)[0],
             operation: Reflect.getMetadata(API_OPERATION, handler) as ApiOperationOptions | undefined,
             pathParams: ofType(RouteParamtypes.PARAM)
               .map((arg) => arg.data)
@@ -101,7 +105,9 @@ export function routeDocumentationProblems(routes: readonly RouteDescription[]):
       say('no @ApiOperation');
       continue;
     }
-    if (!route.scope && !operation.security) say('neither @RequiredScope nor `security` in @ApiOperation');
+    if (!route.access && !operation.security) say('neither @RequiredScope nor `security` in @ApiOperation');
+    if (route.access?.kind === 'public' && !operation.security)
+      say('@Public without `security` in @ApiOperation (`[]` for anyone)');
     if (!operation.responses[route.status])
       say(`answers ${route.status}, which @ApiOperation does not document`);
     if (route.hasBody && !operation.body) say('takes a body but documents no `body` schema');

@@ -5,7 +5,7 @@ import { type AccountProfile, getAccountProfile, type RpcRequest } from '@formli
 import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
 
 // GET /me: the account behind a token, with the base address of its region.
 @Controller()

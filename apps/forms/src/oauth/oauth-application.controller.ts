@@ -1,0 +1,48 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  createOAuthApplication,
+  deleteOAuthApplication,
+  listOAuthApplications,
+  type OAuthApplication,
+  type RpcRequest,
+} from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { ContractPipe } from '@formline/messaging';
+import { OAuthApplicationRepository } from './oauth-application.repository';
+
+// Applications an account registers to use the OAuth flow on other accounts.
+@Controller()
+export class OAuthApplicationController {
+  constructor(private readonly applications: OAuthApplicationRepository) {}
+
+  @MessagePattern(createOAuthApplication.subject)
+  async create(
+    @Payload(new ContractPipe(createOAuthApplication.request))
+    request: RpcRequest<typeof createOAuthApplication>,
+  ): Promise<OAuthApplication> {
+    return this.applications.create(request);
+  }
+
+  @MessagePattern(listOAuthApplications.subject)
+  async list(
+    @Payload(new ContractPipe(listOAuthApplications.request))
+    request: RpcRequest<typeof listOAuthApplications>,
+  ): Promise<{ items: OAuthApplication[] }> {
+    return { items: await this.applications.list(request.accountId) };
+  }
+
+  @MessagePattern(deleteOAuthApplication.subject)
+  async delete(
+    @Payload(new ContractPipe(deleteOAuthApplication.request))
+    request: RpcRequest<typeof deleteOAuthApplication>,
+  ): Promise<Record<string, never>> {
+    if (!(await this.applications.delete(request.accountId, request.clientId))) {
+      throw new DomainError(
+        ErrorCode.ApplicationNotFound,
+        `Non existing application with client_id ${request.clientId}.`,
+      );
+    }
+    return {};
+  }
+}

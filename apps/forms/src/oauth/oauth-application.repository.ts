@@ -1,0 +1,83 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { OAuthApplication } from '@formline/contracts';
+import { GlobalPrismaClient } from '@formline/db';
+import { DomainError, ErrorCode } from '@formline/errors';
+
+export interface NewOAuthApplication {
+  accountId: string;
+  clientId: string;
+  name: string;
+  redirectUris: string[];
+  clientSecretHash: string;
+}
+
+export interface OAuthClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+}
+
+const fields = { id: true, name: true, redirectUris: true, createdAt: true } as const;
+
+@Injectable()
+export class OAuthApplicationRepository {
+  constructor(private readonly db: GlobalPrismaClient) {}
+
+  async create(application: NewOAuthApplication): Promise<OAuthApplication> {
+    const { clientId, ...rest } = application;
+    return present(
+      await this.db.oAuthApplication.create({ data: { id: clientId, ...rest }, select: fields }),
+    );
+  }
+
+  async list(accountId: string): Promise<OAuthApplication[]> {
+    const rows = await this.db.oAuthApplication.findMany({
+      where: { accountId },
+      orderBy: { createdAt: 'desc' },
+      select: fields,
+    });
+    return rows.map(present);
+  }
+
+  // Cascades to the application's codes, grants and tokens: all stop working.
+  async delete(accountId: string, clientId: string): Promise<boolean> {
+    const { count } = await this.db.oAuthApplication.deleteMany({ where: { id: clientId, accountId } });
+    return count === 1;
+  }
+
+  async findClient(clientId: string): Promise<OAuthClient | undefined> {
+    return (
+      (await this.db.oAuthApplication.findUnique({
+        where: { id: clientId },
+        select: { id: true, name: true, redirectUris: true },
+      })) ?? undefined
+    );
+  }
+
+  // Client authentication at the token and revocation endpoints (RFC 6749 2.3.1).
+  async authenticateClient(clientId: string, clientSecretHash: string): Promise<OAuthClient> {
+    const row = await this.db.oAuthApplication.findUnique({
+      where: { id: clientId },
+      select: { id: true, name: true, redirectUris: true, clientSecretHash: true },
+    });
+    const expected = Buffer.from(row?.clientSecretHash ?? '0'.repeat(64), 'hex');
+    const matches = timingSafeEqual(expected, Buffer.from(clientSecretHash, 'hex'));
+    if (!row || !matches) throw new DomainError(ErrorCode.InvalidClient, 'Client authentication failed.');
+    return { id: row.id, name: row.name, redirectUris: row.redirectUris };
+  }
+}
+
+function present(row: {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  createdAt: Date;
+}): OAuthApplication {
+  return {
+    clientId: row.id,
+    name: row.name,
+    redirectUris: row.redirectUris,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,62 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { approveAuthorization, type RpcRequest, validateAuthorization } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { ContractPipe } from '@formline/messaging';
+import { AccountCredentialsService } from '../accounts/account-credentials.service';
+import { OAuthApplicationRepository, type OAuthClient } from './oauth-application.repository';
+import { OAuthGrantRepository } from './oauth-grant.repository';
+
+// Authorization codes live at most ten minutes (RFC 6749 4.1.2): long enough
+// for a redirect, short enough that a leaked one is soon worthless.
+const codeLifetimeMs = 10 * 60 * 1000;
+
+// The authorization endpoint's decisions: which client and redirect URI are
+// acceptable, and, once the account owner has signed in and consented, the code.
+@Controller()
+export class OAuthAuthorizationController {
+  constructor(
+    private readonly applications: OAuthApplicationRepository,
+    private readonly grants: OAuthGrantRepository,
+    private readonly credentials: AccountCredentialsService,
+  ) {}
+
+  @MessagePattern(validateAuthorization.subject)
+  async validate(
+    @Payload(new ContractPipe(validateAuthorization.request))
+    request: RpcRequest<typeof validateAuthorization>,
+  ): Promise<{ applicationName: string }> {
+    const client = await this.clientFor(request.clientId, request.redirectUri);
+    return { applicationName: client.name };
+  }
+
+  @MessagePattern(approveAuthorization.subject)
+  async approve(
+    @Payload(new ContractPipe(approveAuthorization.request))
+    request: RpcRequest<typeof approveAuthorization>,
+  ): Promise<Record<string, never>> {
+    const client = await this.clientFor(request.clientId, request.redirectUri);
+    const owner = await this.credentials.authenticate(request.email, request.password);
+    await this.grants.createCode({
+      codeHash: request.codeHash,
+      applicationId: client.id,
+      accountId: owner.accountId,
+      redirectUri: request.redirectUri,
+      scopes: request.scopes,
+      codeChallenge: request.codeChallenge ?? null,
+      expiresAt: new Date(Date.now() + codeLifetimeMs),
+    });
+    return {};
+  }
+
+  // Redirect URIs match exactly (no prefixes, no wildcards): anything looser
+  // has let attackers steer codes to pages they control.
+  private async clientFor(clientId: string, redirectUri: string): Promise<OAuthClient> {
+    const client = await this.applications.findClient(clientId);
+    if (!client) throw new DomainError(ErrorCode.InvalidClient, 'Unknown client_id.');
+    if (!client.redirectUris.includes(redirectUri)) {
+      throw new DomainError(ErrorCode.InvalidRequest, 'redirect_uri is not registered for this application.');
+    }
+    return client;
+  }
+}

@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import { type GlobalDb, GlobalPrismaClient } from '@formline/db';
+import { randomId } from '@formline/tokens';
+
+export interface StoredCode {
+  applicationId: string;
+  accountId: string;
+  redirectUri: string;
+  scopes: string[];
+  codeChallenge: string | null;
+  expiresAt: Date;
+  usedAt: Date | null;
+  grantId: string | null;
+}
+
+export interface StoredRefreshToken {
+  grantId: string;
+  usedAt: Date | null;
+  grant: { applicationId: string; scopes: string[]; revokedAt: Date | null };
+}
+
+export interface NewTokens {
+  accessTokenHash: string;
+  accessTokenScopes: string[];
+  accessTokenExpiresAt: Date;
+  // Absent when the grant has no `offline` scope.
+  refreshTokenHash?: string;
+}
+
+// Codes, grants and tokens of the OAuth flow, by their hashes. The single-use
+// rules are enforced by conditional updates, so two concurrent requests with
+// the same code or refresh token cannot both succeed.
+@Injectable()
+export class OAuthGrantRepository {
+  constructor(private readonly db: GlobalPrismaClient) {}
+
+  async createCode(code: Omit<StoredCode, 'usedAt' | 'grantId'> & { codeHash: string }): Promise<void> {
+    await this.db.oAuthAuthorizationCode.create({ data: code });
+  }
+
+  async findCode(codeHash: string): Promise<StoredCode | undefined> {
+    return (await this.db.oAuthAuthorizationCode.findUnique({ where: { codeHash } })) ?? undefined;
+  }
+
+  // True for the one caller that uses the code.
+  async claimCode(codeHash: string, now: Date): Promise<boolean> {
+    const { count } = await this.db.oAuthAuthorizationCode.updateMany({
+      where: { codeHash, usedAt: null },
+      data: { usedAt: now },
+    });
+    return count === 1;
+  }
+
+  async createGrant(
+    grant: { applicationId: string; accountId: string; scopes: string[]; codeHash: string },
+    tokens: NewTokens,
+  ): Promise<void> {
+    const grantId = randomId(20);
+    await this.db.$transaction([
+      this.db.oAuthGrant.create({
+        data: {
+          id: grantId,
+          applicationId: grant.applicationId,
+          accountId: grant.accountId,
+          scopes: grant.scopes,
+        },
+      }),
+      this.db.oAuthAuthorizationCode.update({ where: { codeHash: grant.codeHash }, data: { grantId } }),
+      ...this.tokenWrites(grantId, tokens),
+    ]);
+  }
+
+  async findRefreshToken(tokenHash: string): Promise<StoredRefreshToken | undefined> {
+    return (
+      (await this.db.oAuthRefreshToken.findUnique({
+        where: { tokenHash },
+        select: {
+          grantId: true,
+          usedAt: true,
+          grant: { select: { applicationId: true, scopes: true, revokedAt: true } },
+        },
+      })) ?? undefined
+    );
+  }
+
+  async claimRefreshToken(tokenHash: string, now: Date): Promise<boolean> {
+    const { count } = await this.db.oAuthRefreshToken.updateMany({
+      where: { tokenHash, usedAt: null },
+      data: { usedAt: now },
+    });
+    return count === 1;
+  }
+
+  async addTokens(grantId: string, tokens: NewTokens): Promise<void> {
+    await this.db.$transaction(this.tokenWrites(grantId, tokens));
+  }
+
+  async findAccessTokenGrant(tokenHash: string): Promise<{ applicationId: string } | undefined> {
+    const token = await this.db.oAuthAccessToken.findUnique({
+      where: { tokenHash },
+      select: { grant: { select: { applicationId: true } } },
+    });
+    return token?.grant;
+  }
+
+  async revokeAccessToken(tokenHash: string, now: Date): Promise<void> {
+    await this.db.oAuthAccessToken.updateMany({
+      where: { tokenHash, revokedAt: null },
+      data: { revokedAt: now },
+    });
+  }
+
+  // Every token of the grant stops working: access tokens through the grant,
+  // refresh tokens because a revoked grant refuses them.
+  async revokeGrant(grantId: string, now: Date): Promise<void> {
+    await this.db.oAuthGrant.updateMany({
+      where: { id: grantId, revokedAt: null },
+      data: { revokedAt: now },
+    });
+  }
+
+  private tokenWrites(grantId: string, tokens: NewTokens): GlobalDb.Prisma.PrismaPromise<unknown>[] {
+    const writes: GlobalDb.Prisma.PrismaPromise<unknown>[] = [
+      this.db.oAuthAccessToken.create({
+        data: {
+          tokenHash: tokens.accessTokenHash,
+          grantId,
+          scopes: tokens.accessTokenScopes,
+          expiresAt: tokens.accessTokenExpiresAt,
+        },
+      }),
+    ];
+    if (tokens.refreshTokenHash) {
+      writes.push(
+        this.db.oAuthRefreshToken.create({
+          data: { tokenHash: tokens.refreshTokenHash, grantId },
+        }),
+      );
+    }
+    return writes;
+  }
+}

@@ -1,0 +1,201 @@
+import { Controller, Get, type INestApplication, Post } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Test } from '@nestjs/testing';
+import {
+  type AccessTokenPrincipal,
+  type AccountOwner,
+  type RpcContract,
+  Subjects,
+} from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import { hashAccessToken } from '@formline/tokens';
+import { HttpErrorFilter } from '../errors/http-error.filter';
+import { GATEWAY_CONFIG } from '../gateway.config';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import { AccessGuard } from './access.guard';
+import { OwnerCredentials } from './owner-credentials.decorator';
+import { Owner } from './owner.decorator';
+import { Principal } from './principal.decorator';
+import { Public } from './public.decorator';
+import { RequiredScope } from './required-scope.decorator';
+import { RouteAccessAudit, routeAccessProblems } from './route-access.audit';
+
+@Controller('probe')
+class ProbeController {
+  @Get()
+  @RequiredScope('forms:read')
+  read(@Principal() principal: AccessTokenPrincipal) {
+    return { accountId: principal.accountId };
+  }
+
+  @Post()
+  @RequiredScope('forms:write')
+  write() {
+    return { written: true };
+  }
+
+  @Get('open')
+  @Public()
+  open() {
+    return { open: true };
+  }
+
+  @Get('owner')
+  @OwnerCredentials()
+  owner(@Owner() owner: AccountOwner) {
+    return owner;
+  }
+}
+
+@Controller('undeclared')
+class UndeclaredController {
+  @Get()
+  nothing() {
+    return {};
+  }
+}
+
+@Controller('twice')
+class TwiceController {
+  @Get()
+  @Public()
+  @RequiredScope('forms:read')
+  both() {
+    return {};
+  }
+}
+
+const readToken = 'tfp_reader';
+
+// The services behind the guard, answering as the forms service would.
+const rpc = {
+  request(contract: RpcContract<never, never>, payload: Record<string, string>): Promise<unknown> {
+    if (contract.subject === Subjects.accountsTokenVerify) {
+      if (payload.tokenHash === hashAccessToken(readToken)) {
+        return Promise.resolve({ accountId: 'acc1', region: 'eu', scopes: ['forms:read'] });
+      }
+      return Promise.reject(new DomainError(ErrorCode.InvalidToken, 'The access token is not valid.'));
+    }
+    if (contract.subject === Subjects.accountsCredentialsVerify) {
+      if (payload.email === 'owner@example.com' && payload.password === 'secret-1') {
+        return Promise.resolve({ accountId: 'acc1', region: 'eu' });
+      }
+      return Promise.reject(new DomainError(ErrorCode.AuthenticationFailed, 'Incorrect email or password.'));
+    }
+    return Promise.reject(new Error(`unexpected ${contract.subject}`));
+  },
+};
+const unlimited = {
+  consume: () => Promise.resolve(),
+  refuseIfSpent: () => Promise.resolve(),
+  count: () => Promise.resolve(),
+};
+
+async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> {
+  const module = await Test.createTestingModule({
+    imports: [DiscoveryModule],
+    controllers: controllers as never[],
+    providers: [
+      { provide: RpcClient, useValue: rpc },
+      { provide: RateLimiter, useValue: unlimited },
+      {
+        provide: GATEWAY_CONFIG,
+        useValue: { LOGIN_RATE_LIMIT_ATTEMPTS: 10, LOGIN_RATE_LIMIT_WINDOW_MS: 1000 },
+      },
+      SignInThrottle,
+      RouteAccessAudit,
+      { provide: APP_GUARD, useClass: AccessGuard },
+      { provide: APP_FILTER, useClass: HttpErrorFilter },
+    ],
+  }).compile();
+  const app = module.createNestApplication<NestFastifyApplication>(new FastifyAdapter(), { logger: false });
+  // Over a real socket: Fastify's in-process inject needs an ESM module Jest cannot load here.
+  await app.listen(0, '127.0.0.1');
+  return app;
+}
+
+describe('AccessGuard', () => {
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await appWith([ProbeController]);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function call(method: 'GET' | 'POST', route: string, authorization?: string) {
+    const response = await fetch(`${await app.getUrl()}${route}`, {
+      method,
+      headers: authorization ? { authorization } : {},
+    });
+    return { statusCode: response.status, headers: response.headers, body: (await response.json()) as any };
+  }
+
+  it('lets a token read with the scope it holds, and refuses a write it lacks the scope for', async () => {
+    const read = await call('GET', '/probe', `Bearer ${readToken}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.body).toEqual({ accountId: 'acc1' });
+
+    const write = await call('POST', '/probe', `bearer ${readToken}`);
+    expect(write.statusCode).toBe(403);
+    expect(write.body).toEqual({
+      code: 'INSUFFICIENT_SCOPE',
+      description: 'This token lacks the scope forms:write.',
+    });
+    expect(write.headers.get('www-authenticate')).toBe(
+      'Bearer realm="formline", error="insufficient_scope", error_description="This token lacks the scope forms:write.", scope="forms:write"',
+    );
+  });
+
+  it('tells a missing token from an invalid one (RFC 6750 3.1)', async () => {
+    const missing = await call('GET', '/probe');
+    expect(missing.statusCode).toBe(401);
+    expect(missing.body.code).toBe('AUTHENTICATION_FAILED');
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="formline"');
+
+    const invalid = await call('GET', '/probe', 'Bearer tfp_other');
+    expect(invalid.statusCode).toBe(401);
+    expect(invalid.body.code).toBe('INVALID_TOKEN');
+    expect(invalid.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
+  it('opens @Public routes to anyone, and only those', async () => {
+    expect((await call('GET', '/probe/open')).body).toEqual({ open: true });
+  });
+
+  it("takes the owner's email and password on @OwnerCredentials routes, never a token", async () => {
+    const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
+    const owner = await call('GET', '/probe/owner', basic('Owner@Example.com:secret-1'));
+    expect(owner.statusCode).toBe(200);
+    expect(owner.body).toEqual({ accountId: 'acc1', region: 'eu' });
+
+    const wrong = await call('GET', '/probe/owner', basic('owner@example.com:nope'));
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic realm="formline"/);
+    expect((await call('GET', '/probe/owner', `Bearer ${readToken}`)).statusCode).toBe(401);
+  });
+});
+
+describe('RouteAccessAudit', () => {
+  it('names every route without exactly one access declaration', () => {
+    expect(routeAccessProblems([ProbeController, UndeclaredController, TwiceController])).toEqual([
+      expect.stringMatching(/^UndeclaredController\.nothing: none/),
+      expect.stringMatching(/^TwiceController\.both: scope and public/),
+    ]);
+  });
+
+  it('stops the gateway at boot when a route declares no access', async () => {
+    let app: INestApplication | undefined;
+    await expect(
+      (async () => {
+        app = await appWith([ProbeController, UndeclaredController]);
+      })(),
+    ).rejects.toThrow(/UndeclaredController\.nothing/);
+    await app?.close();
+  });
+});

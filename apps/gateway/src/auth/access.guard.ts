@@ -1,0 +1,123 @@
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import {
+  type AccessTokenPrincipal,
+  type AccountOwner,
+  emailSchema,
+  type Scope,
+  verifyAccessToken,
+  verifyAccountCredentials,
+} from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import { hashAccessToken, isBearerTokenShape } from '@formline/tokens';
+import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { RateLimiter } from '../rate-limit/rate-limiter';
+import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import { basicChallenge, bearerChallenge } from './auth-challenge';
+import type { AuthenticatedRequest } from './authenticated-request';
+import { basicCredentialsFrom } from './basic-credentials';
+import { bearerTokenFrom } from './bearer-token';
+import { routeAccessOf } from './route-access';
+
+const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, ErrorCode.TokenRevoked]);
+
+// Every request passes here. The route's one access declaration decides:
+// - @RequiredScope: a bearer token (personal or OAuth) whose hash the forms
+//   service knows, within its rate limit, holding the scope;
+// - @OwnerCredentials: the account owner's email and password;
+// - @ScopeIfAuthenticated: nothing, or a bearer token as for @RequiredScope;
+// - @Public: nothing.
+@Injectable()
+export class AccessGuard implements CanActivate {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly rateLimiter: RateLimiter,
+    private readonly signIns: SignInThrottle,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const declared = routeAccessOf(context.getHandler());
+    // The boot-time audit already refuses this; never let it become an open door.
+    if (declared.length !== 1) {
+      throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no single access`);
+    }
+    const access = declared[0];
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    switch (access.kind) {
+      case 'public':
+        return true;
+      case 'owner':
+        request.owner = await this.authenticateOwner(request);
+        return true;
+      case 'scope':
+        request.principal = await this.authenticateToken(request, access.scope);
+        return true;
+      case 'optional-scope':
+        if (request.headers.authorization !== undefined) {
+          request.principal = await this.authenticateToken(request, access.scope);
+        }
+        return true;
+    }
+  }
+
+  private async authenticateToken(
+    request: AuthenticatedRequest,
+    scope: Scope,
+  ): Promise<AccessTokenPrincipal> {
+    const token = bearerTokenFrom(request.headers.authorization);
+    if (!token) {
+      throw new DomainErrorWithHeaders(
+        ErrorCode.AuthenticationFailed,
+        'Authentication credentials not found on the Request Headers.',
+        { 'WWW-Authenticate': bearerChallenge() },
+      );
+    }
+    if (!isBearerTokenShape(token))
+      throw invalidToken(new DomainError(ErrorCode.InvalidToken, 'The access token is not valid.'));
+    const tokenHash = hashAccessToken(token);
+    const principal = await this.rpc.request(verifyAccessToken, { tokenHash }).catch((error: unknown) => {
+      throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
+    });
+    await this.rateLimiter.consume(
+      `token:${tokenHash}`,
+      { limit: this.config.RATE_LIMIT_REQUESTS, windowMs: this.config.RATE_LIMIT_WINDOW_MS },
+      'Too many requests with this token.',
+    );
+    if (!principal.scopes.includes(scope)) {
+      const description = `This token lacks the scope ${scope}.`;
+      throw new DomainErrorWithHeaders(ErrorCode.InsufficientScope, description, {
+        'WWW-Authenticate': bearerChallenge('insufficient_scope', description, scope),
+      });
+    }
+    return principal;
+  }
+
+  private async authenticateOwner(request: AuthenticatedRequest): Promise<AccountOwner> {
+    const credentials = basicCredentialsFrom(request.headers.authorization);
+    const challenge = { 'WWW-Authenticate': basicChallenge() };
+    const email = emailSchema.safeParse(credentials?.user);
+    if (!credentials || !email.success || !credentials.password) {
+      throw new DomainErrorWithHeaders(
+        ErrorCode.AuthenticationFailed,
+        "This endpoint takes the account owner's email and password (HTTP Basic).",
+        challenge,
+      );
+    }
+    const owner = { email: email.data, password: credentials.password };
+    return this.signIns
+      .attempt(owner.email, () => this.rpc.request(verifyAccountCredentials, owner))
+      .catch((error: unknown) => {
+        throw error instanceof DomainError && error.code === ErrorCode.AuthenticationFailed
+          ? DomainErrorWithHeaders.from(error, challenge)
+          : error;
+      });
+  }
+}
+
+function invalidToken(error: DomainError): DomainErrorWithHeaders {
+  return DomainErrorWithHeaders.from(error, {
+    'WWW-Authenticate': bearerChallenge('invalid_token', error.description),
+  });
+}

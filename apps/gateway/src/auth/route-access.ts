@@ -1,0 +1,25 @@
+import type { Scope } from '@formline/contracts';
+import { OPTIONAL_SCOPE } from './optional-scope.decorator';
+import { OWNER_CREDENTIALS } from './owner-credentials.decorator';
+import { PUBLIC_ROUTE } from './public.decorator';
+import { REQUIRED_SCOPE } from './required-scope.decorator';
+
+// How a route is reached: a bearer token holding a scope, the owner's email
+// and password, or nothing at all.
+export type RouteAccess =
+  | { kind: 'scope'; scope: Scope }
+  | { kind: 'optional-scope'; scope: Scope }
+  | { kind: 'owner' }
+  | { kind: 'public' };
+
+// Every access kind the handler declares; exactly one is valid.
+export function routeAccessOf(handler: object): RouteAccess[] {
+  const declared: RouteAccess[] = [];
+  const scope = Reflect.getMetadata(REQUIRED_SCOPE, handler) as Scope | undefined;
+  if (scope) declared.push({ kind: 'scope', scope });
+  const optionalScope = Reflect.getMetadata(OPTIONAL_SCOPE, handler) as Scope | undefined;
+  if (optionalScope) declared.push({ kind: 'optional-scope', scope: optionalScope });
+  if (Reflect.getMetadata(OWNER_CREDENTIALS, handler)) declared.push({ kind: 'owner' });
+  if (Reflect.getMetadata(PUBLIC_ROUTE, handler)) declared.push({ kind: 'public' });
+  return declared;
+}

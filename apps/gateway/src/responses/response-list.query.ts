@@ -1,0 +1,72 @@
+import { responseSortFields, responseTypes, type ResponseQuery } from '@formline/contracts';
+import { z } from 'zod';
+
+const csv = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
+
+// ISO 8601 date-time, or Unix seconds, as Typeform's since/until take them.
+const pointInTime = z.string().transform((value, ctx) => {
+  const date = /^\d+$/.test(value) ? new Date(Number(value) * 1000) : new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time or Unix seconds' });
+    return z.NEVER;
+  }
+  return date.toISOString();
+});
+
+const sortPattern = new RegExp(`^(${responseSortFields.join('|')}),(asc|desc)$`);
+
+// The Responses API's query parameters, as Typeform names them.
+export const responseListQuery = z
+  .object({
+    page_size: z.coerce.number().int().min(1).max(1000).default(25),
+    since: pointInTime.optional(),
+    until: pointInTime.optional(),
+    after: z.string().min(1).optional(),
+    before: z.string().min(1).optional(),
+    included_response_ids: csv.optional(),
+    excluded_response_ids: csv.optional(),
+    response_type: csv.pipe(z.array(z.enum(responseTypes))).optional(),
+    completed: z.enum(['true', 'false']).optional(),
+    sort: z
+      .string()
+      .regex(sortPattern, `field,order with field ${responseSortFields.join(' or ')}`)
+      .default('submitted_at,desc'),
+    query: z.string().min(1).optional(),
+    fields: csv.optional(),
+  })
+  .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });
+
+export function toResponseQuery(q: z.output<typeof responseListQuery>): ResponseQuery {
+  const [field, order] = q.sort.split(',') as [
+    ResponseQuery['sort']['field'],
+    ResponseQuery['sort']['order'],
+  ];
+  // `completed` is the older spelling of response_type.
+  const types =
+    q.response_type ?? (q.completed ? [q.completed === 'true' ? 'completed' : 'partial'] : undefined);
+  return {
+    pageSize: q.page_size,
+    since: q.since,
+    until: q.until,
+    after: q.after,
+    before: q.before,
+    includedResponseIds: q.included_response_ids,
+    excludedResponseIds: q.excluded_response_ids,
+    responseTypes: types,
+    sort: { field, order },
+    query: q.query,
+    fields: q.fields,
+  };
+}
+
+export const responseDeleteQuery = z
+  .object({ included_response_ids: csv.optional(), included_tokens: csv.optional() })
+  .transform((q) => [...(q.included_response_ids ?? []), ...(q.included_tokens ?? [])])
+  .refine((ids) => ids.length > 0 && ids.length <= 1000, {
+    error: 'name 1 to 1000 responses in included_response_ids (or included_tokens)',
+  });

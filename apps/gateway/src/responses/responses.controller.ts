@@ -1,0 +1,140 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import {
+  type AccessTokenPrincipal,
+  deleteResponses,
+  listResponses,
+  locateForm,
+  type Page,
+  pageOf,
+  type ResponseResource,
+  responseResourceSchema,
+  submissionSchema,
+  submitResponse,
+} from '@formline/contracts';
+import { DomainError, ErrorCode, errorBodySchema } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import type { FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import { OptionalPrincipal } from '../auth/optional-principal.decorator';
+import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
+import { Principal } from '../auth/principal.decorator';
+import { RequiredScope } from '../auth/required-scope.decorator';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { QueryPipe } from '../http/query.pipe';
+import { ApiOperation } from '../openapi/api-operation.decorator';
+import { responseDeleteQuery, responseListQuery, toResponseQuery } from './response-list.query';
+
+// Submissions and Typeform's Responses API. Responses live only in the region
+// of the form's account: a submission sent to the other region's address is
+// redirected (307, body kept) before it is read, and a listing there is empty.
+@Controller('forms/:form_id')
+export class ResponsesController {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('submissions')
+  @HttpCode(201)
+  @ScopeIfAuthenticated('responses:write')
+  @ApiOperation({
+    summary: 'Submit a response',
+    description:
+      'A public form takes submissions from anyone; a private one only with a token of its owner. ' +
+      'Send `Idempotency-Key` to make a retried submission count once.',
+    body: submissionSchema,
+    responses: {
+      201: { description: 'The response, as the Responses API shows it.', body: responseResourceSchema },
+      200: {
+        description: 'A submission with an Idempotency-Key seen before: the response stored then.',
+        body: responseResourceSchema,
+        headers: { 'Idempotent-Replayed': '`true`: this answer replays an earlier submission.' },
+      },
+      307: {
+        description: "The form's responses live in the other region: submit there, with the same body.",
+        body: errorBodySchema,
+        headers: { Location: "The submissions address in the form's region." },
+      },
+    },
+    errors: [ErrorCode.FormNotFound, ErrorCode.WrongRegion, ErrorCode.IdempotencyKeyReused],
+  })
+  async submit(
+    @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
+    @Param('form_id') formId: string,
+    @Body() body: unknown,
+    @Headers() headers: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<unknown> {
+    const location = await this.rpc.request(locateForm, { formId });
+    if (!location.isPublic && principal?.accountId !== location.accountId) {
+      if (!principal) {
+        throw new DomainError(
+          ErrorCode.AuthenticationFailed,
+          'This form is private: submit with a token of its owner.',
+        );
+      }
+      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+    }
+    if (location.region !== this.config.REGION) {
+      const target = `${regionBaseUrls(this.config)[location.region]}/forms/${formId}/submissions`;
+      void reply.status(307).header('Location', target);
+      return { code: ErrorCode.WrongRegion, description: `This form takes submissions at ${target}.` };
+    }
+    const { response, replayed } = await this.rpc.request(submitResponse, {
+      formId,
+      body,
+      idempotencyKey: headers['idempotency-key'],
+      metadata: { user_agent: headers['user-agent'], referer: headers.referer },
+    });
+    if (replayed) void reply.status(200).header('Idempotent-Replayed', 'true');
+    return response;
+  }
+
+  @Get('responses')
+  @RequiredScope('responses:read')
+  @ApiOperation({
+    summary: "A form's responses",
+    description: "Only the region of the form's account holds them; the other region lists none.",
+    responses: { 200: { description: 'A page of responses.', body: pageOf(responseResourceSchema) } },
+    errors: [ErrorCode.FormNotFound],
+  })
+  list(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Query(new QueryPipe(responseListQuery)) query: z.output<typeof responseListQuery>,
+  ): Promise<Page<ResponseResource>> {
+    return this.rpc.request(listResponses, {
+      accountId: principal.accountId,
+      formId,
+      query: toResponseQuery(query),
+    });
+  }
+
+  @Delete('responses')
+  @RequiredScope('responses:write')
+  @ApiOperation({
+    summary: "Delete some of a form's responses",
+    responses: { 200: { description: 'Deleted (unknown ids are ignored).', body: null } },
+    errors: [ErrorCode.FormNotFound],
+  })
+  async delete(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Query(new QueryPipe(responseDeleteQuery)) responseIds: string[],
+  ): Promise<void> {
+    await this.rpc.request(deleteResponses, { accountId: principal.accountId, formId, responseIds });
+  }
+}

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { locateForm, type Page, type ResponseQuery, type ResponseResource } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import { ResponseRepository } from '../response.repository';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+
+// Lists and deletes an account's responses. A form of an account in another
+// region has no responses here: empty results, not an error (SPEC 1 rule 2, 7.1).
+@Injectable()
+export class ResponseListingService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly responses: ResponseRepository,
+    @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
+  ) {}
+
+  async list(accountId: string, formId: string, query: ResponseQuery): Promise<Page<ResponseResource>> {
+    if (!(await this.ownedHere(accountId, formId))) return { total_items: 0, page_count: 0, items: [] };
+    const { total, rows } = await this.responses.list(accountId, formId, query);
+    return {
+      total_items: total,
+      page_count: Math.ceil(total / query.pageSize),
+      items: rows.map((row) => onlyFields(row.payload as ResponseResource, query.fields)),
+    };
+  }
+
+  async delete(accountId: string, formId: string, ids: readonly string[]): Promise<number> {
+    if (!(await this.ownedHere(accountId, formId))) return 0;
+    return this.responses.delete(accountId, formId, ids);
+  }
+
+  // The caller's form (else 404, as for every other verb), and whether its
+  // responses live in this region.
+  private async ownedHere(accountId: string, formId: string): Promise<boolean> {
+    const location = await this.rpc.request(locateForm, { formId });
+    if (location.accountId !== accountId) {
+      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+    }
+    return location.region === this.config.REGION;
+  }
+}
+
+// `fields`: only the answers to these questions (by id or ref).
+function onlyFields(response: ResponseResource, fields: readonly string[] | undefined): ResponseResource {
+  if (!fields) return response;
+  const answers = (response.answers as Array<{ field: { id: string; ref: string } }>).filter(
+    (answer) => fields.includes(answer.field.id) || fields.includes(answer.field.ref),
+  );
+  return { ...response, answers };
+}

@@ -1,0 +1,144 @@
+import { parseFormDefinition } from '@formline/form-definition';
+import type { AnswerValue } from '../submission/answer';
+import { walkForm } from './respondent-path';
+
+const always = { op: 'always', vars: [] };
+const calc = (action: string, value: unknown, type = 'constant', target = 'score') => ({
+  action,
+  details: { target: { type: 'variable', value: target }, value: { type, value } },
+  condition: always,
+});
+const jumpTo = (type: string, value: string, condition: object = always) => ({
+  action: 'jump',
+  details: { to: { type, value } },
+  condition,
+});
+
+function formWith(logic: object[], variables = { score: 0, price: 0 }) {
+  return parseFormDefinition({
+    title: 't',
+    fields: [
+      { ref: 'a', title: 'A', type: 'number' },
+      {
+        ref: 'g',
+        title: 'G',
+        type: 'group',
+        properties: { fields: [{ ref: 'g1', title: 'G1', type: 'yes_no' }] },
+      },
+      { ref: 'c', title: 'C', type: 'short_text' },
+    ],
+    hidden: ['source'],
+    variables,
+    thankyou_screens: [
+      { ref: 'end1', title: 'One' },
+      { ref: 'end2', title: 'Two' },
+    ],
+    logic,
+  }).definition;
+}
+
+const walk = (
+  logic: object[],
+  answers: Record<string, AnswerValue> = {},
+  variables?: { score: number; price: number },
+) =>
+  walkForm(formWith(logic, variables), {
+    answer: (ref) => answers[ref],
+    hidden: (name) => (name === 'source' ? 'ads' : undefined),
+  });
+
+describe('walkForm', () => {
+  it('visits every block in order, groups then their questions, and ends on the first thank-you screen', () => {
+    const path = walk([]);
+    expect(path.visited).toEqual(['a', 'g', 'g1', 'c']);
+    expect(path.ending.ref).toBe('end1');
+    expect(path.variables).toEqual({ score: 0, price: 0 });
+  });
+
+  it.each<[string, unknown, number]>([
+    ['add', 5, 15],
+    ['subtract', 4, 6],
+    ['multiply', 3, 30],
+    ['divide', 4, 2.5],
+    ['set', 42, 42],
+  ])('%s %p on a score of 10 gives %p', (action, value, expected) => {
+    const path = walk(
+      [{ type: 'field', ref: 'a', actions: [calc(action, value)] }],
+      {},
+      { score: 10, price: 0 },
+    );
+    expect(path.variables.score).toBe(expected);
+  });
+
+  it('divides by zero as a no-op, and calculates with another variable', () => {
+    expect(
+      walk([{ type: 'field', ref: 'a', actions: [calc('divide', 0)] }], {}, { score: 10, price: 0 }).variables
+        .score,
+    ).toBe(10);
+    const path = walk(
+      [{ type: 'field', ref: 'a', actions: [calc('add', 'price', 'variable')] }],
+      {},
+      { score: 1, price: 2 },
+    );
+    expect(path.variables.score).toBe(3);
+    expect(
+      walk([{ type: 'field', ref: 'a', actions: [calc('add', 2, 'constant', 'price')] }]).variables.price,
+    ).toBe(2);
+  });
+
+  it('jumps to a field, skipping the blocks between', () => {
+    const path = walk([{ type: 'field', ref: 'a', actions: [jumpTo('field', 'c')] }]);
+    expect(path.visited).toEqual(['a', 'c']);
+  });
+
+  it.each(['thankyou', 'outcome'])('jumps to an ending (%s)', (type) => {
+    const path = walk([{ type: 'field', ref: 'a', actions: [jumpTo(type, 'end2')] }]);
+    expect(path.visited).toEqual(['a']);
+    expect(path.ending.ref).toBe('end2');
+  });
+
+  it('takes the first jump whose condition holds, after the calculations before it', () => {
+    const big = {
+      op: 'greater_than',
+      vars: [
+        { type: 'field', value: 'a' },
+        { type: 'constant', value: 5 },
+      ],
+    };
+    const logic = [
+      {
+        type: 'field',
+        ref: 'a',
+        actions: [calc('add', 1), jumpTo('thankyou', 'end2', big), jumpTo('field', 'c'), calc('add', 100)],
+      },
+    ];
+    expect(walk(logic, { a: 9 })).toMatchObject({
+      visited: ['a'],
+      ending: { ref: 'end2' },
+      variables: { score: 1 },
+    });
+    expect(walk(logic, { a: 1 })).toMatchObject({
+      visited: ['a', 'c'],
+      ending: { ref: 'end1' },
+      variables: { score: 1 },
+    });
+  });
+
+  it('runs the logic of hidden fields first', () => {
+    const isAds = {
+      op: 'is',
+      vars: [
+        { type: 'hidden', value: 'source' },
+        { type: 'constant', value: 'ads' },
+      ],
+    };
+    const path = walk([{ type: 'hidden', ref: 'source', actions: [jumpTo('field', 'c', isAds)] }]);
+    expect(path.visited).toEqual(['c']);
+  });
+
+  it('ends a path that would loop back to a block already seen', () => {
+    const path = walk([{ type: 'field', ref: 'c', actions: [jumpTo('field', 'a')] }]);
+    expect(path.visited).toEqual(['a', 'g', 'g1', 'c']);
+    expect(path.ending.ref).toBe('end1');
+  });
+});

@@ -1,0 +1,37 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  deleteResponses,
+  listResponses,
+  type RpcReply,
+  type RpcRequest,
+  submitResponse,
+} from '@formline/contracts';
+import { ContractPipe } from '@formline/messaging';
+import { ResponseListingService } from './listing/response-listing.service';
+import { SubmissionService } from './submission/submission.service';
+
+@Controller()
+export class ResponseController {
+  constructor(
+    private readonly submissions: SubmissionService,
+    private readonly listing: ResponseListingService,
+  ) {}
+
+  @MessagePattern(submitResponse.subject)
+  submit(@Payload(new ContractPipe(submitResponse.request)) request: RpcRequest<typeof submitResponse>) {
+    return this.submissions.submit(request);
+  }
+
+  @MessagePattern(listResponses.subject)
+  list(@Payload(new ContractPipe(listResponses.request)) request: RpcRequest<typeof listResponses>) {
+    return this.listing.list(request.accountId, request.formId, request.query);
+  }
+
+  @MessagePattern(deleteResponses.subject)
+  async delete(
+    @Payload(new ContractPipe(deleteResponses.request)) request: RpcRequest<typeof deleteResponses>,
+  ): Promise<RpcReply<typeof deleteResponses>> {
+    return { deleted: await this.listing.delete(request.accountId, request.formId, request.responseIds) };
+  }
+}

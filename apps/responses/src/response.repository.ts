@@ -1,0 +1,149 @@
+import { Injectable } from '@nestjs/common';
+import type { ResponseQuery } from '@formline/contracts';
+import { ResponsesPrismaClient, type ResponsesDb } from '@formline/db';
+import type { BuiltResponse } from './submission/response.builder';
+
+export interface NewResponse {
+  formId: string;
+  accountId: string;
+  built: BuiltResponse;
+  idempotencyKey?: string;
+  requestHash: string;
+}
+
+export interface StoredResponse {
+  payload: Record<string, unknown>;
+  requestHash: string | null;
+}
+
+type Row = { id: string; submittedAt: Date; landedAt: Date; payload: unknown };
+
+// The region's responses. A response and the event announcing it are written
+// in one transaction (the outbox), so neither exists without the other.
+@Injectable()
+export class ResponseRepository {
+  constructor(private readonly db: ResponsesPrismaClient) {}
+
+  // False when the idempotency key was taken meanwhile (a concurrent retry).
+  async insertWithEvent(response: NewResponse): Promise<boolean> {
+    const { built } = response;
+    try {
+      await this.db.$transaction([
+        this.db.response.create({
+          data: {
+            id: built.token,
+            formId: response.formId,
+            accountId: response.accountId,
+            landedAt: built.landedAt,
+            submittedAt: built.submittedAt,
+            payload: asJson(built.resource),
+            searchText: built.searchText,
+            idempotencyKey: response.idempotencyKey,
+            requestHash: response.requestHash,
+          },
+        }),
+        this.db.outboxEvent.create({
+          data: {
+            id: built.event.event_id,
+            subject: 'responses.response.submitted.v1',
+            payload: asJson(built.event),
+          },
+        }),
+      ]);
+      return true;
+    } catch (error) {
+      if (isUniqueViolation(error) && response.idempotencyKey) return false;
+      throw error;
+    }
+  }
+
+  async findByIdempotencyKey(formId: string, idempotencyKey: string): Promise<StoredResponse | undefined> {
+    const row = await this.db.response.findUnique({
+      where: { formId_idempotencyKey: { formId, idempotencyKey } },
+      select: { payload: true, requestHash: true },
+    });
+    return row
+      ? { payload: row.payload as Record<string, unknown>, requestHash: row.requestHash }
+      : undefined;
+  }
+
+  async list(
+    accountId: string,
+    formId: string,
+    query: ResponseQuery,
+  ): Promise<{ total: number; rows: Row[] }> {
+    const cursor = query.after ?? query.before;
+    const anchor = cursor
+      ? await this.db.response.findFirst({
+          where: { id: cursor, formId, accountId },
+          select: { submittedAt: true, id: true },
+        })
+      : undefined;
+    const column = query.sort.field === 'landed_at' ? 'landedAt' : 'submittedAt';
+    // `after` and `before` are positions in time (submitted_at), exclusive.
+    const newer = anchor && query.after ? cursorFilter(anchor, 'gt') : undefined;
+    const older = anchor && query.before ? cursorFilter(anchor, 'lt') : undefined;
+    const where = {
+      formId,
+      accountId,
+      ...(query.responseTypes ? { responseType: { in: query.responseTypes } } : {}),
+      ...(query.since || query.until
+        ? {
+            submittedAt: {
+              ...(query.since ? { gte: new Date(query.since) } : {}),
+              ...(query.until ? { lte: new Date(query.until) } : {}),
+            },
+          }
+        : {}),
+      ...(query.includedResponseIds || query.excludedResponseIds
+        ? {
+            id: {
+              ...(query.includedResponseIds ? { in: query.includedResponseIds } : {}),
+              ...(query.excludedResponseIds ? { notIn: query.excludedResponseIds } : {}),
+            },
+          }
+        : {}),
+      ...(query.query ? { searchText: { contains: query.query.toLowerCase() } } : {}),
+      AND: [newer ?? {}, older ?? {}, cursor && !anchor ? { id: '__no_such_response__' } : {}],
+    };
+    // Paging towards newer responses reads upwards from the cursor, then
+    // returns the page in the requested order.
+    const readUpwards = Boolean(query.after) && query.sort.order === 'desc';
+    const direction = readUpwards ? 'asc' : query.sort.order;
+    const [total, rows] = await this.db.$transaction([
+      this.db.response.count({ where }),
+      this.db.response.findMany({
+        where,
+        select: { id: true, submittedAt: true, landedAt: true, payload: true },
+        orderBy: [{ [column]: direction }, { id: direction }],
+        take: query.pageSize,
+      }),
+    ]);
+    return { total, rows: readUpwards ? rows.reverse() : rows };
+  }
+
+  async delete(accountId: string, formId: string, ids: readonly string[]): Promise<number> {
+    const { count } = await this.db.response.deleteMany({
+      where: { formId, accountId, id: { in: [...ids] } },
+    });
+    return count;
+  }
+}
+
+function cursorFilter(anchor: { submittedAt: Date; id: string }, direction: 'gt' | 'lt') {
+  return {
+    OR: [
+      { submittedAt: { [direction]: anchor.submittedAt } },
+      { submittedAt: anchor.submittedAt, id: { [direction]: anchor.id } },
+    ],
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'P2002';
+}
+
+// Responses and events are plain JSON by construction.
+function asJson(value: object): ResponsesDb.Prisma.InputJsonValue {
+  return value;
+}

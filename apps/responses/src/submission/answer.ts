@@ -1,0 +1,35 @@
+// An answer as it is stored and listed (Typeform's answer shape), tied to its field.
+export interface StoredAnswer {
+  field: { id: string; ref: string; type: string };
+  type: string;
+  text?: string;
+  email?: string;
+  number?: number;
+  boolean?: boolean;
+  choice?: { id?: string; ref?: string; label?: string; other?: string };
+  choices?: { ids: string[]; refs: string[]; labels: string[]; other?: string };
+  date?: string;
+  url?: string;
+  phone_number?: string;
+}
+
+// What logic conditions compare: the answer's value, choices as their refs and labels.
+export type AnswerValue = string | number | boolean | ChoiceValue | ChoiceValue[];
+export interface ChoiceValue {
+  ref?: string;
+  label: string;
+}
+
+export function valueOf(answer: StoredAnswer): AnswerValue | undefined {
+  switch (answer.type) {
+    case 'choice':
+      return { ref: answer.choice?.ref, label: answer.choice?.label ?? answer.choice?.other ?? '' };
+    case 'choices': {
+      const { refs = [], labels = [], other } = answer.choices ?? {};
+      const picked = labels.map((label, i) => ({ ref: refs[i], label }));
+      return other ? [...picked, { label: other }] : picked;
+    }
+    default:
+      return answer[answer.type as 'text' | 'email' | 'number' | 'boolean' | 'date' | 'url' | 'phone_number'];
+  }
+}

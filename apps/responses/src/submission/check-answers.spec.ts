@@ -1,0 +1,116 @@
+import { parseFormDefinition } from '@formline/form-definition';
+import { checkAnswers } from './check-answers';
+import type { AnswerInput } from './submission.schema';
+
+const form = parseFormDefinition({
+  title: 't',
+  fields: [
+    { ref: 'short', title: 'q', type: 'short_text', validations: { max_length: 5 } },
+    { ref: 'long', title: 'q', type: 'long_text' },
+    { ref: 'email', title: 'q', type: 'email' },
+    { ref: 'number', title: 'q', type: 'number', validations: { min_value: 1, max_value: 10 } },
+    {
+      ref: 'single',
+      title: 'q',
+      type: 'multiple_choice',
+      properties: {
+        choices: [
+          { ref: 'a', label: 'A' },
+          { ref: 'b', label: 'B' },
+        ],
+      },
+    },
+    {
+      ref: 'multi',
+      title: 'q',
+      type: 'multiple_choice',
+      properties: {
+        allow_multiple_selection: true,
+        allow_other_choice: true,
+        choices: [
+          { ref: 'a', label: 'A' },
+          { ref: 'b', label: 'B' },
+        ],
+      },
+      validations: { max_selection: 2 },
+    },
+    { ref: 'drop', title: 'q', type: 'dropdown', properties: { choices: [{ ref: 'x', label: 'X' }] } },
+    { ref: 'yesno', title: 'q', type: 'yes_no' },
+    { ref: 'rating', title: 'q', type: 'rating', properties: { steps: 5 } },
+    { ref: 'opinion', title: 'q', type: 'opinion_scale', properties: { steps: 5 } },
+    { ref: 'date', title: 'q', type: 'date' },
+    { ref: 'phone', title: 'q', type: 'phone_number' },
+    { ref: 'site', title: 'q', type: 'website' },
+    { ref: 'legal', title: 'q', type: 'legal', validations: { required: true } },
+    { ref: 'statement', title: 'q', type: 'statement' },
+  ],
+}).definition;
+
+const answer = (ref: string, type: string, value: unknown) =>
+  ({ field: { ref }, type, [type]: value }) as AnswerInput;
+const problemsOf = (input: AnswerInput) => checkAnswers(form, [input]).problems.map((p) => p.field);
+
+describe('checkAnswers', () => {
+  it.each<[string, string, unknown]>([
+    ['short', 'text', 'hi'],
+    ['long', 'text', 'a long answer'],
+    ['email', 'email', 'ann@example.com'],
+    ['number', 'number', 10],
+    ['single', 'choice', { ref: 'a' }],
+    ['single', 'choice', { label: 'B' }],
+    ['multi', 'choices', { refs: ['a', 'b'] }],
+    ['multi', 'choices', { labels: ['A'], other: 'C' }],
+    ['drop', 'choice', { ref: 'x' }],
+    ['yesno', 'boolean', false],
+    ['rating', 'number', 5],
+    ['opinion', 'number', 0],
+    ['date', 'date', '2026-02-28'],
+    ['phone', 'phone_number', '+34600111222'],
+    ['site', 'url', 'https://example.com/x'],
+    ['legal', 'boolean', true],
+  ])('accepts %s as %s %p', (ref, type, value) => {
+    expect(problemsOf(answer(ref, type, value))).toEqual([]);
+  });
+
+  it.each<[string, string, unknown, string]>([
+    ['short', 'text', 'too long', 'answers[0].text'],
+    ['email', 'email', 'nope', 'answers[0].email'],
+    ['email', 'text', 'a@b.c', 'answers[0].type'],
+    ['number', 'number', 11, 'answers[0].number'],
+    ['number', 'number', 0, 'answers[0].number'],
+    ['single', 'choice', { ref: 'zzz' }, 'answers[0].choice'],
+    ['single', 'choice', { other: 'C' }, 'answers[0].choice'],
+    ['single', 'choices', { refs: ['a'] }, 'answers[0].choices'],
+    ['multi', 'choices', { refs: ['a', 'zzz'] }, 'answers[0].choices'],
+    ['multi', 'choices', { refs: ['a', 'b'], other: 'C' }, 'answers[0].choices'],
+    ['multi', 'choices', {}, 'answers[0].choices'],
+    ['rating', 'number', 0, 'answers[0].number'],
+    ['rating', 'number', 2.5, 'answers[0].number'],
+    ['opinion', 'number', 5, 'answers[0].number'],
+    ['date', 'date', '2026-02-30', 'answers[0].date'],
+    ['phone', 'phone_number', '600 111 222', 'answers[0].phone_number'],
+    ['site', 'url', 'ftp://example.com', 'answers[0].url'],
+    ['legal', 'boolean', false, 'answers[0].boolean'],
+    ['statement', 'text', 'x', 'answers[0].type'],
+    ['missing', 'text', 'x', 'answers[0].field'],
+  ])('refuses %s as %s %p at %s', (ref, type, value, field) => {
+    expect(problemsOf(answer(ref, type, value))).toEqual([field]);
+  });
+
+  it('refuses a question answered twice', () => {
+    const { problems } = checkAnswers(form, [answer('short', 'text', 'a'), answer('short', 'text', 'b')]);
+    expect(problems.map((p) => [p.code, p.field])).toEqual([['DUPLICATE_ANSWER', 'answers[1].field']]);
+  });
+
+  it('finds questions by id too, and stores answers in Typeform shape', () => {
+    const single = form.fields.find((f) => f.ref === 'single')!;
+    const { answers } = checkAnswers(form, [
+      { field: { id: single.id }, type: 'choice', choice: { label: 'B' } },
+    ]);
+    expect(answers.get('single')).toEqual({
+      field: { id: single.id, ref: 'single', type: 'multiple_choice' },
+      type: 'choice',
+      choice: { id: expect.any(String), ref: 'b', label: 'B' },
+    });
+  });
+});

@@ -1,0 +1,199 @@
+import type { ErrorDetail } from '@formline/errors';
+import { allFields, type Choice, type Field, type FormDefinition } from '@formline/form-definition';
+import type { StoredAnswer } from './answer';
+import type { AnswerInput, AnswerType } from './submission.schema';
+
+// The answer type each question takes, after Typeform's response model.
+const answerTypesByField: Record<Field['type'], readonly AnswerType[]> = {
+  short_text: ['text'],
+  long_text: ['text'],
+  email: ['email'],
+  number: ['number'],
+  rating: ['number'],
+  opinion_scale: ['number'],
+  multiple_choice: ['choice', 'choices'],
+  dropdown: ['choice'],
+  yes_no: ['boolean'],
+  legal: ['boolean'],
+  date: ['date'],
+  phone_number: ['phone_number'],
+  website: ['url'],
+  statement: [],
+  group: [],
+};
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const phonePattern = /^\+[1-9]\d{6,14}$/;
+
+export interface CheckedAnswers {
+  answers: Map<string, StoredAnswer>; // by field ref
+  positions: Map<string, number>; // field ref -> index in the submitted answers
+  problems: ErrorDetail[];
+}
+
+// Checks every answer against its question: it names a question of the form,
+// once, with the right type and a valid value. Whether a required question was
+// answered depends on the respondent's path, so that is checked after logic.
+export function checkAnswers(definition: FormDefinition, inputs: readonly AnswerInput[]): CheckedAnswers {
+  const fields = allFields(definition.fields);
+  const answers = new Map<string, StoredAnswer>();
+  const positions = new Map<string, number>();
+  const problems: ErrorDetail[] = [];
+  inputs.forEach((input, i) => {
+    const problem = (field: string, description: string, code = 'INVALID_ANSWER') =>
+      problems.push({ code, description, field: `answers[${i}]${field}`, in: 'body' });
+    const field = fields.find((f) => (input.field.id ? f.id === input.field.id : f.ref === input.field.ref));
+    if (!field)
+      return problem(
+        '.field',
+        `the form has no question ${input.field.id ?? input.field.ref}`,
+        'UNKNOWN_FIELD',
+      );
+    if (answers.has(field.ref))
+      return problem('.field', `${field.ref} is answered twice`, 'DUPLICATE_ANSWER');
+    const accepted = answerTypesByField[field.type];
+    if (!accepted.includes(input.type)) {
+      const expected = accepted.length ? accepted.join(' or ') : 'no answer';
+      return problem('.type', `${field.ref} (${field.type}) takes ${expected}, not ${input.type}`);
+    }
+    const value = input[input.type];
+    if (value === undefined) return problem(`.${input.type}`, `a ${input.type} answer needs its value`);
+    const error = checkValue(field, input);
+    if (error) return problem(`.${input.type}`, error);
+    answers.set(field.ref, toStored(field, input));
+    positions.set(field.ref, i);
+  });
+  return { answers, positions, problems };
+}
+
+function checkValue(field: Field, input: AnswerInput): string | undefined {
+  const validations = (field.validations ?? {}) as Record<string, number | boolean | undefined>;
+  const properties = field.properties as Record<string, unknown>;
+  switch (input.type) {
+    case 'text': {
+      const max = validations.max_length as number | undefined;
+      return max !== undefined && input.text!.length > max ? `at most ${max} characters` : undefined;
+    }
+    case 'email':
+      return emailPattern.test(input.email!) ? undefined : 'not an email address';
+    case 'url':
+      return /^https?:\/\/[^\s]+$/.test(input.url!) && URL.canParse(input.url!)
+        ? undefined
+        : 'not an http(s) URL';
+    case 'phone_number':
+      return phonePattern.test(input.phone_number!)
+        ? undefined
+        : 'not a phone number in E.164 form (+15551234567)';
+    case 'date':
+      return isCalendarDate(input.date!) ? undefined : 'not a date (YYYY-MM-DD)';
+    case 'boolean':
+      // Accepting the terms is the only answer a required legal question takes.
+      return field.type === 'legal' && validations.required === true && input.boolean !== true
+        ? 'the terms must be accepted'
+        : undefined;
+    case 'number':
+      return checkNumber(field, input.number!, validations, properties);
+    case 'choice':
+      return findChoice(field, input.choice!) ||
+        (input.choice!.other !== undefined && properties.allow_other_choice)
+        ? undefined
+        : 'not one of the choices';
+    case 'choices':
+      return checkChoices(field, input.choices!, validations, properties);
+  }
+}
+
+function checkNumber(
+  field: Field,
+  value: number,
+  validations: Record<string, number | boolean | undefined>,
+  properties: Record<string, unknown>,
+): string | undefined {
+  if (field.type === 'rating' || field.type === 'opinion_scale') {
+    const steps = properties.steps as number;
+    const start = field.type === 'rating' || properties.start_at_one === true ? 1 : 0;
+    const end = field.type === 'rating' ? steps : start + steps - 1;
+    return Number.isInteger(value) && value >= start && value <= end
+      ? undefined
+      : `a whole number from ${start} to ${end}`;
+  }
+  const min = validations.min_value as number | undefined;
+  const max = validations.max_value as number | undefined;
+  if (min !== undefined && value < min) return `at least ${min}`;
+  if (max !== undefined && value > max) return `at most ${max}`;
+  return undefined;
+}
+
+function checkChoices(
+  field: Field,
+  value: NonNullable<AnswerInput['choices']>,
+  validations: Record<string, number | boolean | undefined>,
+  properties: Record<string, unknown>,
+): string | undefined {
+  if (!properties.allow_multiple_selection) return 'this question takes one choice (type choice)';
+  const named = [...(value.ids ?? []), ...(value.refs ?? []), ...(value.labels ?? [])];
+  const picked = pickedChoices(field, value);
+  if (picked.length !== named.length) return 'names a choice the question does not have';
+  if (value.other !== undefined && !properties.allow_other_choice)
+    return 'this question has no "other" choice';
+  const count = new Set(picked.map((choice) => choice.ref)).size + (value.other !== undefined ? 1 : 0);
+  const min = validations.min_selection as number | undefined;
+  const max = validations.max_selection as number | undefined;
+  if (count === 0) return 'pick at least one choice';
+  if (min !== undefined && count < min) return `pick at least ${min}`;
+  if (max !== undefined && count > max) return `pick at most ${max}`;
+  return undefined;
+}
+
+function findChoice(field: Field, choice: { id?: string; ref?: string; label?: string }): Choice | undefined {
+  return (field.properties.choices ?? []).find(
+    (c) =>
+      (choice.id && c.id === choice.id) ||
+      (choice.ref && c.ref === choice.ref) ||
+      (choice.label && c.label === choice.label),
+  );
+}
+
+function pickedChoices(field: Field, value: NonNullable<AnswerInput['choices']>): Choice[] {
+  const choices = field.properties.choices ?? [];
+  return [
+    ...(value.ids ?? []).map((id) => choices.find((c) => c.id === id)),
+    ...(value.refs ?? []).map((ref) => choices.find((c) => c.ref === ref)),
+    ...(value.labels ?? []).map((label) => choices.find((c) => c.label === label)),
+  ].filter((c): c is Choice => c !== undefined);
+}
+
+function toStored(field: Field, input: AnswerInput): StoredAnswer {
+  const base = { field: { id: field.id, ref: field.ref, type: field.type }, type: input.type };
+  if (input.type === 'choice') {
+    const choice = findChoice(field, input.choice!);
+    return {
+      ...base,
+      choice: choice
+        ? { id: choice.id, ref: choice.ref, label: choice.label }
+        : { other: input.choice!.other },
+    };
+  }
+  if (input.type === 'choices') {
+    const picked = pickedChoices(field, input.choices!).filter(
+      (c, i, all) => all.findIndex((x) => x.ref === c.ref) === i,
+    );
+    const other = input.choices!.other;
+    return {
+      ...base,
+      choices: {
+        ids: picked.map((c) => c.id),
+        refs: picked.map((c) => c.ref),
+        labels: picked.map((c) => c.label),
+        ...(other !== undefined ? { other } : {}),
+      },
+    };
+  }
+  return { ...base, [input.type]: input[input.type] };
+}
+
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}

@@ -1,0 +1,10 @@
+// The submission schema lives in @formline/contracts, where the gateway's API
+// document reads it too.
+export {
+  answerInputSchema,
+  answerTypes,
+  submissionSchema,
+  type AnswerInput,
+  type AnswerType,
+  type Submission,
+} from '@formline/contracts';

@@ -1,0 +1,145 @@
+import { createHash } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  getFormSnapshot,
+  type RpcRequest,
+  type ResponseResource,
+  type submitResponse,
+} from '@formline/contracts';
+import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
+import type { FormDefinition } from '@formline/form-definition';
+import { RpcClient } from '@formline/messaging';
+import { walkForm } from '../logic/respondent-path';
+import { OutboxRelay } from '../outbox/outbox.relay';
+import { ResponseRepository } from '../response.repository';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { valueOf } from './answer';
+import { checkAnswers } from './check-answers';
+import { buildResponse } from './response.builder';
+import { submissionSchema } from './submission.schema';
+
+// Accepts a submission: checks it against the form, replays the form's logic,
+// stores the response with its event, and has the event relayed. Only forms
+// whose account lives in this region are accepted (SPEC 1, rule 4).
+@Injectable()
+export class SubmissionService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly responses: ResponseRepository,
+    private readonly relay: OutboxRelay,
+    @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
+  ) {}
+
+  async submit(
+    request: RpcRequest<typeof submitResponse>,
+  ): Promise<{ response: ResponseResource; replayed: boolean }> {
+    const snapshot = await this.rpc.request(getFormSnapshot, { formId: request.formId });
+    if (snapshot.region !== this.config.REGION) {
+      throw new DomainError(
+        ErrorCode.WrongRegion,
+        `Form ${request.formId} takes submissions in region ${snapshot.region}.`,
+      );
+    }
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify(request.body ?? null))
+      .digest('hex');
+    if (request.idempotencyKey) {
+      const earlier = await this.replay(request.formId, request.idempotencyKey, requestHash);
+      if (earlier) return { response: earlier, replayed: true };
+    }
+    const definition = snapshot.definition as FormDefinition;
+    const built = buildResponse({
+      ...this.check(definition, request.body),
+      formId: request.formId,
+      accountId: snapshot.accountId,
+      definition,
+      metadata: request.metadata,
+      now: new Date(),
+    });
+    const inserted = await this.responses.insertWithEvent({
+      formId: request.formId,
+      accountId: snapshot.accountId,
+      built,
+      idempotencyKey: request.idempotencyKey,
+      requestHash,
+    });
+    if (!inserted) {
+      // A concurrent retry with the same key won the race: answer with its response.
+      const earlier = await this.replay(request.formId, request.idempotencyKey!, requestHash);
+      if (earlier) return { response: earlier, replayed: true };
+    }
+    this.relay.nudge();
+    return { response: built.resource, replayed: false };
+  }
+
+  private async replay(
+    formId: string,
+    key: string,
+    requestHash: string,
+  ): Promise<ResponseResource | undefined> {
+    const earlier = await this.responses.findByIdempotencyKey(formId, key);
+    if (!earlier) return undefined;
+    if (earlier.requestHash !== requestHash) {
+      throw new DomainError(
+        ErrorCode.IdempotencyKeyReused,
+        'This Idempotency-Key was used with another submission; use a new key for a new submission.',
+      );
+    }
+    return earlier.payload as ResponseResource;
+  }
+
+  // Every problem of the submission at once, each naming where it is.
+  private check(definition: FormDefinition, body: unknown) {
+    const parsed = submissionSchema.safeParse(body);
+    if (!parsed.success) throw invalid(detailsFromIssues(parsed.error.issues, 'body'));
+    const submission = parsed.data;
+    const hidden = submission.hidden ?? {};
+    const problems: ErrorDetail[] = Object.keys(hidden)
+      .filter((name) => !definition.hidden.includes(name))
+      .map((name) => ({
+        code: 'UNKNOWN_HIDDEN_FIELD',
+        description: `the form has no hidden field ${name}`,
+        field: `hidden.${name}`,
+        in: 'body',
+      }));
+    const { answers, positions, problems: answerProblems } = checkAnswers(definition, submission.answers);
+    problems.push(...answerProblems);
+    const path = walkForm(definition, {
+      answer: (ref) => {
+        const answer = answers.get(ref);
+        return answer && valueOf(answer);
+      },
+      hidden: (name) => hidden[name],
+    });
+    const visited = new Set(path.visited);
+    for (const [ref, i] of positions) {
+      if (!visited.has(ref)) {
+        const description = `${ref} is not on the respondent's path through the form's logic`;
+        problems.push({ code: 'NOT_ON_PATH', description, field: `answers[${i}]`, in: 'body' });
+      }
+    }
+    for (const ref of path.visited) {
+      const field = findField(definition, ref);
+      const required = (field?.validations as { required?: boolean } | undefined)?.required === true;
+      if (required && !answers.has(ref)) {
+        problems.push({
+          code: 'REQUIRED',
+          description: `${ref} (${field?.title ?? ''}) is required`,
+          field: ref,
+          in: 'body',
+        });
+      }
+    }
+    if (problems.length > 0) throw invalid(problems);
+    const orderedAnswers = path.visited.flatMap((ref) => answers.get(ref) ?? []);
+    return { path, answers: orderedAnswers, hidden, landedAt: submission.landed_at };
+  }
+}
+
+function findField(definition: FormDefinition, ref: string) {
+  return definition.fields.flatMap((f) => [f, ...(f.properties.fields ?? [])]).find((f) => f.ref === ref);
+}
+
+function invalid(details: ErrorDetail[]): DomainError {
+  return new DomainError(ErrorCode.ValidationError, 'The submission is invalid.', details);
+}

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { pageOf } from './pagination';
+import { defineRpc } from './rpc-contract';
+import { Subjects } from './subjects';
+
+// A response as Typeform's Responses API shows it; its full shape is built by
+// the responses service (answers keyed by field, hidden, calculated, ending).
+export const responseResourceSchema = z.looseObject({
+  token: z.string(),
+  response_id: z.string(),
+  landed_at: z.string(),
+  submitted_at: z.string(),
+});
+export type ResponseResource = z.output<typeof responseResourceSchema>;
+
+export const submitResponse = defineRpc({
+  subject: Subjects.responsesSubmissionCreate,
+  request: z.object({
+    formId: z.string().min(1),
+    body: z.unknown(),
+    // Makes a retried submission count once (header Idempotency-Key).
+    idempotencyKey: z.string().min(1).max(255).optional(),
+    metadata: z.object({ user_agent: z.string().optional(), referer: z.string().optional() }),
+  }),
+  // `replayed`: the key was seen before and this is the response stored then.
+  reply: z.object({ response: responseResourceSchema, replayed: z.boolean() }),
+});
+
+export const responseTypes = ['completed', 'partial', 'started'] as const;
+export const responseSortFields = ['submitted_at', 'landed_at'] as const;
+
+// The Responses API's query parameters, parsed by the gateway.
+export const responseQuerySchema = z.object({
+  pageSize: z.int().min(1).max(1000),
+  since: z.iso.datetime().optional(),
+  until: z.iso.datetime().optional(),
+  after: z.string().optional(),
+  before: z.string().optional(),
+  includedResponseIds: z.array(z.string()).optional(),
+  excludedResponseIds: z.array(z.string()).optional(),
+  responseTypes: z.array(z.enum(responseTypes)).optional(),
+  sort: z.object({ field: z.enum(responseSortFields), order: z.enum(['asc', 'desc']) }),
+  query: z.string().optional(),
+  fields: z.array(z.string()).optional(),
+});
+export type ResponseQuery = z.output<typeof responseQuerySchema>;
+
+export const listResponses = defineRpc({
+  subject: Subjects.responsesResponseList,
+  request: z.object({ accountId: z.string().min(1), formId: z.string().min(1), query: responseQuerySchema }),
+  reply: pageOf(responseResourceSchema),
+});
+
+export const deleteResponses = defineRpc({
+  subject: Subjects.responsesResponseDelete,
+  request: z.object({
+    accountId: z.string().min(1),
+    formId: z.string().min(1),
+    responseIds: z.array(z.string()).min(1),
+  }),
+  reply: z.object({ deleted: z.int() }),
+});

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { jetstream } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { Streams, Subjects } from '@formline/contracts';
+import { createResponsesDatabase } from '@formline/db';
+import {
+  callApi,
+  createTestAccount,
+  databaseUrl,
+  eventuallyStreamEvents,
+  freePort,
+  readStreamEvents,
+  startTestRegions,
+  testGlobalDatabase,
+  testInfra,
+  TestNatsServer,
+  type TestAccount,
+  type TestRegions,
+} from '@formline/testing';
+
+// The outbox: a submission's event reaches JetStream once its response is
+// stored, whatever happens to NATS or to the relay in between.
+describe('submission events through the outbox', () => {
+  const db = testGlobalDatabase();
+  const responsesDb = createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_us'));
+  let nats: TestNatsServer;
+  let regions: TestRegions;
+  let account: TestAccount;
+  let formId: string;
+
+  beforeAll(async () => {
+    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, `outbox-nats-${Date.now()}`));
+    await nats.start();
+    account = await createTestAccount(db, 'us');
+    regions = await startTestRegions({
+      name: 'outbox',
+      regions: ['us'],
+      apps: ['gateway', 'forms', 'responses'],
+      natsUrl: { us: nats.url },
+      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
+    });
+    formId = (
+      await callApi(`${regions.baseUrl('us')}/forms`, {
+        token: account.token,
+        method: 'POST',
+        body: { title: 'Outbox', fields: [{ ref: 'n', title: 'N', type: 'number' }] },
+      })
+    ).body.id;
+  });
+
+  afterAll(async () => {
+    await regions?.stop();
+    await nats?.stop();
+    await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
+  });
+
+  const eventsOfForm = async (done: (count: number) => boolean) =>
+    (
+      await eventuallyStreamEvents(nats.url, Streams.responses.name, (events) =>
+        done(events.filter((e) => e.data.form_response?.form_id === formId).length),
+      )
+    ).filter((e) => e.data.form_response?.form_id === formId);
+
+  it('re-publishes with the same id after a crash between publish and bookkeeping, and JetStream keeps one', async () => {
+    const eventId = randomUUID();
+    const payload = {
+      event_id: eventId,
+      event_type: 'form_response',
+      form_response: { form_id: 'crashed-relay', token: eventId, landed_at: '', submitted_at: '' },
+      account_id: account.accountId,
+    };
+    // What a relay that died after JetStream's ack, before marking the row, leaves behind.
+    const connection = await connect({ servers: nats.url });
+    await jetstream(connection).publish(Subjects.responsesResponseSubmitted, JSON.stringify(payload), {
+      msgID: eventId,
+    });
+    await connection.close();
+    await responsesDb.outboxEvent.create({
+      data: { id: eventId, subject: Subjects.responsesResponseSubmitted, payload },
+    });
+
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const row = await responsesDb.outboxEvent.findUniqueOrThrow({ where: { id: eventId } });
+      if (row.publishedAt) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(
+      (await responsesDb.outboxEvent.findUniqueOrThrow({ where: { id: eventId } })).publishedAt,
+    ).not.toBeNull();
+    const copies = (await readStreamEvents(nats.url, Streams.responses.name)).filter(
+      (e) => e.messageId === eventId,
+    );
+    expect(copies).toHaveLength(1);
+  });
+
+  it('loses no submission when NATS stops during submissions and comes back', async () => {
+    const total = 30;
+    const accepted: string[] = [];
+    let outageSeen = 0;
+    for (let n = 0; n < total; n++) {
+      if (n === 10) {
+        await nats.stop();
+        setTimeout(() => void nats.start(), 1500);
+      }
+      // A client that retries with the same Idempotency-Key until the submission is accepted.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const response = await callApi(`${regions.baseUrl('us')}/forms/${formId}/submissions`, {
+          method: 'POST',
+          headers: { 'idempotency-key': `outage-${n}` },
+          body: { answers: [{ field: { ref: 'n' }, type: 'number', number: n }] },
+        });
+        if (response.status === 201 || response.status === 200) {
+          accepted.push(response.body.token);
+          break;
+        }
+        expect(response.status).toBe(503);
+        outageSeen += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    expect(outageSeen).toBeGreaterThan(0);
+    expect(new Set(accepted).size).toBe(total);
+    expect(await responsesDb.response.count({ where: { formId } })).toBe(total);
+
+    const events = await eventsOfForm((count) => count >= total);
+    expect(events.map((event) => event.data.form_response.token).sort()).toEqual([...accepted].sort());
+    expect(new Set(events.map((event) => event.messageId)).size).toBe(total);
+  });
+});
