@@ -68,16 +68,34 @@ describe('operability', () => {
       );
       const served = [...mapped, 'get /openapi.json', 'get /docs'];
       expect(documented.sort()).toEqual(served.sort());
+      // Who may call each operation: a token with the scope; anyone, or a token
+      // with the scope; the owner's email and password; or anyone (OAuth only).
+      const open: string[] = [];
       for (const route of served) {
         const [method, routePath] = route.split(' ');
         const operation = document.paths[routePath][method];
         if (routePath === '/openapi.json' || routePath === '/docs') continue;
-        expect([route, operation['x-required-scope']]).toEqual([
-          route,
-          expect.stringMatching(/^\w+:(read|write)$/),
-        ]);
-        expect(operation.security).toEqual([{ bearerAuth: [operation['x-required-scope']] }]);
+        const scope = operation['x-required-scope'] ?? operation['x-scope-if-authenticated'];
+        if (operation['x-required-scope']) {
+          expect(operation.security).toEqual([{ bearerAuth: [scope] }]);
+        } else if (operation['x-scope-if-authenticated']) {
+          expect(operation.security).toEqual([{}, { bearerAuth: [scope] }]);
+        } else {
+          expect([
+            [route, []],
+            [route, [{ basicAuth: [] }]],
+          ]).toContainEqual([route, operation.security]);
+          if (operation.security.length === 0) open.push(route);
+          continue;
+        }
+        expect([route, scope]).toEqual([route, expect.stringMatching(/^\w+:(read|write)$/)]);
       }
+      expect(open.sort()).toEqual([
+        'get /oauth/authorize',
+        'post /oauth/authorize',
+        'post /oauth/revoke',
+        'post /oauth/token',
+      ]);
     });
 
     it('renders as a page at /docs that loads nothing from elsewhere', async () => {
