@@ -62,6 +62,32 @@ describe('submission events through the outbox', () => {
       )
     ).filter((e) => e.data.form_response?.form_id === formId);
 
+  it("hands the submission's request id on to its event, as the message's X-Request-Id header", async () => {
+    const requestId = `outbox-${randomUUID()}`;
+    // A form of its own: the outage test below counts the responses of `formId`.
+    const ownForm = (
+      await callApi(`${regions.baseUrl('us')}/forms`, {
+        token: account.token,
+        method: 'POST',
+        body: { title: 'Request ids', fields: [{ ref: 'n', title: 'N', type: 'number' }] },
+      })
+    ).body.id;
+    const response = await callApi(`${regions.baseUrl('us')}/forms/${ownForm}/submissions`, {
+      method: 'POST',
+      headers: { 'x-request-id': requestId },
+      body: { answers: [{ field: { ref: 'n' }, type: 'number', number: 1 }] },
+    });
+    expect(response.status).toBe(201);
+    expect(
+      (await responsesDb.response.findUniqueOrThrow({ where: { id: response.body.token } })).requestId,
+    ).toBe(requestId);
+    const events = await eventuallyStreamEvents(nats.url, Streams.responses.name, (all) =>
+      all.some((e) => e.data.form_response?.token === response.body.token),
+    );
+    const event = events.find((e) => e.data.form_response?.token === response.body.token);
+    expect(event?.requestId).toBe(requestId);
+  });
+
   it('re-publishes with the same id after a crash between publish and bookkeeping, and JetStream keeps one', async () => {
     const eventId = randomUUID();
     const payload = {

@@ -9,6 +9,8 @@ export interface NewResponse {
   built: BuiltResponse;
   idempotencyKey?: string;
   requestHash: string;
+  /** The request id of the submission, handed on with its event (X-Request-Id). */
+  requestId?: string;
 }
 
 export interface StoredResponse {
@@ -40,6 +42,7 @@ export class ResponseRepository {
             searchText: built.searchText,
             idempotencyKey: response.idempotencyKey,
             requestHash: response.requestHash,
+            requestId: response.requestId ?? null,
           },
         }),
         this.db.outboxEvent.create({

@@ -4,6 +4,8 @@ import { connect } from '@nats-io/transport-node';
 export interface StreamEvent {
   /** The JetStream message id (Nats-Msg-Id): the event id. */
   messageId: string | undefined;
+  /** The X-Request-Id header: the request id of the submission the event announces. */
+  requestId: string | undefined;
   data: any;
 }
 
@@ -18,7 +20,11 @@ export async function readStreamEvents(natsUrl: string, stream: string): Promise
     const consumer = await jetstream(connection).consumers.get(stream);
     const messages = await consumer.fetch({ max_messages: total, expires: 5000 });
     for await (const message of messages) {
-      events.push({ messageId: message.headers?.get('Nats-Msg-Id'), data: message.json() });
+      events.push({
+        messageId: message.headers?.get('Nats-Msg-Id'),
+        requestId: message.headers?.get('X-Request-Id') || undefined,
+        data: message.json(),
+      });
       if (events.length >= total) break;
     }
     return events;

@@ -8,7 +8,8 @@ import {
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import { Streams } from '@formline/contracts';
 import { ResponsesPrismaClient } from '@formline/db';
-import { ensureStream, NatsLink } from '@formline/messaging';
+import { ensureStream, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
+import { setOutboxBacklog } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { RESPONSES_NATS } from '../responses.tokens';
 
@@ -16,6 +17,8 @@ interface OutboxRow {
   id: string;
   subject: string;
   payload: unknown;
+  /** The submission's request id, sent on as the message's X-Request-Id header. */
+  request_id: string | null;
 }
 
 // Publishes the outbox to the region's JetStream stream. Rows are claimed with
@@ -74,10 +77,25 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   // Publishes batches until the outbox is empty or a publish fails.
   async drain(): Promise<void> {
-    while (!this.stopped && this.link.isUp()) {
-      const { published, failure } = await this.relayBatch();
-      if (failure) this.logger.warn(`outbox relay paused: ${failure}`);
-      if (failure || published < this.config.OUTBOX_BATCH_SIZE) return;
+    try {
+      while (!this.stopped && this.link.isUp()) {
+        const { published, failure } = await this.relayBatch();
+        if (failure) this.logger.warn(`outbox relay paused: ${failure}`);
+        if (failure || published < this.config.OUTBOX_BATCH_SIZE) return;
+      }
+    } finally {
+      await this.reportBacklog();
+    }
+  }
+
+  // formline_outbox_backlog: events not yet published (grows while NATS is away).
+  private async reportBacklog(): Promise<void> {
+    try {
+      const [row] = await this.db.$queryRaw<{ backlog: bigint }[]>`
+        SELECT count(*) AS backlog FROM outbox_events WHERE published_at IS NULL`;
+      setOutboxBacklog(Number(row?.backlog ?? 0));
+    } catch {
+      // The database is away: keep the last value; the next run reports again.
     }
   }
 
@@ -87,14 +105,18 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     return this.db.$transaction(
       async (tx) => {
         const rows = await tx.$queryRaw<OutboxRow[]>`
-          SELECT id, subject, payload FROM outbox_events
-          WHERE published_at IS NULL ORDER BY created_at, id
-          LIMIT ${this.config.OUTBOX_BATCH_SIZE} FOR UPDATE SKIP LOCKED`;
+          SELECT o.id, o.subject, o.payload, r.request_id FROM outbox_events o
+          LEFT JOIN responses r ON r.id = o.payload -> 'form_response' ->> 'token'
+          WHERE o.published_at IS NULL ORDER BY o.created_at, o.id
+          LIMIT ${this.config.OUTBOX_BATCH_SIZE} FOR UPDATE OF o SKIP LOCKED`;
         const published: string[] = [];
         let failure: string | undefined;
         for (const row of rows) {
           try {
-            await js.publish(row.subject, JSON.stringify(row.payload), { msgID: row.id });
+            await js.publish(row.subject, JSON.stringify(row.payload), {
+              msgID: row.id,
+              headers: row.request_id ? natsHeadersWithRequestId(row.request_id) : undefined,
+            });
             published.push(row.id);
           } catch (error) {
             failure = String(error);

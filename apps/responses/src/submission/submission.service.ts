@@ -9,6 +9,7 @@ import {
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
 import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
+import { currentRequestId } from '@formline/ops';
 import { walkForm } from '../logic/respondent-path';
 import { OutboxRelay } from '../outbox/outbox.relay';
 import { ResponseRepository } from '../response.repository';
@@ -62,6 +63,7 @@ export class SubmissionService {
       built,
       idempotencyKey: request.idempotencyKey,
       requestHash,
+      requestId: currentRequestId(),
     });
     if (!inserted) {
       // A concurrent retry with the same key won the race: answer with its response.
