@@ -6,6 +6,7 @@ import {
   redisVars,
   regionVars,
   shutdownVars,
+  webhookSecurityVars,
 } from '@formline/config';
 import { z } from 'zod';
 
@@ -16,7 +17,9 @@ export const webhooksConfigSchema = z.object({
   ...opsVars,
   ...logVars,
   ...shutdownVars,
+  ...webhookSecurityVars,
   WEBHOOKS_DATABASE_URL: databaseUrl("This region's webhooks database (webhooks and delivery attempts)."),
 });
 
 export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;
+export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');
