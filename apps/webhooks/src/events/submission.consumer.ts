@@ -16,6 +16,7 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
 import { ensureStream } from '@formline/messaging';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_NATS } from '../webhooks.tokens';
 import { DeliveryPlanner } from '../delivery/delivery.planner';
 
@@ -36,21 +37,25 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
 
   constructor(
     @Inject(WEBHOOKS_NATS) private readonly nats: NatsConnection,
+    @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     private readonly planner: DeliveryPlanner,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureStream(this.nats, Streams.responses);
     const manager = await jetstreamManager(this.nats);
+    const ackWait = nanos(this.config.WEBHOOK_EVENT_ACK_WAIT_MS);
     try {
       await manager.consumers.info(Streams.responses.name, submissionConsumerName);
-    } catch {
+      await manager.consumers.update(Streams.responses.name, submissionConsumerName, { ack_wait: ackWait });
+    } catch (error) {
+      if (!/consumer not found/i.test(String(error))) throw error;
       await manager.consumers.add(Streams.responses.name, {
         durable_name: submissionConsumerName,
         ack_policy: AckPolicy.Explicit,
         deliver_policy: DeliverPolicy.All,
         filter_subject: Subjects.responsesResponseSubmitted,
-        ack_wait: nanos(30_000),
+        ack_wait: ackWait,
         max_deliver: -1,
       });
     }
