@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createWebhooksDatabase } from '@formline/db';
 import {
   callApi,
@@ -24,6 +28,7 @@ describe('webhook delivery', () => {
   };
   let regions: TestRegions;
   let receiver: WebhookReceiver;
+  let tlsReceiver: WebhookReceiver; // a self-signed certificate
   let alice: TestAccount; // us
   let bob: TestAccount; // eu
 
@@ -31,6 +36,7 @@ describe('webhook delivery', () => {
     alice = await createTestAccount(db, 'us');
     bob = await createTestAccount(db, 'eu');
     receiver = await WebhookReceiver.start();
+    tlsReceiver = await WebhookReceiver.start(selfSignedCertificate());
     regions = await startTestRegions({
       name: 'webhook-delivery',
       extraEnv: {
@@ -45,6 +51,7 @@ describe('webhook delivery', () => {
   afterAll(async () => {
     await regions?.stop();
     await receiver?.stop();
+    await tlsReceiver?.stop();
     await Promise.all([db.$disconnect(), webhooksDb.us.$disconnect(), webhooksDb.eu.$disconnect()]);
   });
 
@@ -203,6 +210,48 @@ describe('webhook delivery', () => {
     expect(receiver.at('/gone')).toHaveLength(1);
   });
 
+  it('follows no redirect, and checks the address again at delivery time', async () => {
+    const formId = await newForm(alice);
+    receiver.answer('/moved', () => ({ status: 302, headers: { location: receiver.url('/target') } }));
+    await putHook(alice, formId, 'moved', { url: receiver.url('/moved'), enabled: true });
+    const late = await putHook(alice, formId, 'late', { url: receiver.url('/late'), enabled: true });
+    // As if its name now resolved to an internal address: 127.0.0.2 is not allow-listed.
+    await webhooksDb.us.webhook.update({
+      where: { id: late.id },
+      data: { url: receiver.url('/late').replace('127.0.0.1', '127.0.0.2') },
+    });
+    await submit(alice, formId);
+
+    const firstAttempt = (tag: string) =>
+      eventually(
+        () => api(alice, 'GET', `/forms/${formId}/webhooks/${tag}/deliveries`),
+        (response) => response.body.items[0]?.attempts.length >= 1,
+      );
+    const moved = await firstAttempt('moved');
+    expect(moved.body.items[0].attempts.at(-1)).toMatchObject({
+      status_code: 302,
+      error: /redirects are not followed/,
+    });
+    const refused = await firstAttempt('late');
+    expect(refused.body.items[0].attempts.at(-1)).toMatchObject({ status_code: null, error: /url refused/ });
+    expect(receiver.at('/target')).toHaveLength(0);
+    expect(receiver.at('/late')).toHaveLength(0);
+  });
+
+  it('checks certificates unless verify_ssl is false, for that webhook only', async () => {
+    const formId = await newForm(alice);
+    await putHook(alice, formId, 'strict', { url: tlsReceiver.url('/strict'), enabled: true });
+    await putHook(alice, formId, 'lax', { url: tlsReceiver.url('/lax'), enabled: true, verify_ssl: false });
+    await submit(alice, formId);
+    await tlsReceiver.until('/lax', (all) => all.length >= 1);
+    const strict = await eventually(
+      () => api(alice, 'GET', `/forms/${formId}/webhooks/strict/deliveries`),
+      (response) => response.body.items[0]?.attempts.length >= 1,
+    );
+    expect(strict.body.items[0].attempts.at(-1).error).toMatch(/certificate/i);
+    expect(tlsReceiver.at('/strict')).toHaveLength(0);
+  });
+
   it('delivers EU submissions from the EU stack only', async () => {
     const formId = await newForm(bob);
     await putHook(bob, formId, 'eu', { url: receiver.url('/eu'), enabled: true });
@@ -217,3 +266,33 @@ describe('webhook delivery', () => {
     expect(await webhooksDb.us.delivery.count({ where: { eventId } })).toBe(0);
   });
 });
+
+// A throw-away self-signed certificate for 127.0.0.1, made with openssl.
+function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'formline-tls-'));
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
+  return {
+    key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+    cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+  };
+}

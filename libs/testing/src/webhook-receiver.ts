@@ -1,4 +1,11 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedWebhook {
@@ -20,32 +27,40 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly answers = new Map<string, ReceiverAnswer>();
 
-  private constructor(private readonly server: Server) {}
+  private constructor(
+    private readonly server: Server,
+    private readonly scheme: 'http' | 'https',
+  ) {}
 
-  static async start(): Promise<WebhookReceiver> {
+  /** With `tls`, an HTTPS receiver (e.g. with a self-signed certificate). */
+  static async start(tls?: { key: string; cert: string }): Promise<WebhookReceiver> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => receiver.handle(req, res);
     const receiver: WebhookReceiver = new WebhookReceiver(
-      createServer((req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (chunk: Buffer) => chunks.push(chunk));
-        req.on('end', () => {
-          const request = {
-            path: req.url ?? '/',
-            headers: req.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-            receivedAt: Date.now(),
-          };
-          receiver.received.push(request);
-          const answer = receiver.answers.get(request.path)?.(request) ?? { status: 200 };
-          res.writeHead(answer.status, answer.headers).end();
-        });
-      }),
+      tls ? createTlsServer(tls, handler) : createServer(handler),
+      tls ? 'https' : 'http',
     );
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
     return receiver;
   }
 
+  private handle(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const request = {
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+      };
+      this.received.push(request);
+      const answer = this.answers.get(request.path)?.(request) ?? { status: 200 };
+      res.writeHead(answer.status, answer.headers).end();
+    });
+  }
+
   url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
+    return `${this.scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
   }
 
   answer(path: string, answer: ReceiverAnswer): void {
