@@ -210,6 +210,22 @@ describe('webhook delivery', () => {
     expect(receiver.at('/gone')).toHaveLength(1);
   });
 
+  it('counts an answer after WEBHOOK_TIMEOUT_MS as a failure', async () => {
+    const formId = await newForm(alice);
+    let calls = 0;
+    receiver.answer('/slow', () => (++calls === 1 ? { status: 200, delayMs: 3000 } : { status: 200 }));
+    await putHook(alice, formId, 'slow', { url: receiver.url('/slow'), enabled: true });
+    await submit(alice, formId);
+    const log = await eventually(
+      () => api(alice, 'GET', `/forms/${formId}/webhooks/slow/deliveries`),
+      (response) => response.body.items[0]?.status === 'succeeded',
+    );
+    const [retried, timedOut] = log.body.items[0].attempts;
+    expect(timedOut).toMatchObject({ status_code: null, error: 'no answer within 2000 ms' });
+    expect(timedOut.duration_ms).toBeGreaterThanOrEqual(1900);
+    expect(retried.status_code).toBe(200);
+  });
+
   it('follows no redirect, and checks the address again at delivery time', async () => {
     const formId = await newForm(alice);
     receiver.answer('/moved', () => ({ status: 302, headers: { location: receiver.url('/target') } }));

@@ -1,3 +1,4 @@
+import { mintPersonalAccessToken } from '@formline/admin';
 import { createWebhooksDatabase } from '@formline/db';
 import {
   callApi,
@@ -129,6 +130,21 @@ describe('webhooks API', () => {
     expect((await hook(bob, 'eu-hook')).status).toBe(404);
     expect((await hook(bob, 'eu-hook', 'PUT', { url: 'https://example.com/eu' })).status).toBe(201);
     expect(await webhooksDb.eu.webhook.count({ where: { formId: bob.formId } })).toBe(1);
+  });
+
+  it('needs webhooks:read to read and webhooks:write to change', async () => {
+    const readOnly = await mintPersonalAccessToken(db, {
+      accountId: alice.accountId,
+      name: 'read-only',
+      scopes: ['webhooks:read'],
+    });
+    const url = `${regions.baseUrl('us')}/forms/${alice.formId}/webhooks/main`;
+    expect((await callApi(url, { token: readOnly })).status).toBe(200);
+    const write = await callApi(url, { token: readOnly, method: 'PUT', body: { enabled: false } });
+    expect(write.status).toBe(403);
+    expect(write.body.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await callApi(url, { token: readOnly, method: 'DELETE' })).status).toBe(403);
+    expect((await callApi(url)).status).toBe(401);
   });
 
   it("hides another account's form", async () => {

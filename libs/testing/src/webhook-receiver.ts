@@ -15,10 +15,12 @@ export interface ReceivedWebhook {
   receivedAt: number;
 }
 
-// What the receiver answers to a request: a status and optional headers.
+// What the receiver answers to a request: a status, optional headers, and
+// optionally a delay (a slow receiver).
 export type ReceiverAnswer = (request: ReceivedWebhook) => {
   status: number;
   headers?: Record<string, string>;
+  delayMs?: number;
 };
 
 // A real HTTP server on 127.0.0.1 that records every webhook delivery it gets,
@@ -54,8 +56,12 @@ export class WebhookReceiver {
         receivedAt: Date.now(),
       };
       this.received.push(request);
-      const answer = this.answers.get(request.path)?.(request) ?? { status: 200 };
-      res.writeHead(answer.status, answer.headers).end();
+      const answer: ReturnType<ReceiverAnswer> = this.answers.get(request.path)?.(request) ?? { status: 200 };
+      const send = () => {
+        if (!res.destroyed) res.writeHead(answer.status, answer.headers).end();
+      };
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   }
 
