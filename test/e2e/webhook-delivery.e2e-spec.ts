@@ -101,6 +101,11 @@ describe('webhook delivery', () => {
     const secret = 'a-signing-secret';
     await putHook(alice, formId, 'signed', { url: receiver.url('/signed'), enabled: true, secret });
     await putHook(alice, formId, 'off', { url: receiver.url('/off'), enabled: false });
+    await putHook(alice, formId, 'no-responses', {
+      url: receiver.url('/no-responses'),
+      enabled: true,
+      event_types: { form_response: false },
+    });
     const token = await submit(alice, formId);
 
     const [delivery] = await receiver.until('/signed', (requests) => requests.length >= 1);
@@ -127,9 +132,10 @@ describe('webhook delivery', () => {
       ),
     ).not.toThrow();
 
-    // The disabled webhook of the same form got nothing.
+    // The disabled webhook of the same form, and the one not asking for form responses, got nothing.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(receiver.at('/off')).toHaveLength(0);
+    expect(receiver.at('/no-responses')).toHaveLength(0);
   });
 
   it('retries on the configured schedule, then records every attempt in the log', async () => {
