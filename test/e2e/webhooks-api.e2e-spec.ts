@@ -85,6 +85,9 @@ describe('webhooks API', () => {
       400,
     );
     expect((await hook(alice, 'nourl')).status).toBe(404);
+    const badTag = await hook(alice, 'no%20spaces', 'PUT', { url: 'https://example.com' });
+    expect(badTag.status).toBe(400);
+    expect(badTag.body.details[0]).toMatchObject({ field: 'tag', in: 'path' });
   });
 
   it.each([

@@ -34,14 +34,17 @@ export const webhookResourceSchema = z.object({
 });
 export type WebhookResource = z.output<typeof webhookResourceSchema>;
 
+// Names a webhook within its form, in its URL path.
+export const webhookTagSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "-" and "." only');
+
 const webhookKey = {
   accountId: z.string().min(1),
   formId: z.string().min(1),
-  tag: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "-" and "." only'),
+  tag: webhookTagSchema,
 };
 
 export const upsertWebhook = defineRpc({

@@ -24,6 +24,7 @@ import {
   upsertWebhook,
   webhookInputSchema,
   type WebhookResource,
+  webhookTagSchema,
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
@@ -36,6 +37,12 @@ import { QueryPipe } from '../http/query.pipe';
 import { parseRequest } from '../validation/parse-request';
 
 const deliveryListQuery = z.object({ page_size: z.coerce.number().int().min(1).max(200).default(50) });
+const tagPath = z.object({ tag: webhookTagSchema });
+
+// A tag the service could never store is a bad path, said as such.
+function checkedTag(tag: string): string {
+  return parseRequest(tagPath, { tag }, 'path').tag;
+}
 
 // Typeform's Webhooks API, plus the delivery log. Webhooks live in the region
 // of the form's account (SPEC 4.2 rule 3): on the other region's address every
@@ -91,7 +98,7 @@ export class WebhooksController {
     @Param('tag') tag: string,
   ): Promise<WebhookResource> {
     await this.ownFormHere(principal, formId);
-    return this.rpc.request(getWebhook, { accountId: principal.accountId, formId, tag });
+    return this.rpc.request(getWebhook, { accountId: principal.accountId, formId, tag: checkedTag(tag) });
   }
 
   @Delete(':tag')
@@ -103,7 +110,7 @@ export class WebhooksController {
     @Param('tag') tag: string,
   ): Promise<void> {
     await this.ownFormHere(principal, formId);
-    await this.rpc.request(deleteWebhook, { accountId: principal.accountId, formId, tag });
+    await this.rpc.request(deleteWebhook, { accountId: principal.accountId, formId, tag: checkedTag(tag) });
   }
 
   @Get(':tag/deliveries')
@@ -118,7 +125,7 @@ export class WebhooksController {
     return this.rpc.request(listDeliveries, {
       accountId: principal.accountId,
       formId,
-      tag,
+      tag: checkedTag(tag),
       pageSize: query.page_size,
     });
   }
@@ -133,7 +140,12 @@ export class WebhooksController {
     @Param('delivery_id') deliveryId: string,
   ): Promise<DeliveryResource> {
     await this.ownFormHere(principal, formId);
-    return this.rpc.request(redeliverDelivery, { accountId: principal.accountId, formId, tag, deliveryId });
+    return this.rpc.request(redeliverDelivery, {
+      accountId: principal.accountId,
+      formId,
+      tag: checkedTag(tag),
+      deliveryId,
+    });
   }
 
   private async save(
@@ -143,12 +155,13 @@ export class WebhooksController {
     body: unknown,
     reply: FastifyReply,
   ): Promise<WebhookResource> {
+    const validTag = checkedTag(tag);
     const input = parseRequest(webhookInputSchema, body, 'body');
     await this.ownFormHere(principal, formId);
     const { webhook, created } = await this.rpc.request(upsertWebhook, {
       accountId: principal.accountId,
       formId,
-      tag,
+      tag: validTag,
       input,
     });
     void reply.status(created ? 201 : 200);
