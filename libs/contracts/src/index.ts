@@ -13,3 +13,5 @@ export * from './form-lookup.contract';
 export * from './responses.contract';
 export * from './response-submitted.event';
 export * from './streams';
+export * from './webhooks.contract';
+export * from './queues';

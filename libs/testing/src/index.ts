@@ -6,3 +6,4 @@ export * from './http';
 export * from './nats-server';
 export * from './oauth-browser';
 export * from './stream-events';
+export * from './webhook-receiver';
