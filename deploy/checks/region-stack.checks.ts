@@ -147,7 +147,14 @@ function checkAppEnvironment(
     parseConfig(schema, values);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    for (const problem of error.problems) report(id(deployment), problem);
+    // A value kept in a Secret is unknown here: only its presence can be checked
+    // (database URLs excepted, whose Secret is checked below).
+    const unknowable = Object.entries(env)
+      .filter(([name, { secret }]) => secret && !name.endsWith('DATABASE_URL'))
+      .map(([name]) => `${name} is invalid`);
+    for (const problem of error.problems) {
+      if (!unknowable.some((prefix) => problem.startsWith(prefix))) report(id(deployment), problem);
+    }
   }
   if (env.REGION?.value !== region) report(id(deployment), `REGION is ${env.REGION?.value}, not ${region}`);
   // Inside a pod the defaults (127.0.0.1) are unreachable for the kubelet and the Service.

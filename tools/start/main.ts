@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { createGlobalDatabase } from '@formline/db';
@@ -11,6 +13,9 @@ import { seedDemo } from '../seed/demo-seed';
 const env = process.env;
 const root = path.resolve(__dirname, '../../..');
 const dataDir = env.DATA_DIR ?? path.join(root, '.data/dev');
+// Made once and kept with the local data: the secrets it seals must stay readable.
+const webhookSecretKey =
+  env.WEBHOOK_SECRET_KEY ?? localWebhookSecretKey(path.join(dataDir, 'webhook-secret.key'));
 const databaseHost = env.DATABASE_HOST_URL ?? 'postgresql://postgres@127.0.0.1:15432';
 const httpPorts: Record<Region, number> = {
   us: Number(env.US_HTTP_PORT ?? 3000),
@@ -40,6 +45,9 @@ function settingsFor(region: Region, natsPort: string, redisPort: string): Regio
     globalDatabaseUrl: `${databaseHost}/formline_global`,
     responsesDatabaseUrl: `${databaseHost}/formline_responses_${region}`,
     webhooksDatabaseUrl: `${databaseHost}/formline_webhooks_${region}`,
+    webhookSecretKey,
+    // The local demo may send webhooks to a receiver on this machine.
+    webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
     opsPorts,
     logFormat: 'pretty',
   };
@@ -105,3 +113,11 @@ main().catch((error: unknown) => {
   );
   process.exit(1);
 });
+
+function localWebhookSecretKey(file: string): string {
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
+}

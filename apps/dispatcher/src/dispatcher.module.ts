@@ -1,12 +1,13 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { connectRedis } from '@formline/messaging';
+import { SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
-import type { DispatcherConfig } from './dispatcher.config';
+import { DISPATCHER_CONFIG, type DispatcherConfig } from './dispatcher.config';
+import { DeliveryWorker } from './delivery/delivery.worker';
 
 // The dispatcher is the region's BullMQ worker that delivers webhook payloads
-// and records every attempt. The delivery worker arrives with the webhooks
-// issue; this module connects the process to its Redis and database.
+// and records every attempt in the region's webhooks database.
 @Module({})
 export class DispatcherModule implements OnApplicationShutdown {
   constructor(
@@ -18,11 +19,15 @@ export class DispatcherModule implements OnApplicationShutdown {
     return {
       module: DispatcherModule,
       providers: [
+        { provide: DISPATCHER_CONFIG, useValue: config },
         {
           provide: WebhooksPrismaClient,
           useFactory: () => createWebhooksDatabase(config.WEBHOOKS_DATABASE_URL),
         },
         { provide: Redis, useFactory: () => connectRedis(config.REDIS_URL, `dispatcher-${config.REGION}`) },
+        { provide: SecretBox, useFactory: () => new SecretBox(config.WEBHOOK_SECRET_KEY) },
+        { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
+        DeliveryWorker,
       ],
     };
   }

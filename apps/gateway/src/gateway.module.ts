@@ -8,6 +8,7 @@ import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
 import { ResponsesController } from './responses/responses.controller';
+import { WebhooksController } from './webhooks/webhooks.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
 import { OAuthApplicationsController } from './oauth/oauth-applications.controller';
@@ -35,6 +36,7 @@ export class GatewayModule implements OnApplicationShutdown {
         WorkspacesController,
         MeController,
         ResponsesController,
+        WebhooksController,
         PersonalTokensController,
         OAuthApplicationsController,
         OAuthAuthorizeController,

@@ -1,34 +1,66 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { connectRedis } from '@formline/messaging';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { QueueName } from '@formline/contracts';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
+import { connectNats, connectRedis } from '@formline/messaging';
+import { SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
-import type { WebhooksConfig } from './webhooks.config';
+import { DeliveryLogService } from './delivery/delivery-log.service';
+import { DeliveryEnqueuer } from './delivery/delivery.enqueuer';
+import { DeliveryPlanner } from './delivery/delivery.planner';
+import { SubmissionConsumer } from './events/submission.consumer';
+import { WebhookController } from './webhook.controller';
+import { WebhookService } from './webhook/webhook.service';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
+import { DeliveryQueue, WEBHOOKS_NATS } from './webhooks.tokens';
 
-// The webhooks service owns its region's webhook records, and turns submission
-// events into delivery jobs on the region's Redis. The API and the event
-// consumer arrive with the webhooks issue; this module connects the service to
-// its database, Redis and NATS.
+// The webhooks service owns its region's webhook records and delivery log, and
+// turns submission events from the region's JetStream into delivery jobs on the
+// region's Redis, for the dispatcher to send.
 @Module({})
 export class WebhooksModule implements OnApplicationShutdown {
   constructor(
     @Inject(WebhooksPrismaClient) private readonly db: WebhooksPrismaClient,
     @Inject(Redis) private readonly redis: Redis,
+    @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
+    @Inject(WEBHOOKS_NATS) private readonly nats: NatsConnection,
   ) {}
 
   static forConfig(config: WebhooksConfig): DynamicModule {
     return {
       module: WebhooksModule,
+      controllers: [WebhookController],
       providers: [
+        { provide: WEBHOOKS_CONFIG, useValue: config },
         {
           provide: WebhooksPrismaClient,
           useFactory: () => createWebhooksDatabase(config.WEBHOOKS_DATABASE_URL),
         },
         { provide: Redis, useFactory: () => connectRedis(config.REDIS_URL, `webhooks-${config.REGION}`) },
+        {
+          provide: DeliveryQueue,
+          inject: [Redis],
+          useFactory: (redis: Redis) => new DeliveryQueue(QueueName.WebhookDelivery, { connection: redis }),
+        },
+        // Its own connection for JetStream, apart from the one serving requests.
+        {
+          provide: WEBHOOKS_NATS,
+          useFactory: () => connectNats(config, `webhooks-${config.REGION}-client`),
+        },
+        { provide: SecretBox, useFactory: () => new SecretBox(config.WEBHOOK_SECRET_KEY) },
+        { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
+        WebhookService,
+        DeliveryEnqueuer,
+        DeliveryPlanner,
+        DeliveryLogService,
+        SubmissionConsumer,
       ],
     };
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (!this.nats.isClosed()) await this.nats.drain();
+    await this.queue.close();
     await this.db.$disconnect();
     await this.redis.quit();
   }

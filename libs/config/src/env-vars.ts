@@ -88,3 +88,26 @@ export const shutdownVars = {
       'Longest a graceful stop may take before the process exits anyway; keep below the pod grace period.',
     ),
 };
+
+// Shared by the webhooks service (which saves webhooks) and the dispatcher
+// (which delivers): both open sealed secrets and both check target addresses.
+export const webhookSecurityVars = {
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'expected 32 bytes, base64 encoded')
+    .describe(
+      'Key that encrypts webhook signing secrets at rest (AES-256-GCM): 32 random bytes, base64 (`openssl rand -base64 32`). Keep it in a Secret; changing it makes stored secrets unreadable.',
+    ),
+  WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .describe(
+      'Comma-separated host names, addresses or CIDR ranges that webhooks may target although internal (e.g. 127.0.0.1 for a local receiver); empty by default.',
+    ),
+};

@@ -15,3 +15,5 @@ export * from './responses.contract';
 export * from './response-submitted.event';
 export * from './streams';
 export * from './submission.schema';
+export * from './webhooks.contract';
+export * from './queues';

@@ -32,6 +32,12 @@ export const Subjects = {
   responsesSubmissionCreate: 'responses.submission.create.v1',
   responsesResponseList: 'responses.response.list.v1',
   responsesResponseDelete: 'responses.response.delete.v1',
+  webhooksWebhookUpsert: 'webhooks.webhook.upsert.v1',
+  webhooksWebhookGet: 'webhooks.webhook.get.v1',
+  webhooksWebhookList: 'webhooks.webhook.list.v1',
+  webhooksWebhookDelete: 'webhooks.webhook.delete.v1',
+  webhooksDeliveryList: 'webhooks.delivery.list.v1',
+  webhooksDeliveryRedeliver: 'webhooks.delivery.redeliver.v1',
   // Events (published on JetStream, see streams.ts).
   responsesResponseSubmitted: 'responses.response.submitted.v1',
 } as const;

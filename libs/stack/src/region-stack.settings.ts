@@ -14,6 +14,10 @@ export interface RegionStackSettings {
   globalDatabaseUrl: string;
   responsesDatabaseUrl: string;
   webhooksDatabaseUrl: string;
+  /** WEBHOOK_SECRET_KEY of the webhooks service and dispatcher (base64, 32 bytes). */
+  webhookSecretKey: string;
+  /** WEBHOOK_ALLOWED_HOSTS: internal targets webhooks may reach (127.0.0.1 for a local receiver). */
+  webhookAllowedHosts: string;
   opsPorts: Record<AppName, number>;
   logFormat: 'json' | 'pretty';
   /** Extra variables for every app, e.g. shorter timeouts in tests. */
@@ -30,6 +34,10 @@ export function appEnvironment(app: AppName, s: RegionStackSettings): Record<str
     OPS_PORT: String(s.opsPorts[app]),
     LOG_FORMAT: s.logFormat,
     ...s.extraEnv,
+  };
+  const webhookSecurity = {
+    WEBHOOK_SECRET_KEY: s.webhookSecretKey,
+    WEBHOOK_ALLOWED_HOSTS: s.webhookAllowedHosts,
   };
   switch (app) {
     case 'gateway':
@@ -50,8 +58,16 @@ export function appEnvironment(app: AppName, s: RegionStackSettings): Record<str
         NATS_URL: s.natsUrl,
         REDIS_URL: s.redisUrl,
         WEBHOOKS_DATABASE_URL: s.webhooksDatabaseUrl,
+        ...webhookSecurity,
+        ...s.extraEnv,
       };
     case 'dispatcher':
-      return { ...common, REDIS_URL: s.redisUrl, WEBHOOKS_DATABASE_URL: s.webhooksDatabaseUrl };
+      return {
+        ...common,
+        REDIS_URL: s.redisUrl,
+        WEBHOOKS_DATABASE_URL: s.webhooksDatabaseUrl,
+        ...webhookSecurity,
+        ...s.extraEnv,
+      };
   }
 }

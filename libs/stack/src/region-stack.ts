@@ -51,6 +51,17 @@ export class RegionStack {
     return app;
   }
 
+  // A new process of one app, with the same settings, once the old one is gone
+  // (tests kill an app mid-work and check that a successor picks it up).
+  async restart(name: AppName): Promise<AppProcess> {
+    const old = this.app(name);
+    await old.stop();
+    const fresh = new AppProcess(old.options);
+    this.apps.set(name, fresh);
+    await fresh.waitReady();
+    return fresh;
+  }
+
   async stop(): Promise<void> {
     await Promise.all([...this.apps.values()].map((app) => app.stop()));
   }

@@ -10,3 +10,4 @@ export * from './tcp-proxy';
 export * from './prometheus-text';
 export * from './oauth-browser';
 export * from './stream-events';
+export * from './webhook-receiver';

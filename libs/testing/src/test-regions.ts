@@ -7,6 +7,9 @@ import { databaseUrl, testInfra } from './test-infra';
 
 const root = path.resolve(__dirname, '../../..');
 
+// A fixed key: test databases are fresh every run, and tests may restart an app.
+export const testWebhookSecretKey = Buffer.alloc(32, 7).toString('base64');
+
 export interface TestRegionsOptions {
   /** Names the log folder: .data/test/logs/<name>/. */
   name: string;
@@ -63,6 +66,8 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       globalDatabaseUrl: databaseUrl(databaseHost, 'formline_global'),
       responsesDatabaseUrl: databaseUrl(databaseHost, `formline_responses_${region}`),
       webhooksDatabaseUrl: databaseUrl(databaseHost, `formline_webhooks_${region}`),
+      webhookSecretKey: testWebhookSecretKey,
+      webhookAllowedHosts: '127.0.0.1',
       opsPorts,
       logFormat: 'json',
       extraEnv: { NATS_RECONNECT_WAIT_MS: '200', ...options.extraEnv },

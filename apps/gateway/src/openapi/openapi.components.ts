@@ -1,10 +1,13 @@
 import {
   accountProfileSchema,
+  deliveryResourceSchema,
   formResourceSchema,
   formSummarySchema,
   patchOperationsSchema,
   responseResourceSchema,
   submissionSchema,
+  webhookInputSchema,
+  webhookResourceSchema,
   workspaceBodySchema,
   workspaceResourceSchema,
 } from '@formline/contracts';
@@ -27,4 +30,7 @@ export const namedSchemas = new Map<z.ZodType, string>([
   [oauthErrorBodySchema, 'OAuthError'],
   [submissionSchema, 'Submission'],
   [responseResourceSchema, 'Response'],
+  [webhookInputSchema, 'WebhookDefinition'],
+  [webhookResourceSchema, 'Webhook'],
+  [deliveryResourceSchema, 'Delivery'],
 ]);

@@ -1,0 +1,51 @@
+import type { DispatcherConfig } from '../dispatcher.config';
+import type { SendOutcome } from './webhook.sender';
+
+export type Decision =
+  | { kind: 'succeeded' }
+  | { kind: 'retry'; delayMs: number }
+  // The delivery stops; `disableReason` set means the webhook is turned off too.
+  | { kind: 'give-up'; disableReason: string | null };
+
+// What happens after an attempt, in one place (STYLE: retry, timeout and
+// disable policy live in configuration). `attemptNumber` counts from 1.
+export class RetryPolicy {
+  constructor(
+    private readonly config: Pick<
+      DispatcherConfig,
+      'WEBHOOK_RETRY_SCHEDULE_MS' | 'WEBHOOK_RETRY_JITTER' | 'WEBHOOK_RETRY_AFTER_MAX_MS'
+    >,
+  ) {}
+
+  decide(outcome: SendOutcome, attemptNumber: number, once: boolean): Decision {
+    const status = outcome.statusCode;
+    if (status !== null && status >= 200 && status < 300) return { kind: 'succeeded' };
+    // The receiver says the endpoint is gone: stop at once rather than knock for days.
+    if (status === 404 || status === 410) {
+      return {
+        kind: 'give-up',
+        disableReason: `the receiver answered ${status} (${outcome.error ?? ''})`.trim(),
+      };
+    }
+    if (once) return { kind: 'give-up', disableReason: null };
+    const schedule = this.config.WEBHOOK_RETRY_SCHEDULE_MS;
+    if (attemptNumber > schedule.length) {
+      return {
+        kind: 'give-up',
+        disableReason: `${attemptNumber} attempts failed over the whole retry schedule; last: ${outcome.error ?? 'unknown error'}`,
+      };
+    }
+    if ((status === 429 || status === 503) && outcome.retryAfterMs !== null) {
+      return {
+        kind: 'retry',
+        delayMs: Math.min(outcome.retryAfterMs, this.config.WEBHOOK_RETRY_AFTER_MAX_MS),
+      };
+    }
+    return { kind: 'retry', delayMs: this.withJitter(schedule[attemptNumber - 1]) };
+  }
+
+  private withJitter(delayMs: number): number {
+    const spread = (Math.random() * 2 - 1) * this.config.WEBHOOK_RETRY_JITTER;
+    return Math.max(0, Math.round(delayMs * (1 + spread)));
+  }
+}

@@ -1,0 +1,91 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { UrlRefused, type WebhookUrlPolicy } from '@formline/webhook-delivery';
+
+export interface SendOutcome {
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+  retryAfterMs: number | null;
+}
+
+export interface SendRequest {
+  url: string;
+  verifySsl: boolean;
+  body: string;
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+// One POST to a receiver. Redirects are not followed (a 3xx is a failure), the
+// target is checked again now, and the socket connects only to addresses the
+// policy accepts at connection time (a name that re-resolves to an internal
+// address between check and connect is still refused). `verifySsl` false skips
+// certificate checks for this request alone.
+export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy): Promise<SendOutcome> {
+  const started = Date.now();
+  const outcome = (statusCode: number | null, error: string | null, retryAfterMs: number | null = null) => ({
+    statusCode,
+    durationMs: Date.now() - started,
+    error,
+    retryAfterMs,
+  });
+  let url: URL;
+  try {
+    ({ url } = await policy.check(request.url));
+  } catch (error) {
+    return outcome(null, error instanceof UrlRefused ? `url refused: ${error.message}` : String(error));
+  }
+  const checkedLookup: LookupFunction = (hostname, options, callback) => {
+    dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
+      if (error) return callback(error, address, family);
+      try {
+        const all = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
+        if (!policy.allowsHost(hostname)) for (const candidate of all) policy.checkAddress(candidate);
+      } catch (refused) {
+        return callback(refused as NodeJS.ErrnoException, '', 0);
+      }
+      (callback as (...args: unknown[]) => void)(null, address, family);
+    });
+  };
+  return new Promise<SendOutcome>((resolve) => {
+    const transport = url.protocol === 'https:' ? https : http;
+    const req = transport.request(url, {
+      method: 'POST',
+      headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body).toString() },
+      agent: false,
+      lookup: checkedLookup,
+      rejectUnauthorized: request.verifySsl,
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+    req.on('response', (response) => {
+      const statusCode = response.statusCode ?? 0;
+      const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+      // The body is not used; reading it lets the connection finish cleanly.
+      response.resume();
+      response.on('end', () => resolve(outcome(statusCode, httpError(statusCode), retryAfterMs)));
+      response.on('error', () => resolve(outcome(statusCode, httpError(statusCode), retryAfterMs)));
+    });
+    req.on('error', (error) => {
+      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
+      resolve(outcome(null, timedOut ? `no answer within ${request.timeoutMs} ms` : error.message));
+    });
+    req.end(request.body);
+  });
+}
+
+function httpError(statusCode: number): string | null {
+  if (statusCode >= 200 && statusCode < 300) return null;
+  if (statusCode >= 300 && statusCode < 400) return `HTTP ${statusCode}: redirects are not followed`;
+  return `HTTP ${statusCode}`;
+}
+
+// Retry-After as seconds or as an HTTP date.
+function parseRetryAfter(value: string | undefined): number | null {
+  if (!value) return null;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}

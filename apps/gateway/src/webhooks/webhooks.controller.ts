@@ -1,0 +1,233 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Inject,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import {
+  type AccessTokenPrincipal,
+  deleteWebhook,
+  type DeliveryResource,
+  deliveryResourceSchema,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  locateForm,
+  redeliverDelivery,
+  upsertWebhook,
+  webhookInputSchema,
+  type WebhookResource,
+  webhookResourceSchema,
+  webhookTagSchema,
+} from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { Principal } from '../auth/principal.decorator';
+import { RequiredScope } from '../auth/required-scope.decorator';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { QueryPipe } from '../http/query.pipe';
+import { ApiOperation, type ApiOperationOptions } from '../openapi/api-operation.decorator';
+import { parseRequest } from '../validation/parse-request';
+
+const deliveryListQuery = z.object({ page_size: z.coerce.number().int().min(1).max(200).default(50) });
+const tagPath = z.object({ tag: webhookTagSchema });
+
+// What every webhooks operation may answer besides its own: not the caller's
+// form, or a form whose account lives in the other region.
+const formHere = [ErrorCode.FormNotFound, ErrorCode.WrongRegion];
+const webhookList = z.object({ items: z.array(webhookResourceSchema) });
+const deliveryList = z.object({ items: z.array(deliveryResourceSchema) });
+const upsertOperation: ApiOperationOptions = {
+  summary: 'Create or change a webhook',
+  description:
+    'Creating needs `url`; a change may send any field alone. The URL must be https and public (or allowed by the operator).',
+  body: webhookInputSchema,
+  responses: {
+    201: { description: 'Created.', body: webhookResourceSchema },
+    200: { description: 'Changed.', body: webhookResourceSchema },
+  },
+  errors: formHere,
+};
+
+// A tag the service could never store is a bad path, said as such.
+function checkedTag(tag: string): string {
+  return parseRequest(tagPath, { tag }, 'path').tag;
+}
+
+// Typeform's Webhooks API, plus the delivery log. Webhooks live in the region
+// of the form's account (SPEC 4.2 rule 3): on the other region's address every
+// operation refuses and names the right base address, because a webhook made
+// there would never receive a submission.
+@Controller('forms/:form_id/webhooks')
+export class WebhooksController {
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Get()
+  @RequiredScope('webhooks:read')
+  @ApiOperation({
+    summary: "A form's webhooks",
+    responses: { 200: { description: 'Every webhook of the form.', body: webhookList } },
+    errors: formHere,
+  })
+  async list(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+  ): Promise<{ items: WebhookResource[] }> {
+    await this.ownFormHere(principal, formId);
+    return this.rpc.request(listWebhooks, { accountId: principal.accountId, formId });
+  }
+
+  @Put(':tag')
+  @RequiredScope('webhooks:write')
+  @ApiOperation(upsertOperation)
+  upsert(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookResource> {
+    return this.save(principal, formId, tag, body, reply);
+  }
+
+  // POST on the same path does the same (SPEC 4.2).
+  @Post(':tag')
+  @RequiredScope('webhooks:write')
+  @ApiOperation({ ...upsertOperation, summary: 'Create or change a webhook (as PUT)' })
+  upsertByPost(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+    @Body() body: unknown,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<WebhookResource> {
+    return this.save(principal, formId, tag, body, reply);
+  }
+
+  @Get(':tag')
+  @RequiredScope('webhooks:read')
+  @ApiOperation({
+    summary: 'A webhook',
+    responses: { 200: { description: 'The webhook.', body: webhookResourceSchema } },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async get(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+  ): Promise<WebhookResource> {
+    await this.ownFormHere(principal, formId);
+    return this.rpc.request(getWebhook, { accountId: principal.accountId, formId, tag: checkedTag(tag) });
+  }
+
+  @Delete(':tag')
+  @HttpCode(204)
+  @RequiredScope('webhooks:write')
+  @ApiOperation({
+    summary: 'Delete a webhook',
+    responses: { 204: { description: 'Deleted.', body: null } },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async delete(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+  ): Promise<void> {
+    await this.ownFormHere(principal, formId);
+    await this.rpc.request(deleteWebhook, { accountId: principal.accountId, formId, tag: checkedTag(tag) });
+  }
+
+  @Get(':tag/deliveries')
+  @RequiredScope('webhooks:read')
+  @ApiOperation({
+    summary: "A webhook's delivery log",
+    description: 'Each event sent to the webhook, newest first, with every attempt.',
+    responses: { 200: { description: 'The deliveries.', body: deliveryList } },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async deliveries(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+    @Query(new QueryPipe(deliveryListQuery)) query: z.output<typeof deliveryListQuery>,
+  ): Promise<{ items: DeliveryResource[] }> {
+    await this.ownFormHere(principal, formId);
+    return this.rpc.request(listDeliveries, {
+      accountId: principal.accountId,
+      formId,
+      tag: checkedTag(tag),
+      pageSize: query.page_size,
+    });
+  }
+
+  @Post(':tag/deliveries/:delivery_id/redeliver')
+  @HttpCode(202)
+  @RequiredScope('webhooks:write')
+  @ApiOperation({
+    summary: 'Send a delivery once more',
+    responses: { 202: { description: 'Queued; the delivery as it stands.', body: deliveryResourceSchema } },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async redeliver(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<DeliveryResource> {
+    await this.ownFormHere(principal, formId);
+    return this.rpc.request(redeliverDelivery, {
+      accountId: principal.accountId,
+      formId,
+      tag: checkedTag(tag),
+      deliveryId,
+    });
+  }
+
+  private async save(
+    principal: AccessTokenPrincipal,
+    formId: string,
+    tag: string,
+    body: unknown,
+    reply: FastifyReply,
+  ): Promise<WebhookResource> {
+    const validTag = checkedTag(tag);
+    const input = parseRequest(webhookInputSchema, body, 'body');
+    await this.ownFormHere(principal, formId);
+    const { webhook, created } = await this.rpc.request(upsertWebhook, {
+      accountId: principal.accountId,
+      formId,
+      tag: validTag,
+      input,
+    });
+    void reply.status(created ? 201 : 200);
+    return webhook;
+  }
+
+  // The form is the caller's, and its account lives in this region.
+  private async ownFormHere(principal: AccessTokenPrincipal, formId: string): Promise<void> {
+    const location = await this.rpc.request(locateForm, { formId });
+    if (location.accountId !== principal.accountId) {
+      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+    }
+    if (location.region !== this.config.REGION) {
+      const baseUrl = regionBaseUrls(this.config)[location.region];
+      throw new DomainError(
+        ErrorCode.WrongRegion,
+        `This form's account lives in the ${location.region} region: manage its webhooks at ${baseUrl}/forms/${formId}/webhooks.`,
+      );
+    }
+  }
+}

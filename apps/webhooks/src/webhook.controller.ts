@@ -1,0 +1,62 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import {
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  redeliverDelivery,
+  type RpcReply,
+  type RpcRequest,
+  upsertWebhook,
+} from '@formline/contracts';
+import { ContractPipe } from '@formline/messaging';
+import { DeliveryLogService } from './delivery/delivery-log.service';
+import { WebhookService } from './webhook/webhook.service';
+
+@Controller()
+export class WebhookController {
+  constructor(
+    private readonly webhooks: WebhookService,
+    private readonly deliveries: DeliveryLogService,
+  ) {}
+
+  @MessagePattern(upsertWebhook.subject)
+  upsert(@Payload(new ContractPipe(upsertWebhook.request)) request: RpcRequest<typeof upsertWebhook>) {
+    return this.webhooks.upsert(request);
+  }
+
+  @MessagePattern(getWebhook.subject)
+  get(@Payload(new ContractPipe(getWebhook.request)) request: RpcRequest<typeof getWebhook>) {
+    return this.webhooks.get(request);
+  }
+
+  @MessagePattern(listWebhooks.subject)
+  async list(
+    @Payload(new ContractPipe(listWebhooks.request)) request: RpcRequest<typeof listWebhooks>,
+  ): Promise<RpcReply<typeof listWebhooks>> {
+    return { items: await this.webhooks.list(request.accountId, request.formId) };
+  }
+
+  @MessagePattern(deleteWebhook.subject)
+  async delete(
+    @Payload(new ContractPipe(deleteWebhook.request)) request: RpcRequest<typeof deleteWebhook>,
+  ): Promise<RpcReply<typeof deleteWebhook>> {
+    await this.webhooks.delete(request);
+    return { deleted: true };
+  }
+
+  @MessagePattern(listDeliveries.subject)
+  async deliveryLog(
+    @Payload(new ContractPipe(listDeliveries.request)) request: RpcRequest<typeof listDeliveries>,
+  ): Promise<RpcReply<typeof listDeliveries>> {
+    return { items: await this.deliveries.list(request, request.pageSize) };
+  }
+
+  @MessagePattern(redeliverDelivery.subject)
+  redeliver(
+    @Payload(new ContractPipe(redeliverDelivery.request)) request: RpcRequest<typeof redeliverDelivery>,
+  ) {
+    return this.deliveries.redeliver(request, request.deliveryId);
+  }
+}

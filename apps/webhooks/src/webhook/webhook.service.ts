@@ -1,0 +1,113 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
+import { WebhooksPrismaClient } from '@formline/db';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { newPublicId } from '@formline/ids';
+import { SecretBox, UrlRefused, WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { toWebhookResource } from './webhook.mapper';
+
+interface WebhookKey {
+  accountId: string;
+  formId: string;
+  tag: string;
+}
+
+// Webhook records of this region. The gateway has already checked that the
+// form belongs to the caller's account and lives in this region; every query
+// is scoped by that account nonetheless.
+@Injectable()
+export class WebhookService {
+  constructor(
+    private readonly db: WebhooksPrismaClient,
+    @Inject(SecretBox) private readonly secrets: SecretBox,
+    @Inject(WebhookUrlPolicy) private readonly urls: WebhookUrlPolicy,
+  ) {}
+
+  async upsert(
+    request: RpcRequest<typeof upsertWebhook>,
+  ): Promise<{ webhook: WebhookResource; created: boolean }> {
+    const { accountId, formId, tag, input } = request;
+    if (input.url !== undefined) await this.checkUrl(input.url);
+    const existing = await this.db.webhook.findUnique({ where: { formId_tag: { formId, tag } } });
+    if (existing && existing.accountId !== accountId) throw notFound(formId, tag);
+    const secretSealed =
+      input.secret === undefined ? undefined : input.secret === null ? null : this.secrets.seal(input.secret);
+    if (!existing) {
+      if (input.url === undefined) {
+        throw new DomainError(ErrorCode.ValidationError, 'A new webhook needs a url.', [
+          { code: 'REQUIRED', description: 'url is required to create a webhook', field: 'url', in: 'body' },
+        ]);
+      }
+      const row = await this.db.webhook.create({
+        data: {
+          id: newPublicId(),
+          accountId,
+          formId,
+          tag,
+          url: input.url,
+          enabled: input.enabled ?? false,
+          verifySsl: input.verify_ssl ?? true,
+          secretSealed: secretSealed ?? null,
+          eventTypes: input.event_types ?? { form_response: true },
+        },
+      });
+      return { webhook: toWebhookResource(row, this.secrets), created: true };
+    }
+    // Turning a webhook on again, or pointing it elsewhere, forgets why it was turned off.
+    const revived = input.enabled === true || (input.url !== undefined && input.url !== existing.url);
+    const row = await this.db.webhook.update({
+      where: { id: existing.id },
+      data: {
+        url: input.url,
+        enabled: input.enabled,
+        verifySsl: input.verify_ssl,
+        secretSealed,
+        eventTypes: input.event_types,
+        disabledReason: revived ? null : undefined,
+      },
+    });
+    return { webhook: toWebhookResource(row, this.secrets), created: false };
+  }
+
+  async get(key: WebhookKey): Promise<WebhookResource> {
+    return toWebhookResource(await this.find(key), this.secrets);
+  }
+
+  async list(accountId: string, formId: string): Promise<WebhookResource[]> {
+    const rows = await this.db.webhook.findMany({
+      where: { accountId, formId },
+      orderBy: { createdAt: 'asc' },
+    });
+    return rows.map((row) => toWebhookResource(row, this.secrets));
+  }
+
+  async delete(key: WebhookKey): Promise<void> {
+    const { count } = await this.db.webhook.deleteMany({
+      where: { accountId: key.accountId, formId: key.formId, tag: key.tag },
+    });
+    if (count === 0) throw notFound(key.formId, key.tag);
+  }
+
+  async find(key: WebhookKey) {
+    const row = await this.db.webhook.findUnique({
+      where: { formId_tag: { formId: key.formId, tag: key.tag } },
+    });
+    if (!row || row.accountId !== key.accountId) throw notFound(key.formId, key.tag);
+    return row;
+  }
+
+  private async checkUrl(url: string): Promise<void> {
+    try {
+      await this.urls.check(url, { acceptUnresolved: true });
+    } catch (error) {
+      if (!(error instanceof UrlRefused)) throw error;
+      throw new DomainError(ErrorCode.ValidationError, `The webhook url is refused: ${error.message}.`, [
+        { code: 'URL_REFUSED', description: error.message, field: 'url', in: 'body' },
+      ]);
+    }
+  }
+}
+
+export function notFound(formId: string, tag: string): DomainError {
+  return new DomainError(ErrorCode.NotFound, `Non existing webhook with tag ${tag} on form ${formId}.`);
+}

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { defineRpc } from './rpc-contract';
+import { Subjects } from './subjects';
+
+// Typeform's Webhooks API. A webhook belongs to a form and is named by its tag;
+// it lives in the region of the form's account, next to the responses it sends.
+
+export const webhookEventTypesSchema = z.object({ form_response: z.boolean() }).partial();
+
+// The body of PUT/POST /forms/{form_id}/webhooks/{tag}. Every field may be
+// omitted on a change (toggling `enabled` alone keeps the url); creating needs url.
+export const webhookInputSchema = z.strictObject({
+  url: z.string().min(1).max(2048).optional(),
+  enabled: z.boolean().optional(),
+  secret: z.string().min(1).max(256).nullable().optional(),
+  verify_ssl: z.boolean().optional(),
+  event_types: webhookEventTypesSchema.optional(),
+});
+export type WebhookInput = z.output<typeof webhookInputSchema>;
+
+export const webhookResourceSchema = z.object({
+  id: z.string(),
+  form_id: z.string(),
+  tag: z.string(),
+  url: z.string(),
+  enabled: z.boolean(),
+  verify_ssl: z.boolean(),
+  secret: z.string().nullable(),
+  event_types: webhookEventTypesSchema,
+  // Set when delivery stopped on its own (the receiver answered 410, or retries ran out).
+  disabled_reason: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type WebhookResource = z.output<typeof webhookResourceSchema>;
+
+// Names a webhook within its form, in its URL path.
+export const webhookTagSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "-" and "." only');
+
+const webhookKey = {
+  accountId: z.string().min(1),
+  formId: z.string().min(1),
+  tag: webhookTagSchema,
+};
+
+export const upsertWebhook = defineRpc({
+  subject: Subjects.webhooksWebhookUpsert,
+  request: z.object({ ...webhookKey, input: webhookInputSchema }),
+  reply: z.object({ webhook: webhookResourceSchema, created: z.boolean() }),
+});
+
+export const getWebhook = defineRpc({
+  subject: Subjects.webhooksWebhookGet,
+  request: z.object(webhookKey),
+  reply: webhookResourceSchema,
+});
+
+export const listWebhooks = defineRpc({
+  subject: Subjects.webhooksWebhookList,
+  request: z.object({ accountId: webhookKey.accountId, formId: webhookKey.formId }),
+  reply: z.object({ items: z.array(webhookResourceSchema) }),
+});
+
+export const deleteWebhook = defineRpc({
+  subject: Subjects.webhooksWebhookDelete,
+  request: z.object(webhookKey),
+  reply: z.object({ deleted: z.boolean() }),
+});
+
+// One delivery of one event to one webhook, with its attempts, newest first.
+export const deliveryAttemptSchema = z.object({
+  attempted_at: z.string(),
+  status_code: z.int().nullable(),
+  duration_ms: z.int(),
+  error: z.string().nullable(),
+  next_retry_at: z.string().nullable(),
+});
+
+export const deliveryResourceSchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  attempt_count: z.int(),
+  next_attempt_at: z.string().nullable(),
+  created_at: z.string(),
+  attempts: z.array(deliveryAttemptSchema),
+});
+export type DeliveryResource = z.output<typeof deliveryResourceSchema>;
+
+export const listDeliveries = defineRpc({
+  subject: Subjects.webhooksDeliveryList,
+  request: z.object({ ...webhookKey, pageSize: z.int().min(1).max(200) }),
+  reply: z.object({ items: z.array(deliveryResourceSchema) }),
+});
+
+export const redeliverDelivery = defineRpc({
+  subject: Subjects.webhooksDeliveryRedeliver,
+  request: z.object({ ...webhookKey, deliveryId: z.string().min(1) }),
+  reply: deliveryResourceSchema,
+});

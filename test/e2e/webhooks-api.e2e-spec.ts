@@ -1,0 +1,161 @@
+import { mintPersonalAccessToken } from '@formline/admin';
+import { createWebhooksDatabase } from '@formline/db';
+import {
+  callApi,
+  createTestAccount,
+  databaseUrl,
+  startTestRegions,
+  testGlobalDatabase,
+  testInfra,
+  type TestAccount,
+  type TestRegions,
+} from '@formline/testing';
+
+// Typeform's Webhooks API through both regions' gateways and webhooks services.
+describe('webhooks API', () => {
+  const db = testGlobalDatabase();
+  const webhooksDb = {
+    us: createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us')),
+    eu: createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_eu')),
+  };
+  let regions: TestRegions;
+  let alice: TestAccount; // us
+  let bob: TestAccount; // eu
+
+  beforeAll(async () => {
+    alice = await createTestAccount(db, 'us');
+    bob = await createTestAccount(db, 'eu');
+    regions = await startTestRegions({ name: 'webhooks-api', apps: ['gateway', 'forms', 'webhooks'] });
+  });
+
+  afterAll(async () => {
+    await regions?.stop();
+    await Promise.all([db.$disconnect(), webhooksDb.us.$disconnect(), webhooksDb.eu.$disconnect()]);
+  });
+
+  const hook = (account: TestAccount, tag: string, method = 'GET', body?: unknown, region = account.region) =>
+    callApi(`${regions.baseUrl(region)}/forms/${account.formId}/webhooks/${tag}`, {
+      token: account.token,
+      method,
+      body,
+    });
+
+  it('creates with PUT, returns every field, and stores the secret encrypted', async () => {
+    const created = await hook(alice, 'main', 'PUT', {
+      url: 'https://example.com/hook',
+      enabled: true,
+      secret: 's3cret',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      form_id: alice.formId,
+      tag: 'main',
+      url: 'https://example.com/hook',
+      enabled: true,
+      verify_ssl: true,
+      secret: 's3cret',
+      event_types: { form_response: true },
+      disabled_reason: null,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+    });
+    const row = await webhooksDb.us.webhook.findUniqueOrThrow({ where: { id: created.body.id } });
+    expect(row.secretSealed).not.toContain('s3cret');
+    expect((await hook(alice, 'main')).body).toEqual(created.body);
+  });
+
+  it('toggles with only `enabled`, keeping the url; a new url changes it', async () => {
+    await hook(alice, 'toggle', 'PUT', { url: 'https://example.com/a', enabled: true });
+    const off = await hook(alice, 'toggle', 'PUT', { enabled: false });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ url: 'https://example.com/a', enabled: false });
+    const moved = await hook(alice, 'toggle', 'PUT', { url: 'https://example.com/b' });
+    expect(moved.body).toMatchObject({ url: 'https://example.com/b', enabled: false });
+    const byPost = await hook(alice, 'toggle', 'POST', { enabled: true, verify_ssl: false });
+    expect(byPost.status).toBe(200);
+    expect(byPost.body).toMatchObject({ url: 'https://example.com/b', enabled: true, verify_ssl: false });
+  });
+
+  it('needs a url to create, and refuses unknown fields', async () => {
+    const noUrl = await hook(alice, 'nourl', 'PUT', { enabled: true });
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.body.details[0]).toMatchObject({ field: 'url', in: 'body' });
+    expect((await hook(alice, 'extra', 'PUT', { url: 'https://example.com', colour: 'red' })).status).toBe(
+      400,
+    );
+    expect((await hook(alice, 'nourl')).status).toBe(404);
+    const badTag = await hook(alice, 'no%20spaces', 'PUT', { url: 'https://example.com' });
+    expect(badTag.status).toBe(400);
+    expect(badTag.body.details[0]).toMatchObject({ field: 'tag', in: 'path' });
+  });
+
+  it.each([
+    'ftp://example.com/hook',
+    'not a url',
+    'http://10.1.2.3/hook',
+    'http://192.168.1.1/hook',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[::1]:8080/hook',
+    'http://localhost:8080/hook',
+    'http://127.0.0.2/hook',
+    'http://[::ffff:10.0.0.1]/hook',
+  ])('refuses the url %s', async (url) => {
+    const refused = await hook(alice, 'private', 'PUT', { url, enabled: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('VALIDATION_ERROR');
+    expect((await hook(alice, 'private')).status).toBe(404);
+  });
+
+  it('accepts an allow-listed internal address (127.0.0.1 in tests)', async () => {
+    expect((await hook(alice, 'local', 'PUT', { url: 'http://127.0.0.1:9/hook' })).status).toBe(201);
+  });
+
+  it('lists and deletes', async () => {
+    await hook(alice, 'gone', 'PUT', { url: 'https://example.com/gone' });
+    const list = await callApi(`${regions.baseUrl('us')}/forms/${alice.formId}/webhooks`, {
+      token: alice.token,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.items.map((item: { tag: string }) => item.tag)).toContain('gone');
+    expect((await hook(alice, 'gone', 'DELETE')).status).toBe(204);
+    expect((await hook(alice, 'gone')).status).toBe(404);
+    expect((await hook(alice, 'gone', 'DELETE')).status).toBe(404);
+  });
+
+  it("refuses on the other region's address, naming the right one, and creates nothing", async () => {
+    const wrong = await hook(bob, 'eu-hook', 'PUT', { url: 'https://example.com/eu' }, 'us');
+    expect(wrong.status).toBe(421);
+    expect(wrong.body.code).toBe('WRONG_REGION');
+    expect(wrong.body.description).toContain(regions.baseUrl('eu'));
+    expect((await hook(bob, 'eu-hook', 'GET', undefined, 'us')).status).toBe(421);
+    expect(await webhooksDb.us.webhook.count({ where: { formId: bob.formId } })).toBe(0);
+    expect((await hook(bob, 'eu-hook')).status).toBe(404);
+    expect((await hook(bob, 'eu-hook', 'PUT', { url: 'https://example.com/eu' })).status).toBe(201);
+    expect(await webhooksDb.eu.webhook.count({ where: { formId: bob.formId } })).toBe(1);
+  });
+
+  it('needs webhooks:read to read and webhooks:write to change', async () => {
+    const readOnly = await mintPersonalAccessToken(db, {
+      accountId: alice.accountId,
+      name: 'read-only',
+      scopes: ['webhooks:read'],
+    });
+    const url = `${regions.baseUrl('us')}/forms/${alice.formId}/webhooks/main`;
+    expect((await callApi(url, { token: readOnly })).status).toBe(200);
+    const write = await callApi(url, { token: readOnly, method: 'PUT', body: { enabled: false } });
+    expect(write.status).toBe(403);
+    expect(write.body.code).toBe('INSUFFICIENT_SCOPE');
+    expect((await callApi(url, { token: readOnly, method: 'DELETE' })).status).toBe(403);
+    expect((await callApi(url)).status).toBe(401);
+  });
+
+  it("hides another account's form", async () => {
+    const other = await callApi(`${regions.baseUrl('us')}/forms/${alice.formId}/webhooks/x`, {
+      token: (await createTestAccount(db, 'us')).token,
+      method: 'PUT',
+      body: { url: 'https://example.com' },
+    });
+    expect(other.status).toBe(404);
+  });
+});
