@@ -10,6 +10,9 @@ export interface WebhookDeliveryJob {
   deliveryId: string;
   // A redelivery asked for through the API: one attempt, no retries.
   once?: boolean;
+  // The request that caused it (the submission's X-Request-Id), for the logs
+  // and the delivery's headers.
+  requestId?: string;
 }
 
 // Deterministic, so an event consumed twice never enqueues twice. BullMQ

@@ -9,16 +9,24 @@ import { QueueName, type WebhookDeliveryJob } from '@formline/contracts';
 import { WebhooksPrismaClient } from '@formline/db';
 import { newPublicId } from '@formline/ids';
 import {
+  type DeliveryOutcome,
+  recordDeliveryAttempt,
+  recordDeliveryLatency,
+  requestIdHeaders,
+  runWithRequestId,
+  setQueueDepth,
+} from '@formline/ops';
+import {
   SecretBox,
   standardWebhookSignature,
   typeformSignature,
   WebhookUrlPolicy,
 } from '@formline/webhook-delivery';
-import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../dispatcher.config';
 import { RetryPolicy } from './retry.policy';
-import { sendWebhook } from './webhook.sender';
+import { type SendOutcome, sendWebhook } from './webhook.sender';
 
 // Thrown to have BullMQ try the job again after `delayMs` (the 'webhook' backoff).
 class RetryLater extends Error {
@@ -40,6 +48,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly logger = new Logger('DeliveryWorker');
   private readonly retries: RetryPolicy;
   private worker?: Worker<WebhookDeliveryJob>;
+  private queue?: Queue;
+  private depthTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly db: WebhooksPrismaClient,
@@ -52,23 +62,42 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<WebhookDeliveryJob>(QueueName.WebhookDelivery, (job) => this.deliver(job), {
-      connection: this.redis.duplicate(),
-      concurrency: this.config.DISPATCHER_CONCURRENCY,
-      lockDuration: this.config.DISPATCHER_LOCK_MS,
-      stalledInterval: this.config.DISPATCHER_LOCK_MS,
-      // A job whose dispatcher died mid-send is taken over, however often that happens.
-      maxStalledCount: 100,
-      settings: {
-        backoffStrategy: (_attempts, _type, error) =>
-          error instanceof RetryLater ? error.delayMs : this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
+    this.worker = new Worker<WebhookDeliveryJob>(
+      QueueName.WebhookDelivery,
+      // Each job runs under the request id of the submission that caused it.
+      (job) => runWithRequestId(job.data.requestId, () => this.deliver(job)),
+      {
+        connection: this.redis.duplicate(),
+        concurrency: this.config.DISPATCHER_CONCURRENCY,
+        lockDuration: this.config.DISPATCHER_LOCK_MS,
+        stalledInterval: this.config.DISPATCHER_LOCK_MS,
+        // A job whose dispatcher died mid-send is taken over, however often that happens.
+        maxStalledCount: 100,
+        settings: {
+          backoffStrategy: (_attempts, _type, error) =>
+            error instanceof RetryLater ? error.delayMs : this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
+        },
       },
-    });
+    );
     this.worker.on('error', (error) => this.logger.warn(`delivery worker: ${String(error)}`));
+    this.queue = new Queue(QueueName.WebhookDelivery, { connection: this.redis.duplicate() });
+    this.depthTimer = setInterval(() => void this.reportDepth(), 5000);
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.depthTimer);
     await this.worker?.close();
+    await this.queue?.close();
+  }
+
+  // Jobs by state, for the queue-depth gauge.
+  private async reportDepth(): Promise<void> {
+    try {
+      const counts = await this.queue!.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      setQueueDepth(QueueName.WebhookDelivery, counts);
+    } catch {
+      // Redis away: the gauge keeps its last value until it answers again.
+    }
   }
 
   async deliver(job: Job<WebhookDeliveryJob>): Promise<void> {
@@ -88,6 +117,9 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       return;
     }
     const secret = webhook.secretSealed === null ? null : this.secrets.open(webhook.secretSealed);
+    this.logger.log(
+      `delivering event ${delivery.eventId} to webhook ${webhook.id}, attempt ${delivery.attemptCount + 1}`,
+    );
     const outcome = await sendWebhook(
       {
         url: webhook.url,
@@ -98,6 +130,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       },
       this.urls,
     );
+    recordDeliveryAttempt(outcomeOf(outcome), outcome.durationMs / 1000);
+    if (isSuccess(outcome)) recordDeliveryLatency((Date.now() - delivery.createdAt.getTime()) / 1000);
     const attemptNumber = delivery.attemptCount + 1;
     const decision = this.retries.decide(outcome, attemptNumber, once);
     const nextRetryAt = decision.kind === 'retry' ? new Date(Date.now() + decision.delayMs) : null;
@@ -136,6 +170,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private headers(eventId: string, body: string, secret: string | null): Record<string, string> {
     const timestamp = Math.floor(Date.now() / 1000);
     const headers: Record<string, string> = {
+      ...requestIdHeaders(),
       'content-type': 'application/json',
       'user-agent': 'Formline-Webhooks/1.0',
       'webhook-id': eventId,
@@ -147,4 +182,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
     return headers;
   }
+}
+
+function isSuccess(outcome: SendOutcome): boolean {
+  return outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+}
+
+function outcomeOf(outcome: SendOutcome): DeliveryOutcome {
+  if (isSuccess(outcome)) return 'delivered';
+  if (outcome.statusCode !== null) return 'http_error';
+  return outcome.error?.startsWith('no answer within') ? 'timeout' : 'network_error';
 }

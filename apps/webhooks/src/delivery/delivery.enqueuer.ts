@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { QueueName, type WebhookDeliveryJob, webhookDeliveryJobId } from '@formline/contracts';
+import { withRequestId } from '@formline/ops';
 import { DeliveryQueue } from '../webhooks.tokens';
 
 // Puts deliveries on the region's queue. A job carries only the delivery id;
@@ -11,12 +12,15 @@ export class DeliveryEnqueuer {
 
   // Deterministic job id: an event consumed twice adds the job once.
   async enqueue(delivery: { id: string; eventId: string; webhookId: string }): Promise<void> {
-    await this.add(webhookDeliveryJobId(delivery.eventId, delivery.webhookId), { deliveryId: delivery.id });
+    await this.add(
+      webhookDeliveryJobId(delivery.eventId, delivery.webhookId),
+      withRequestId({ deliveryId: delivery.id }),
+    );
   }
 
   // One more attempt, asked for by a person: sent once, not retried.
   async redeliver(deliveryId: string, attemptCount: number): Promise<void> {
-    await this.add(`redeliver-${deliveryId}-${attemptCount}`, { deliveryId, once: true });
+    await this.add(`redeliver-${deliveryId}-${attemptCount}`, withRequestId({ deliveryId, once: true }));
   }
 
   private async add(jobId: string, data: WebhookDeliveryJob): Promise<void> {

@@ -15,7 +15,8 @@ import {
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
-import { ensureStream } from '@formline/messaging';
+import { ensureStream, requestIdFromNatsHeaders } from '@formline/messaging';
+import { runWithRequestId, setStreamConsumerLag } from '@formline/ops';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_NATS } from '../webhooks.tokens';
 import { DeliveryPlanner } from '../delivery/delivery.planner';
@@ -34,6 +35,7 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   private messages?: ConsumerMessages;
   private running?: Promise<void>;
   private stopped = false;
+  private lagTimer?: NodeJS.Timeout;
 
   constructor(
     @Inject(WEBHOOKS_NATS) private readonly nats: NatsConnection,
@@ -60,10 +62,26 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
       });
     }
     this.running = this.run();
+    this.lagTimer = setInterval(() => void this.reportLag(manager), 5000);
+  }
+
+  // How far the consumer is behind the stream, for the consumer-lag gauge.
+  private async reportLag(manager: Awaited<ReturnType<typeof jetstreamManager>>): Promise<void> {
+    try {
+      const info = await manager.consumers.info(Streams.responses.name, submissionConsumerName);
+      setStreamConsumerLag(
+        Streams.responses.name,
+        submissionConsumerName,
+        info.num_pending + info.num_ack_pending,
+      );
+    } catch {
+      // NATS away: the gauge keeps its last value until it answers again.
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.lagTimer);
     await this.messages?.close();
     await this.running;
   }
@@ -95,7 +113,8 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
       return;
     }
     try {
-      await this.planner.plan(parsed.data);
+      // The submission's request id travels on in the jobs and the logs.
+      await runWithRequestId(requestIdFromNatsHeaders(message.headers), () => this.planner.plan(parsed.data));
       message.ack();
     } catch (error) {
       this.logger.warn(`event ${parsed.data.event_id} not planned yet: ${String(error)}`);
