@@ -47,10 +47,21 @@ alive() {
   [[ "$(cat "/proc/$pid/comm" 2>/dev/null)" == "$program"* ]]
 }
 
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# Another program on our port would answer our readiness check in its place.
+refuse_taken_port() {
+  local port=$1 name=$2 variable=$3
+  if port_open "$port"; then
+    log "port $port for $name is taken by another process: stop it, or move $name with $variable"
+    exit 1
+  fi
+}
+
 wait_for_port() {
   local port=$1 name=$2
   for _ in $(seq 1 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    if port_open "$port"; then return 0; fi
     sleep 0.1
   done
   log "$name did not open port $port; see its log under $DATA_DIR"
@@ -99,6 +110,7 @@ nats_up() {
   local region=$1 port=$2 pid="$DATA_DIR/nats-$1.pid"
   if alive "$pid" nats-server; then log "NATS ($region) already running on $port"; return; fi
   rm -f "$pid"
+  refuse_taken_port "$port" "NATS ($region)" "NATS_PORT_${region^^}"
   mkdir -p "$DATA_DIR/nats-$region"
   setsid nohup nats-server -a 127.0.0.1 -p "$port" -n "formline-$region" -js -sd "$DATA_DIR/nats-$region" \
     -P "$pid" -l "$DATA_DIR/nats-$region.log" >/dev/null 2>&1 < /dev/null &
@@ -110,6 +122,7 @@ redis_up() {
   local region=$1 port=$2 pid="$DATA_DIR/redis-$1.pid"
   if alive "$pid" redis-server; then log "Redis ($region) already running on $port"; return; fi
   rm -f "$pid"
+  refuse_taken_port "$port" "Redis ($region)" "REDIS_PORT_${region^^}"
   mkdir -p "$DATA_DIR/redis-$region"
   # noeviction: BullMQ must never lose a queued job to memory pressure.
   redis-server --bind 127.0.0.1 --port "$port" --daemonize yes --pidfile "$pid" \

@@ -1,4 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort, testInfra } from '@formline/testing';
@@ -76,5 +78,22 @@ describe('scripts/infra.sh', () => {
     infraLog('down');
     const status = infra('status');
     expect(status).not.toContain('running');
+  });
+
+  it('refuses to start on a port another program holds, naming the variable that moves it', async () => {
+    const squatter = createServer().listen(Number(env.NATS_PORT_US), '127.0.0.1');
+    await once(squatter, 'listening');
+    try {
+      const result = spawnSync('bash', [path.join(root, 'scripts/infra.sh'), 'up'], {
+        env,
+        encoding: 'utf8',
+      });
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(`port ${env.NATS_PORT_US} for NATS (us) is taken by another process`);
+      expect(result.stderr).toContain('NATS_PORT_US');
+    } finally {
+      squatter.close();
+      infra('down');
+    }
   });
 });
