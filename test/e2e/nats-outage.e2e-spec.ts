@@ -10,6 +10,7 @@ import {
   TestNatsServer,
   type TestAccount,
   type TestRegions,
+  eventually,
 } from '@formline/testing';
 
 // The gateway while NATS is away: a prompt 503 with the error body (never a
@@ -72,18 +73,3 @@ describe('gateway through a NATS outage', () => {
     expect(response.body.code).toBe('SERVICE_UNAVAILABLE');
   });
 });
-
-// Polls until the answer satisfies the condition; the last answer otherwise.
-async function eventually<T>(
-  attempt: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await attempt();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await attempt();
-  }
-  return value;
-}

@@ -11,6 +11,7 @@ import {
   testGlobalDatabase,
   type TestAccount,
   type TestRegions,
+  eventually,
 } from '@formline/testing';
 
 // What an operator and an integrator get besides the API: the API document
@@ -117,16 +118,27 @@ describe('operability', () => {
       const response = await retrieve({ 'X-Request-Id': requestId });
       expect(response.status).toBe(200);
       expect(response.headers.get('x-request-id')).toBe(requestId);
-      await eventually(() =>
-        logLines('gateway').some(
-          (entry) => entry.requestId === requestId && entry.msg === 'request completed',
+      expect(
+        await eventually(
+          () =>
+            logLines('gateway').some(
+              (entry) => entry.requestId === requestId && entry.msg === 'request completed',
+            ),
+          Boolean,
+          5_000,
         ),
-      );
+      ).toBe(true);
       const gateway = logLines('gateway').filter((entry) => entry.requestId === requestId);
       expect(gateway).toEqual([
         expect.objectContaining({ route: '/forms/:form_id', status: 200, method: 'GET', app: 'gateway' }),
       ]);
-      await eventually(() => logLines('forms').filter((entry) => entry.requestId === requestId).length >= 2);
+      expect(
+        await eventually(
+          () => logLines('forms').filter((entry) => entry.requestId === requestId).length,
+          (n) => n >= 2,
+          5_000,
+        ),
+      ).toBeGreaterThanOrEqual(2);
       const forms = logLines('forms').filter((entry) => entry.requestId === requestId);
       expect(forms.map((entry) => entry.subject)).toEqual(['accounts.token.verify.v1', 'forms.form.get.v1']);
       expect(forms.every((entry) => entry.app === 'forms' && entry.region === 'us')).toBe(true);
@@ -137,7 +149,13 @@ describe('operability', () => {
         const response = await retrieve(headers);
         const requestId = response.headers.get('x-request-id') ?? '';
         expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
-        await eventually(() => logLines('forms').some((entry) => entry.requestId === requestId));
+        expect(
+          await eventually(
+            () => logLines('forms').some((entry) => entry.requestId === requestId),
+            Boolean,
+            5_000,
+          ),
+        ).toBe(true);
       }
     });
 
@@ -267,11 +285,3 @@ describe('operability', () => {
     });
   });
 });
-
-async function eventually(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

@@ -8,6 +8,7 @@ import {
   TestNatsServer,
   TestRedisServer,
   type TestRegions,
+  eventually,
 } from '@formline/testing';
 
 // Readiness is what Kubernetes routes traffic by: each app must report not
@@ -69,9 +70,9 @@ describe('readiness follows the dependencies', () => {
   ] as const)(
     'while %s is away: not ready where it is needed, naming it; ready again when it returns',
     async (_, check, needing, stop, start) => {
-      expect(await eventually(readiness, allReady)).toEqual(allReady);
+      expect(await eventually(readiness, sameAs(allReady))).toEqual(allReady);
       await stop();
-      expect(await eventually(readiness, expected(needing))).toEqual(expected(needing));
+      expect(await eventually(readiness, sameAs(expected(needing)))).toEqual(expected(needing));
       for (const app of needing) {
         expect(await readinessBody(app)).toEqual({
           status: 'unavailable',
@@ -79,7 +80,7 @@ describe('readiness follows the dependencies', () => {
         });
       }
       await start();
-      expect(await eventually(readiness, allReady, 20_000)).toEqual(allReady);
+      expect(await eventually(readiness, sameAs(allReady), 20_000)).toEqual(allReady);
       // Nobody died of it: every app recovered in place.
       for (const app of appNames)
         expect([app, regions.stacks.us!.app(app).hasExited()]).toEqual([app, false]);
@@ -87,13 +88,7 @@ describe('readiness follows the dependencies', () => {
   );
 });
 
-// Polls until the value equals `want`; the last value otherwise.
-async function eventually<T>(read: () => Promise<T>, want: T, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (JSON.stringify(value) !== JSON.stringify(want) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  return value;
-}
+const sameAs =
+  <T>(want: T) =>
+  (value: T): boolean =>
+    JSON.stringify(value) === JSON.stringify(want);

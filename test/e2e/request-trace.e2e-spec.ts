@@ -10,6 +10,7 @@ import {
   type TestAccount,
   type TestRegions,
   WebhookReceiver,
+  eventually,
 } from '@formline/testing';
 
 // One submission followed end to end: the X-Request-Id it was sent with is in
@@ -39,19 +40,6 @@ describe('a request id from the gateway to the webhook receiver', () => {
 
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     callApi(`${regions.baseUrl('us')}${path}`, { token: account.token, method, body, headers });
-
-  const eventually = async <T>(
-    read: () => T | Promise<T>,
-    done: (value: T) => boolean,
-    timeoutMs = 20_000,
-  ) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value) || Date.now() > deadline) return value;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  };
 
   it('carries one request id through every process and onto the delivery', async () => {
     const formId = (

@@ -14,6 +14,7 @@ import {
   type TestAccount,
   type TestRegions,
   WebhookReceiver,
+  eventually,
 } from '@formline/testing';
 import { Webhook } from 'standardwebhooks';
 
@@ -84,16 +85,6 @@ describe('webhook delivery', () => {
     const response = await api(account, 'PUT', `/forms/${formId}/webhooks/${tag}`, body);
     expect([200, 201]).toContain(response.status);
     return response.body;
-  };
-
-  const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error(`not reached in time: ${JSON.stringify(value)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
   };
 
   it('delivers the Typeform payload, verifiable with Typeform-Signature and Standard Webhooks', async () => {

@@ -107,7 +107,7 @@ export class ResponseRepository {
           }
         : {}),
       ...(query.query ? { searchText: { contains: query.query.toLowerCase() } } : {}),
-      AND: [newer ?? {}, older ?? {}, cursor && !anchor ? { id: '__no_such_response__' } : {}],
+      AND: [newer ?? {}, older ?? {}],
     };
     // Paging towards newer responses reads upwards from the cursor, then
     // returns the page in the requested order.

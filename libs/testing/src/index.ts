@@ -11,3 +11,4 @@ export * from './prometheus-text';
 export * from './oauth-browser';
 export * from './stream-events';
 export * from './webhook-receiver';
+export * from './eventually';

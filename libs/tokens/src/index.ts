@@ -1,4 +1,3 @@
 export * from './access-token';
 export * from './password-hash';
 export * from './pkce';
-export * from './random-id';

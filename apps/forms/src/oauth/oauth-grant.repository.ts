@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type GlobalDb, GlobalPrismaClient } from '@formline/db';
-import { randomId } from '@formline/tokens';
+import { newPublicId } from '@formline/ids';
 
 export interface StoredCode {
   applicationId: string;
@@ -55,7 +55,7 @@ export class OAuthGrantRepository {
     grant: { applicationId: string; accountId: string; scopes: string[]; codeHash: string },
     tokens: NewTokens,
   ): Promise<void> {
-    const grantId = randomId(20);
+    const grantId = newPublicId(20);
     await this.db.$transaction([
       this.db.oAuthGrant.create({
         data: {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { PersonalToken } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
-import { randomId } from '@formline/tokens';
+import { newPublicId } from '@formline/ids';
 
 export interface NewPersonalToken {
   accountId: string;
@@ -19,7 +19,7 @@ export class PersonalTokenRepository {
 
   async create(token: NewPersonalToken): Promise<PersonalToken> {
     const row = await this.db.personalAccessToken.create({
-      data: { id: randomId(16), ...token },
+      data: { id: newPublicId(16), ...token },
       select: fields,
     });
     return present(row);

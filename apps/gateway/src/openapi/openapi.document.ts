@@ -46,7 +46,6 @@ const bearerErrors = [
   ErrorCode.TokenExpired,
   ErrorCode.TokenRevoked,
   ErrorCode.InsufficientScope,
-  ErrorCode.Forbidden,
   ErrorCode.RateLimited,
 ];
 // What any operation taking the owner's email and password may answer.

@@ -6,6 +6,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { Streams } from '@formline/contracts';
 import { ResponsesPrismaClient } from '@formline/db';
 import { ensureStream, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
@@ -38,7 +39,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     private readonly db: ResponsesPrismaClient,
-    @Inject(RESPONSES_NATS) nats: import('@nats-io/transport-node').NatsConnection,
+    @Inject(RESPONSES_NATS) nats: NatsConnection,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
     this.link = new NatsLink(nats);
