@@ -62,3 +62,82 @@ describe('JSON Patch', () => {
     expect(() => parsePatchOperations(body)).toThrow(DomainError);
   });
 });
+
+describe('JSON Patch and prototypes', () => {
+  const pollutes = [
+    '/settings/__proto__/show_number_of_submissions',
+    '/settings/constructor/prototype/polluted',
+    '/settings/meta/__proto__',
+    '/settings/prototype',
+    '/title/constructor',
+  ];
+
+  it.each(pollutes.flatMap((path) => ['add', 'replace', 'remove'].map((op) => [op, path])))(
+    'refuses %s %s, naming the path, and pollutes nothing',
+    (op, path) => {
+      const before = structuredClone(document);
+      const operations = [{ op, path, value: true }];
+      let refusal: unknown;
+      try {
+        applyPatch(document, operations as never, roots);
+      } catch (error) {
+        refusal = error;
+      }
+      expect(refusal).toBeInstanceOf(DomainError);
+      expect((refusal as DomainError).details?.[0]?.field).toBe('[0].path');
+      expect(({} as Record<string, unknown>).show_number_of_submissions).toBeUndefined();
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.prototype).not.toHaveProperty('x');
+      expect(document).toEqual(before);
+    },
+  );
+
+  it('refuses the prototype paths when parsing, naming the operation', () => {
+    expect(() => parsePatchOperations([{ op: 'add', path: '/settings/__proto__/x', value: true }])).toThrow(
+      DomainError,
+    );
+    try {
+      parsePatchOperations([
+        { op: 'replace', path: '/title', value: 'ok' },
+        { op: 'add', path: '/a/constructor/prototype/b', value: 1 },
+      ]);
+    } catch (error) {
+      expect((error as DomainError).details?.[0]?.field).toBe('[1].path');
+    }
+  });
+
+  it('walks own properties only: an inherited name does not exist', () => {
+    expect(() =>
+      applyPatch(document, [{ op: 'replace', path: '/settings/toString', value: 1 }], roots),
+    ).toThrow(DomainError);
+    // `add` creates an own object of that name; the prototype's method stays as it was.
+    const patched = applyPatch(
+      document,
+      [{ op: 'add', path: '/settings/hasOwnProperty/x', value: 1 }],
+      roots,
+    );
+    expect(Object.hasOwn(patched.settings, 'hasOwnProperty')).toBe(true);
+    expect(typeof Object.prototype.hasOwnProperty).toBe('function');
+  });
+
+  it('changes nothing when one operation of many is refused', () => {
+    const before = structuredClone(document);
+    expect(() =>
+      applyPatch(
+        document,
+        [
+          { op: 'replace', path: '/title', value: 'New' },
+          { op: 'replace', path: '/settings/missing', value: 1 },
+        ],
+        roots,
+      ),
+    ).toThrow(DomainError);
+    expect(document).toEqual(before);
+  });
+
+  it('bounds the number of operations', () => {
+    const many = Array.from({ length: 101 }, () => ({ op: 'replace', path: '/title', value: 'x' }));
+    expect(() => parsePatchOperations(many)).toThrow(DomainError);
+    expect(parsePatchOperations(many.slice(0, 100))).toHaveLength(100);
+  });
+});

@@ -1,3 +1,4 @@
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 
 // The body of POST /forms/{form_id}/submissions, validated by the responses
@@ -6,17 +7,21 @@ import { z } from 'zod';
 // A submission, modelled on Typeform's response JSON: answers name their field
 // by id or ref and carry one value under the key of their type.
 const fieldReference = z
-  .strictObject({ id: z.string().optional(), ref: z.string().optional(), type: z.string().optional() })
+  .strictObject({
+    id: boundedText(inputLimits.id).optional(),
+    ref: boundedText(inputLimits.id).optional(),
+    type: boundedText(inputLimits.name).optional(),
+  })
   .refine((field) => field.id !== undefined || field.ref !== undefined, {
     error: 'name the field by id or ref',
   });
 
 const choiceValue = z
   .strictObject({
-    id: z.string().optional(),
-    ref: z.string().optional(),
-    label: z.string().optional(),
-    other: z.string().optional(),
+    id: boundedText(inputLimits.id).optional(),
+    ref: boundedText(inputLimits.id).optional(),
+    label: boundedText(inputLimits.text).optional(),
+    other: boundedText(inputLimits.answerShort).optional(),
   })
   .refine(
     (c) => c.id !== undefined || c.ref !== undefined || c.label !== undefined || c.other !== undefined,
@@ -26,10 +31,10 @@ const choiceValue = z
   );
 
 const choicesValue = z.strictObject({
-  ids: z.array(z.string()).optional(),
-  refs: z.array(z.string()).optional(),
-  labels: z.array(z.string()).optional(),
-  other: z.string().optional(),
+  ids: z.array(boundedText(inputLimits.id)).max(inputLimits.answerChoices).optional(),
+  refs: z.array(boundedText(inputLimits.id)).max(inputLimits.answerChoices).optional(),
+  labels: z.array(boundedText(inputLimits.text)).max(inputLimits.answerChoices).optional(),
+  other: boundedText(inputLimits.answerShort).optional(),
 });
 
 export const answerTypes = [
@@ -48,21 +53,27 @@ export type AnswerType = (typeof answerTypes)[number];
 export const answerInputSchema = z.strictObject({
   field: fieldReference,
   type: z.enum(answerTypes),
-  text: z.string().optional(),
-  email: z.string().optional(),
+  text: boundedText(inputLimits.answerText).optional(),
+  email: boundedText(inputLimits.answerShort).optional(),
   number: z.number().optional(),
   boolean: z.boolean().optional(),
   choice: choiceValue.optional(),
   choices: choicesValue.optional(),
-  date: z.string().optional(),
-  url: z.string().optional(),
-  phone_number: z.string().optional(),
+  date: boundedText(inputLimits.answerShort).optional(),
+  url: boundedText(inputLimits.url).optional(),
+  phone_number: boundedText(inputLimits.answerShort).optional(),
 });
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 
 export const submissionSchema = z.strictObject({
-  landed_at: z.iso.datetime({ offset: true }).optional(),
-  hidden: z.record(z.string(), z.string()).optional(),
-  answers: z.array(answerInputSchema).default([]),
+  landed_at: z.iso.datetime({ offset: true }).max(inputLimits.name).optional(),
+  hidden: z
+    .record(boundedText(inputLimits.name), boundedText(inputLimits.hiddenValue))
+    .refine((hidden) => Object.keys(hidden).length <= inputLimits.hidden, {
+      error: `at most ${inputLimits.hidden} hidden values`,
+    })
+    .meta({ maxProperties: inputLimits.hidden })
+    .optional(),
+  answers: z.array(answerInputSchema).max(inputLimits.answers).default([]),
 });
 export type Submission = z.infer<typeof submissionSchema>;

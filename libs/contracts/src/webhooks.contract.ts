@@ -1,3 +1,4 @@
+import { boundedText, inputLimits, isPrototypeKey } from '@formline/input';
 import { z } from 'zod';
 import { defineRpc } from './rpc-contract';
 import { Subjects } from './subjects';
@@ -10,9 +11,9 @@ export const webhookEventTypesSchema = z.object({ form_response: z.boolean() }).
 // The body of PUT/POST /forms/{form_id}/webhooks/{tag}. Every field may be
 // omitted on a change (toggling `enabled` alone keeps the url); creating needs url.
 export const webhookInputSchema = z.strictObject({
-  url: z.string().min(1).max(2048).optional(),
+  url: boundedText(inputLimits.url).min(1).optional(),
   enabled: z.boolean().optional(),
-  secret: z.string().min(1).max(256).nullable().optional(),
+  secret: boundedText(256).min(1).nullable().optional(),
   verify_ssl: z.boolean().optional(),
   event_types: webhookEventTypesSchema.optional(),
 });
@@ -35,11 +36,15 @@ export const webhookResourceSchema = z.object({
 export type WebhookResource = z.output<typeof webhookResourceSchema>;
 
 // Names a webhook within its form, in its URL path.
+// It starts with a letter or digit and holds no `..` (tags appear in paths and
+// logs) and is never a prototype name (tags key objects in clients' code).
 export const webhookTagSchema = z
   .string()
   .min(1)
   .max(100)
-  .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, "_", "-" and "." only');
+  .regex(/^[A-Za-z0-9][\w.-]*$/, 'letters, digits, "_", "-" and "." only, starting with a letter or digit')
+  .refine((tag) => !tag.includes('..'), { error: 'may not contain ".."' })
+  .refine((tag) => !isPrototypeKey(tag), { error: 'may not be __proto__, constructor or prototype' });
 
 const webhookKey = {
   accountId: z.string().min(1),

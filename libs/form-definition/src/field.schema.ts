@@ -1,3 +1,4 @@
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { dateSeparators, dateStructures, ratingShapes } from './enums';
 import { attachmentSchema, layoutSchema } from './media.schema';
@@ -6,22 +7,22 @@ import { attachmentSchema, layoutSchema } from './media.schema';
 // properties, validations, attachment, layout}, with the properties and
 // validations each type accepts. SPEC leaves the shape "not shown".
 
-const description = { description: z.string().optional() };
+const description = { description: boundedText(inputLimits.text).optional() };
 const required = { required: z.boolean().optional() };
 const maxLength = { max_length: z.int().positive().optional() };
 
 export const choiceSchema = z.strictObject({
-  id: z.string().optional(),
-  ref: z.string().min(1).optional(),
-  label: z.string({ error: 'label is required' }).min(1, 'label is required'),
+  id: boundedText(inputLimits.id).optional(),
+  ref: boundedText(inputLimits.id).min(1).optional(),
+  label: boundedText(inputLimits.text, { error: 'label is required' }).min(1, 'label is required'),
   attachment: attachmentSchema.optional(),
 });
 export type ChoiceInput = z.infer<typeof choiceSchema>;
 
 const common = {
-  id: z.string().optional(),
-  ref: z.string().min(1).optional(),
-  title: z.string({ error: 'title is required' }),
+  id: boundedText(inputLimits.id).optional(),
+  ref: boundedText(inputLimits.id).min(1).optional(),
+  title: boundedText(inputLimits.text, { error: 'title is required' }),
   attachment: attachmentSchema.optional(),
   layout: layoutSchema.optional(),
 };
@@ -38,7 +39,7 @@ const field = <T extends string, P extends z.ZodRawShape, V extends z.ZodRawShap
     validations: z.strictObject(validations).optional(),
   });
 
-const choices = z.array(choiceSchema).min(1, 'at least one choice');
+const choices = z.array(choiceSchema).min(1, 'at least one choice').max(inputLimits.choices);
 
 const multipleChoice = field(
   'multiple_choice',
@@ -112,9 +113,9 @@ export const questionSchema = z.discriminatedUnion('type', [
       start_at_one: z.boolean().optional(),
       labels: z
         .strictObject({
-          left: z.string().optional(),
-          center: z.string().optional(),
-          right: z.string().optional(),
+          left: boundedText(inputLimits.text).optional(),
+          center: boundedText(inputLimits.text).optional(),
+          right: boundedText(inputLimits.text).optional(),
         })
         .optional(),
     },
@@ -134,7 +135,11 @@ export const questionSchema = z.discriminatedUnion('type', [
   field('legal', description, required),
   field(
     'statement',
-    { ...description, button_text: z.string().optional(), hide_marks: z.boolean().optional() },
+    {
+      ...description,
+      button_text: boundedText(inputLimits.text).optional(),
+      hide_marks: z.boolean().optional(),
+    },
     {},
   ),
 ]);
@@ -145,9 +150,9 @@ export const groupSchema = z.strictObject({
   type: z.literal('group'),
   properties: z.strictObject({
     ...description,
-    button_text: z.string().optional(),
+    button_text: boundedText(inputLimits.text).optional(),
     show_button: z.boolean().optional(),
-    fields: z.array(questionSchema),
+    fields: z.array(questionSchema).max(inputLimits.fields),
   }),
 });
 export type GroupInput = z.infer<typeof groupSchema>;

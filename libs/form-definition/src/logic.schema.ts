@@ -1,3 +1,4 @@
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import {
   calculationValueTypes,
@@ -42,7 +43,7 @@ const conditionItemSchema: z.ZodType<ConditionVar | Condition> = z.unknown().sup
 export const conditionSchema: z.ZodType<Condition> = z.lazy(() =>
   z.strictObject({
     op: z.enum([...conditionOperators, 'and', 'or']) as z.ZodType<Condition['op']>,
-    vars: z.array(conditionItemSchema),
+    vars: z.array(conditionItemSchema).max(inputLimits.conditionVars),
   }),
 );
 
@@ -55,7 +56,9 @@ export const actionSchema = z
   .strictObject({
     action: z.enum(logicActions),
     details: z.strictObject({
-      to: z.strictObject({ type: z.enum(jumpTargetTypes), value: z.string().min(1) }).optional(),
+      to: z
+        .strictObject({ type: z.enum(jumpTargetTypes), value: boundedText(inputLimits.id).min(1) })
+        .optional(),
       target: targetSchema.optional(),
       value: z
         .strictObject({
@@ -92,7 +95,7 @@ export type LogicAction = z.infer<typeof actionSchema>;
 
 export const logicJumpSchema = z.strictObject({
   type: z.enum(logicJumpTypes),
-  ref: z.string().min(1),
-  actions: z.array(actionSchema),
+  ref: boundedText(inputLimits.id).min(1),
+  actions: z.array(actionSchema).max(inputLimits.actions),
 });
 export type LogicJump = z.infer<typeof logicJumpSchema>;

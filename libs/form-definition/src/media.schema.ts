@@ -1,9 +1,10 @@
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { attachmentTypes, layoutPlacements, layoutTypes, videoHosts, videoScales } from './enums';
 
 // Attachments and layouts (SPEC 2.4), shared by screens and fields.
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(inputLimits.url);
 
 export const attachmentSchema = z
   .strictObject({
@@ -15,7 +16,7 @@ export const attachmentSchema = z
         error: 'must be 0.4, 0.6, 0.8 or 1',
       })
       .optional(),
-    properties: z.strictObject({ description: z.string().optional() }).optional(),
+    properties: z.strictObject({ description: boundedText(inputLimits.text).optional() }).optional(),
   })
   .superRefine((attachment, ctx) => {
     if (attachment.type !== 'video') {

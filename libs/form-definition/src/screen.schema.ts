@@ -1,3 +1,4 @@
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { buttonModes, thankYouScreenTypes } from './enums';
 import { attachmentSchema, layoutSchema } from './media.schema';
@@ -5,14 +6,14 @@ import { attachmentSchema, layoutSchema } from './media.schema';
 // Welcome and thank-you screens (SPEC 2.2, 2.3).
 
 export const welcomeScreenSchema = z.strictObject({
-  id: z.string().optional(),
-  ref: z.string().min(1).optional(),
-  title: z.string({ error: 'title is required' }),
+  id: boundedText(inputLimits.id).optional(),
+  ref: boundedText(inputLimits.id).min(1).optional(),
+  title: boundedText(inputLimits.text, { error: 'title is required' }),
   properties: z
     .strictObject({
-      description: z.string().optional(),
+      description: boundedText(inputLimits.text).optional(),
       show_button: z.boolean().optional(),
-      button_text: z.string().optional(),
+      button_text: boundedText(inputLimits.text).optional(),
     })
     .optional(),
   attachment: attachmentSchema.optional(),
@@ -22,16 +23,19 @@ export type WelcomeScreenInput = z.infer<typeof welcomeScreenSchema>;
 
 export const thankYouScreenSchema = z
   .strictObject({
-    id: z.string().optional(),
-    ref: z.string().min(1).optional(),
-    title: z.string({ error: 'title is required' }),
+    id: boundedText(inputLimits.id).optional(),
+    ref: boundedText(inputLimits.id).min(1).optional(),
+    title: boundedText(inputLimits.text, { error: 'title is required' }),
     type: z.enum(thankYouScreenTypes).optional(),
     properties: z
       .strictObject({
         show_button: z.boolean().optional(),
-        button_text: z.string().optional(),
+        button_text: boundedText(inputLimits.text).optional(),
         button_mode: z.enum(buttonModes).optional(),
-        redirect_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+        redirect_url: z
+          .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+          .max(inputLimits.url)
+          .optional(),
         share_icons: z.boolean().optional(),
       })
       .optional(),

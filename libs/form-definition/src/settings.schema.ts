@@ -1,14 +1,15 @@
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { languages, milestoneReasons, milestoneStatuses, progressBars, typingEmulationSpeeds } from './enums';
 
 // Form settings (SPEC 2.6) and conversational settings (SPEC 2.7).
 
-const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(inputLimits.url);
 
 // status and reason are informative: accepted so a form read can be written
 // back unchanged, then ignored and computed again on output.
 const milestoneSchema = z.strictObject({
-  field_ref: z.string().min(1),
+  field_ref: boundedText(inputLimits.id).min(1),
   status: z.enum(milestoneStatuses).optional(),
   reason: z.enum(milestoneReasons).optional(),
 });
@@ -29,16 +30,16 @@ export const settingsSchema = z
     hide_navigation: z.boolean().optional(),
     meta: z
       .strictObject({
-        title: z.string().optional(),
+        title: boundedText(inputLimits.text).optional(),
         allow_indexing: z.boolean().optional(),
-        description: z.string().optional(),
+        description: boundedText(inputLimits.text).optional(),
         image: z.strictObject({ href: httpUrl }).optional(),
       })
       .optional(),
     redirect_after_submit_url: httpUrl.optional(),
-    web_analytics: z.string().optional(),
-    ad_pixel: z.string().optional(),
-    tag_manager: z.string().optional(),
+    web_analytics: boundedText(inputLimits.snippet).optional(),
+    ad_pixel: boundedText(inputLimits.snippet).optional(),
+    tag_manager: boundedText(inputLimits.snippet).optional(),
     // SPEC 7.2 and 8.1: at most one milestone per form.
     milestones: z.array(milestoneSchema).max(1, 'a form has at most one milestone').optional(),
   })

@@ -34,6 +34,7 @@ import { ErrorCode } from '@formline/errors';
 import { formInputSchema } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
@@ -44,8 +45,8 @@ import { ApiOperation } from '../openapi/api-operation.decorator';
 
 const listQuery = z.object({
   ...pagingQuery,
-  search: z.string().optional(),
-  workspace_id: z.string().optional(),
+  search: boundedText(inputLimits.text).optional(),
+  workspace_id: boundedText(inputLimits.id).optional(),
   sort_by: z.enum(formSortFields).default('created_at'),
   order_by: z.enum(['asc', 'desc']).default('desc'),
 });

@@ -5,6 +5,7 @@ import { approveAuthorization, emailSchema } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { generateAuthorizationCode, hashAccessToken } from '@formline/tokens';
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Public } from '../auth/public.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
@@ -36,20 +37,22 @@ const csrfCookie = 'formline_oauth_csrf';
 // readAuthorizationRequest reads them: for the API document.
 const authorizationParameters = {
   response_type: z.literal('code'),
-  client_id: z.string(),
-  redirect_uri: z.string(),
-  scope: z.string().describe('Scopes, space separated.'),
-  state: z.string().optional(),
-  code_challenge: z.string().optional().describe('PKCE: base64url SHA-256 of the code_verifier.'),
+  client_id: boundedText(inputLimits.id),
+  redirect_uri: boundedText(inputLimits.url),
+  scope: boundedText(inputLimits.text).describe('Scopes, space separated.'),
+  state: boundedText(inputLimits.text).optional(),
+  code_challenge: boundedText(inputLimits.name)
+    .optional()
+    .describe('PKCE: base64url SHA-256 of the code_verifier.'),
   code_challenge_method: z.literal('S256').optional(),
 };
 const authorizationQuerySchema = z.object(authorizationParameters);
 const consentFormSchema = z.object({
   ...authorizationParameters,
-  csrf_token: z.string(),
+  csrf_token: boundedText(inputLimits.name),
   decision: z.enum(['allow', 'deny']),
-  email: z.string().optional(),
-  password: z.string().optional(),
+  email: boundedText(inputLimits.name).optional(),
+  password: boundedText(1024).optional(),
 });
 const page = (description: string) => ({ description, body: null, contentType: 'text/html' });
 const redirect = (description: string) => ({

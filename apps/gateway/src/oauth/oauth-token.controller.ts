@@ -3,6 +3,7 @@ import { issueOAuthToken, revokeOAuthToken } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { codeChallengeOf, generateToken, hashAccessToken, isCodeVerifier } from '@formline/tokens';
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Public } from '../auth/public.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
@@ -29,23 +30,28 @@ export type TokenResponse = z.output<typeof tokenResponseSchema>;
 // reads it): for the API document. The client authenticates with HTTP Basic
 // (client_id and client_secret) or with client_id and client_secret here.
 const clientParameters = {
-  client_id: z.string().optional(),
-  client_secret: z.string().optional(),
+  client_id: boundedText(inputLimits.id).optional(),
+  client_secret: boundedText(inputLimits.name).optional(),
 };
 const tokenRequestSchema = z.object({
   grant_type: z.enum(['authorization_code', 'refresh_token']),
-  code: z.string().optional().describe('authorization_code: the code the redirect brought.'),
-  redirect_uri: z.string().optional().describe('authorization_code: the redirect_uri of the authorization.'),
-  code_verifier: z
-    .string()
+  code: boundedText(inputLimits.name)
+    .optional()
+    .describe('authorization_code: the code the redirect brought.'),
+  redirect_uri: boundedText(inputLimits.url)
+    .optional()
+    .describe('authorization_code: the redirect_uri of the authorization.'),
+  code_verifier: boundedText(inputLimits.name)
     .optional()
     .describe('authorization_code: the PKCE verifier, if a challenge was sent.'),
-  refresh_token: z.string().optional().describe('refresh_token: the refresh token.'),
-  scope: z.string().optional().describe('refresh_token: fewer scopes than granted, space separated.'),
+  refresh_token: boundedText(inputLimits.name).optional().describe('refresh_token: the refresh token.'),
+  scope: boundedText(inputLimits.text)
+    .optional()
+    .describe('refresh_token: fewer scopes than granted, space separated.'),
   ...clientParameters,
 });
 const revokeRequestSchema = z.object({
-  token: z.string().describe('An access or refresh token of this client.'),
+  token: boundedText(inputLimits.name).describe('An access or refresh token of this client.'),
   token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
   ...clientParameters,
 });

@@ -5,6 +5,7 @@ import {
   oauthErrorBodySchema,
   oauthErrorByCode,
 } from '@formline/errors';
+import { inputLimits } from '@formline/input';
 import { REQUEST_ID_HEADER } from '@formline/ops';
 import type { ApiOperationOptions } from './api-operation.decorator';
 import type { z } from 'zod';
@@ -180,7 +181,7 @@ function operationOf(
         name,
         in: 'path',
         required: true,
-        schema: { type: 'string' },
+        schema: { type: 'string', maxLength: inputLimits.id },
       })),
       ...(querySchema ? queryParameters(querySchema) : []),
       ...route.headerParams
@@ -189,7 +190,7 @@ function operationOf(
           name: headerName(name),
           in: 'header',
           required: false,
-          schema: { type: 'string' },
+          schema: { type: 'string', maxLength: inputLimits.headerValue },
         })),
       { $ref: '#/components/parameters/RequestId' },
     ],

@@ -1,7 +1,8 @@
 import { responseSortFields, responseTypes, type ResponseQuery } from '@formline/contracts';
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 
-const csv = z.string().transform((value) =>
+const csv = boundedText(inputLimits.queryValue).transform((value) =>
   value
     .split(',')
     .map((item) => item.trim())
@@ -9,7 +10,7 @@ const csv = z.string().transform((value) =>
 );
 
 // ISO 8601 date-time, or Unix seconds, as Typeform's since/until take them.
-const pointInTime = z.string().transform((value, ctx) => {
+const pointInTime = boundedText(inputLimits.name).transform((value, ctx) => {
   const date = /^\d+$/.test(value) ? new Date(Number(value) * 1000) : new Date(value);
   if (Number.isNaN(date.getTime())) {
     ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time or Unix seconds' });
@@ -26,17 +27,16 @@ export const responseListQuery = z
     page_size: z.coerce.number().int().min(1).max(1000).default(25),
     since: pointInTime.optional(),
     until: pointInTime.optional(),
-    after: z.string().min(1).optional(),
-    before: z.string().min(1).optional(),
+    after: boundedText(inputLimits.id).min(1).optional(),
+    before: boundedText(inputLimits.id).min(1).optional(),
     included_response_ids: csv.optional(),
     excluded_response_ids: csv.optional(),
     response_type: csv.pipe(z.array(z.enum(responseTypes))).optional(),
     completed: z.enum(['true', 'false']).optional(),
-    sort: z
-      .string()
+    sort: boundedText(inputLimits.name)
       .regex(sortPattern, `field,order with field ${responseSortFields.join(' or ')}`)
       .default('submitted_at,desc'),
-    query: z.string().min(1).optional(),
+    query: boundedText(inputLimits.text).min(1).optional(),
     fields: csv.optional(),
   })
   .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });

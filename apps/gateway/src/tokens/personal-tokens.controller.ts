@@ -11,6 +11,7 @@ import {
 import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { generatePersonalAccessToken, hashAccessToken } from '@formline/tokens';
+import { inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { OwnerCredentials } from '../auth/owner-credentials.decorator';
 import { Owner } from '../auth/owner.decorator';
@@ -22,9 +23,9 @@ const createBody = z.object({
   // A JSON array, or space-separated as OAuth writes scopes.
   scopes: z.preprocess(
     (value) => (typeof value === 'string' ? value.split(' ').filter(Boolean) : value),
-    z.array(apiScopeSchema).min(1),
+    z.array(apiScopeSchema).min(1).max(inputLimits.scopes),
   ),
-  expires_at: z.iso.datetime({ offset: true }).optional(),
+  expires_at: z.iso.datetime({ offset: true }).max(inputLimits.name).optional(),
 });
 
 // What the API shows of a token (for the API document; `present` builds it).

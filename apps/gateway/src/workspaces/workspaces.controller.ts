@@ -15,6 +15,7 @@ import {
 } from '@formline/contracts';
 import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
+import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
@@ -22,7 +23,7 @@ import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 
-const listQuery = z.object({ ...pagingQuery, search: z.string().optional() });
+const listQuery = z.object({ ...pagingQuery, search: boundedText(inputLimits.text).optional() });
 const notFound = [ErrorCode.WorkspaceNotFound];
 
 // Typeform's Create API for workspaces.

@@ -111,7 +111,7 @@ export class SubmissionService {
         const answer = answers.get(ref);
         return answer && valueOf(answer);
       },
-      hidden: (name) => hidden[name],
+      hidden: (name) => (Object.hasOwn(hidden, name) ? hidden[name] : undefined),
     });
     const visited = new Set(path.visited);
     for (const [ref, i] of positions) {

@@ -1,0 +1,5 @@
+export * from './input-limits';
+export * from './prototype-keys';
+export * from './caller-text';
+export * from './caller-json';
+export * from './json-depth';
