@@ -3,6 +3,7 @@
 // switches that forget a case.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import regexp from 'eslint-plugin-regexp';
 
 const apps = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'];
 
@@ -12,6 +13,15 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
+  // STYLE rule 11: no regex that backtracks super-linearly, as they run on
+  // caller input (a quadratic email check once stalled a whole region).
+  {
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
+    },
+  },
   {
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -157,7 +157,7 @@ describe('the image entrypoint', () => {
   it.each(appNames)('runs %s, named by argument or by APP', (app) => {
     const expected = {
       status: 0,
-      stdout: `node --enable-source-maps dist/apps/${app}/src/main.js`,
+      stdout: `node --disable-proto=throw --enable-source-maps dist/apps/${app}/src/main.js`,
       stderr: '',
     };
     expect(run('app', [app])).toEqual(expected);

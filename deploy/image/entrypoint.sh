@@ -23,7 +23,7 @@ case "$role" in
       echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
       exit 2
     fi
-    exec node --enable-source-maps "dist/apps/$role/src/main.js"
+    exec node --disable-proto=throw --enable-source-maps "dist/apps/$role/src/main.js"
     ;;
   migrate)
     if [ "$#" -eq 0 ]; then

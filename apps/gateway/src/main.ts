@@ -2,11 +2,13 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, regionBaseUrls } from '@formline/config';
+import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { observeHttpRequests } from './http/http-observability';
+import { answerClientError, installRequestHygiene, parseJsonBody } from './http/request-hygiene';
 import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
@@ -18,8 +20,12 @@ async function main(): Promise<void> {
   const ops = new OpsServer([]);
   // Live before NATS answers, so a slow bus never gets the pod killed.
   await ops.listen(config.OPS_HOST, config.OPS_PORT);
-  const adapter = new FastifyAdapter();
+  const adapter = new FastifyAdapter({
+    bodyLimit: inputLimits.bodyBytes,
+    clientErrorHandler: answerClientError,
+  });
   observeHttpRequests(adapter.getInstance(), logger);
+  installRequestHygiene(adapter.getInstance());
   const served = collectServedRoutes(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {
     logger,
@@ -33,6 +39,15 @@ async function main(): Promise<void> {
     ],
   });
   serveOpenApi(adapter.getInstance(), document);
+  app.useBodyParser('application/json', { bodyLimit: inputLimits.bodyBytes }, (request, body, done) => {
+    let parsed: unknown;
+    try {
+      parsed = parseJsonBody(request, body);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    done(null, parsed);
+  });
   await app.init();
   // A route missing from /openapi.json is a bug to fix, not to ship.
   const undocumented = undocumentedRoutes(served, document);

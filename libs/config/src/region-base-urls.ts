@@ -6,5 +6,7 @@ export function regionBaseUrls(config: { BASE_URL: string; EU_BASE_URL: string }
 }
 
 function trimSlash(url: string): string {
-  return url.replace(/\/+$/, '');
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
 }

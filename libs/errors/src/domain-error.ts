@@ -17,14 +17,28 @@ export interface ErrorBody {
 
 // An error the caller can act on. Thrown anywhere in the services, it crosses
 // NATS as its body and the gateway answers with the body and the status of its code.
+// An error body stays small whatever the input: a caller sending 10,000 bad
+// items gets the first details, not a reply too large to travel over NATS;
+// texts that echo caller input (a property name) are cut short.
+const maxDetails = 50;
+const maxDetailText = 300;
+
 export class DomainError extends Error {
+  readonly details?: ErrorDetail[];
+
   constructor(
     readonly code: ErrorCode,
     readonly description: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
   ) {
     super(`${code}: ${description}`);
     this.name = 'DomainError';
+    this.details = details?.slice(0, maxDetails).map((detail) => ({
+      code: cut(detail.code),
+      description: cut(detail.description),
+      field: cut(detail.field),
+      in: detail.in,
+    }));
   }
 
   toBody(): ErrorBody {
@@ -43,4 +57,11 @@ export class DomainError extends Error {
       Array.isArray(details) ? (details as ErrorDetail[]) : undefined,
     );
   }
+}
+
+function cut(text: string): string {
+  if (text.length <= maxDetailText) return text;
+  // Never end on half of a surrogate pair.
+  const end = /[\ud800-\udbff]/.test(text[maxDetailText - 1]) ? maxDetailText - 1 : maxDetailText;
+  return `${text.slice(0, end)}…`;
 }

@@ -28,6 +28,12 @@ export enum ErrorCode {
   InvalidScope = 'INVALID_SCOPE',
   ServiceUnavailable = 'SERVICE_UNAVAILABLE',
   InternalError = 'INTERNAL_ERROR',
+  // Hostile or broken HTTP: a body in another charset, headers over the limit,
+  // a request that took too long to arrive, an answer too large to send.
+  UnsupportedMediaType = 'UNSUPPORTED_MEDIA_TYPE',
+  HeadersTooLarge = 'HEADERS_TOO_LARGE',
+  RequestTimeout = 'REQUEST_TIMEOUT',
+  ResponseTooLarge = 'RESPONSE_TOO_LARGE',
 }
 
 // The one mapping from a domain error code to the HTTP status the gateway answers with.
@@ -57,6 +63,12 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.InvalidScope]: 400,
   [ErrorCode.ServiceUnavailable]: 503,
   [ErrorCode.InternalError]: 500,
+  [ErrorCode.UnsupportedMediaType]: 415,
+  [ErrorCode.HeadersTooLarge]: 431,
+  [ErrorCode.RequestTimeout]: 408,
+  // The request is fine, but what it asks for does not fit one answer (ask
+  // for a smaller page): the caller can act on it, so not a 5xx.
+  [ErrorCode.ResponseTooLarge]: 422,
 };
 
 // The `error` member that OAuth clients read (RFC 6749 5.2), for the codes the

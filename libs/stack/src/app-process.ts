@@ -12,13 +12,17 @@ export interface AppProcessOptions {
   onLine: (label: string, line: string) => void;
 }
 
+// How every app's node runs, here and in the image (deploy/image/entrypoint.sh):
+// `__proto__` access throws, so no caller JSON can reach a prototype through it.
+export const appNodeFlags = ['--disable-proto=throw', '--enable-source-maps'];
+
 // One running app: a real `node` process, as in production.
 export class AppProcess {
   private readonly child: ChildProcess;
   private exited: Promise<number | null>;
 
   constructor(readonly options: AppProcessOptions) {
-    this.child = spawn(process.execPath, ['--enable-source-maps', path.resolve(options.entry)], {
+    this.child = spawn(process.execPath, [...appNodeFlags, path.resolve(options.entry)], {
       env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -85,7 +85,7 @@ export class OpenApiConformance {
 
   constructor(private readonly document: Json) {
     for (const [path, operations] of entries(document.paths)) {
-      const pattern = new RegExp(`^${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const pattern = new RegExp(`^${path.replace(/\{[^{}]+\}/g, '[^/]+')}$`);
       for (const [method, operation] of entries(operations))
         this.routes.push({ method, path, pattern, operation });
     }

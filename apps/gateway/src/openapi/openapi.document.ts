@@ -254,7 +254,10 @@ function errorsOf(
   if (kind === 'scope' || kind === 'optional-scope') for (const code of bearerErrors) codes.add(code);
   if (kind === 'owner') for (const code of ownerErrors) codes.add(code);
   if (operation.body || hasQuery || pathParamsOf(route.path).length > 0) codes.add(ErrorCode.ValidationError);
-  if (operation.body) codes.add(ErrorCode.PayloadTooLarge);
+  if (operation.body) {
+    codes.add(ErrorCode.PayloadTooLarge);
+    codes.add(ErrorCode.UnsupportedMediaType);
+  }
   for (const code of operation.errors ?? []) codes.add(code);
   const byStatus = new Map<string, ErrorCode[]>();
   for (const code of codes) {

@@ -123,7 +123,7 @@ export function routeDocumentationProblems(routes: readonly RouteDescription[]):
 }
 
 export function pathParamsOf(path: string): string[] {
-  return [...path.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
+  return [...path.matchAll(/\{([^{}]+)\}/g)].map((match) => match[1]);
 }
 
 // `/forms/:form_id` (Nest, Fastify) → `/forms/{form_id}` (OpenAPI).

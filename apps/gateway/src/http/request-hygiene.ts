@@ -1,0 +1,142 @@
+import { DomainError, ErrorCode, httpStatusByCode, type ErrorDetail } from '@formline/errors';
+import {
+  findCallerJsonProblem,
+  inputLimits,
+  isPrototypeKey,
+  offsetBeyondDepth,
+  textProblem,
+} from '@formline/input';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Socket } from 'node:net';
+
+// What the gateway refuses before anything recurses into a request or stores
+// it: caller JSON is data. A JSON body must be UTF-8, nest at most
+// inputLimits.jsonDepth deep (counted over the raw text in one pass, before
+// parsing), and hold no prototype key (`__proto__`, `constructor`,
+// `prototype`) and no text that PostgreSQL cannot store (NUL, an unpaired
+// surrogate, escaped or not); path parameters, query values and headers the
+// same. Each refusal is a 400 whose details name where (415 for a charset).
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+// The JSON body parser (Nest's useBodyParser): charset, UTF-8, depth, then JSON.parse.
+export function parseJsonBody(request: { headers: { 'content-type'?: string } }, body: Buffer): unknown {
+  const charset = charsetOf(request.headers['content-type']);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new DomainError(
+      ErrorCode.UnsupportedMediaType,
+      `A JSON body must be UTF-8; this one says charset=${charset.slice(0, 40)}.`,
+    );
+  }
+  let text: string;
+  try {
+    text = utf8.decode(body);
+  } catch {
+    throw refused('', 'The request body is not valid UTF-8.');
+  }
+  if (text.trim() === '') return undefined;
+  const offset = offsetBeyondDepth(text, inputLimits.jsonDepth);
+  if (offset >= 0) {
+    throw refused(
+      '',
+      `The request body nests deeper than ${inputLimits.jsonDepth} levels (at character ${offset}).`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw refused('', `The request body is not valid JSON: ${(error as Error).message.slice(0, 200)}`);
+  }
+  return parsed;
+}
+
+// Runs for every routed request once its body is parsed, whatever the content type.
+export function checkRequestInputs(request: FastifyRequest): void {
+  const problems: ErrorDetail[] = [];
+  for (const [name, value] of Object.entries((request.params ?? {}) as Record<string, string>)) {
+    const problem =
+      textProblem(value) ?? (value.length > inputLimits.id ? `longer than ${inputLimits.id}` : undefined);
+    if (problem) problems.push(detail(name, 'path', `the path parameter ${problem}`));
+  }
+  for (const [name, value] of Object.entries((request.query ?? {}) as Record<string, unknown>)) {
+    if (isPrototypeKey(name)) problems.push(detail(name, 'query', `${name} is not a query parameter`));
+    for (const item of [value].flat()) {
+      const problem = typeof item === 'string' ? textProblem(item) : undefined;
+      if (problem) problems.push(detail(name, 'query', `the value ${problem}`));
+    }
+  }
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const item of [value ?? ''].flat()) {
+      const problem = textProblem(item);
+      if (problem) problems.push(detail(name, 'header', `the value ${problem}`));
+    }
+  }
+  if (request.body !== undefined) {
+    const problem = findCallerJsonProblem(request.body, inputLimits.jsonDepth);
+    if (problem) problems.push(detail(problem.field, 'body', problem.description));
+  }
+  if (problems.length > 0)
+    throw new DomainError(ErrorCode.ValidationError, 'The request is not valid.', problems);
+}
+
+// Installs the checks on the gateway's Fastify instance (before routes are added).
+export function installRequestHygiene(fastify: FastifyInstance): void {
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      checkRequestInputs(request);
+      done();
+    } catch (error) {
+      done(error as Error);
+    }
+  });
+}
+
+// Errors Node's HTTP parser raises before Fastify sees a request (headers
+// over the limit, malformed HTTP, a request that took too long): answered with
+// the error body too. There is no request yet, so no request id.
+export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [code, description] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [ErrorCode.HeadersTooLarge, `The request headers are larger than the limit.`]
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [ErrorCode.RequestTimeout, 'The request did not arrive in time.']
+        : [ErrorCode.ValidationError, 'The request is not valid HTTP.'];
+  const status = httpStatusByCode[code];
+  const body = JSON.stringify({ code, description });
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText[status] ?? 'Bad Request'}\r\n` +
+      'Connection: close\r\n' +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+const statusText: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
+
+function charsetOf(contentType: string | undefined): string | undefined {
+  if (!contentType) return undefined;
+  for (const parameter of contentType.split(';').slice(1)) {
+    const [name, value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() === 'charset') return value.trim().replace(/^"|"$/g, '').toLowerCase();
+  }
+  return undefined;
+}
+
+function refused(field: string, description: string): DomainError {
+  return new DomainError(ErrorCode.ValidationError, description, [
+    { code: 'INVALID_BODY', description, field, in: 'body' },
+  ]);
+}
+
+function detail(field: string, where: ErrorDetail['in'], description: string): ErrorDetail {
+  return { code: 'INVALID_INPUT', description, field, in: where };
+}
