@@ -14,7 +14,8 @@ export function parsePrometheusText(text: string): Sample[] {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);
     if (!match) continue;
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(/(?<!\w)(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
+    for (const [, key, value] of (match[2] ?? '').matchAll(/(?<!\w)(\w+)="((?:[^"\\]|\\.)*)"/g))
+      labels[key] = value;
     samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;
