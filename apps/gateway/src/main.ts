@@ -23,6 +23,9 @@ async function main(): Promise<void> {
   const adapter = new FastifyAdapter({
     bodyLimit: inputLimits.bodyBytes,
     clientErrorHandler: answerClientError,
+    // Long path ids reach the request checks, which answer 400 with the error
+    // body (the router's own 414 has neither body nor request id).
+    maxParamLength: 8 * inputLimits.id,
   });
   observeHttpRequests(adapter.getInstance(), logger);
   installRequestHygiene(adapter.getInstance());

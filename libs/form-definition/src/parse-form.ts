@@ -1,3 +1,4 @@
+import { inputLimits, jsonBytes } from '@formline/input';
 import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
 import { checkFormReferences } from './form-references';
 import type { FormDefinition } from './form-definition';
@@ -32,6 +33,14 @@ export function parseFormDefinition(
       ErrorCode.ValidationError,
       'The form definition refers to things it does not have.',
       problems,
+    );
+  }
+  const bytes = jsonBytes(definition);
+  if (bytes > inputLimits.storedBytes) {
+    // Ids and refs added on the way may make a definition larger than the body was.
+    throw new DomainError(
+      ErrorCode.PayloadTooLarge,
+      `The form definition is too large: ${bytes} bytes once stored, at most ${inputLimits.storedBytes}.`,
     );
   }
   return { definition, workspaceHref: parsed.data.workspace?.href };

@@ -60,8 +60,20 @@ export const inputLimits = {
    * server's 1 MB max_payload with room for the envelope and headers.
    */
   replyBytes: 900 * 1024,
+  /**
+   * A stored form definition or response, in bytes of JSON: what the service
+   * keeps may be larger than what was sent (ids, labels of picked choices), so
+   * it is measured once built. Two of them (a submission event carries the
+   * response and the form's questions) fit in one NATS message.
+   */
+  storedBytes: 384 * 1024,
   /** A listing page is cut at this many bytes of items (a page always holds one). */
   pageBytes: 768 * 1024,
   /** Details listed in one error body (the rest is summarised). */
   errorDetails: 50,
 } as const;
+
+// The size of a value once serialised as JSON, in bytes (UTF-8).
+export function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
+}

@@ -8,4 +8,5 @@ export * from './redis-connection';
 export * from './run-nats-service';
 export * from './request-id.headers';
 export * from './request-context.interceptor';
+export * from './reply-size.interceptor';
 export * from './jetstream';

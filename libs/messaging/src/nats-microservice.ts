@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import type { NatsSettings } from './nats-connection';
 import { RequestContextInterceptor } from './request-context.interceptor';
+import { ReplySizeInterceptor } from './reply-size.interceptor';
 import { RpcErrorFilter } from './rpc-error.filter';
 
 export interface NatsMicroserviceOptions {
@@ -37,6 +38,6 @@ export async function createNatsMicroservice(
     logger: options.logger,
   });
   app.useGlobalFilters(new RpcErrorFilter());
-  app.useGlobalInterceptors(new RequestContextInterceptor());
+  app.useGlobalInterceptors(new RequestContextInterceptor(), new ReplySizeInterceptor());
   return app;
 }

@@ -58,6 +58,11 @@ export class RpcClient {
     if (!this.link.isUp()) throw unavailable(contract.subject, 'the message bus is unreachable');
     const id = randomUUID();
     const body = JSON.stringify({ pattern: contract.subject, data: payload, id });
+    // Over the server's limit, NATS refuses to publish: say so instead of 503.
+    const limit = this.link.connection.info?.max_payload ?? 1024 * 1024;
+    if (Buffer.byteLength(body) > limit - 4096) {
+      throw new DomainError(ErrorCode.PayloadTooLarge, 'The request is too large to pass on to the service.');
+    }
     let raw: string;
     // A request in flight when the connection drops would only time out: its
     // message is likely lost. Answer at once instead.

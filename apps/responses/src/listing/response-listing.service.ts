@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { locateForm, type Page, type ResponseQuery, type ResponseResource } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
+import { inputLimits, jsonBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
@@ -21,7 +22,7 @@ export class ResponseListingService {
     return {
       total_items: total,
       page_count: Math.ceil(total / query.pageSize),
-      items: rows.map((row) => onlyFields(row.payload as ResponseResource, query.fields)),
+      items: cutByBytes(rows.map((row) => onlyFields(row.payload as ResponseResource, query.fields))),
     };
   }
 
@@ -48,4 +49,19 @@ function onlyFields(response: ResponseResource, fields: readonly string[] | unde
     (answer) => fields.includes(answer.field.id) || fields.includes(answer.field.ref),
   );
   return { ...response, answers };
+}
+
+// A page travels as one NATS message (1 MB at most): it holds as many of its
+// responses as fit in inputLimits.pageBytes, and always the first (a stored
+// response is bounded well below). A client that gets fewer items than it
+// asked for pages on with `before`/`after` and the last token, as Typeform's do.
+function cutByBytes(items: ResponseResource[]): ResponseResource[] {
+  let bytes = 0;
+  const page: ResponseResource[] = [];
+  for (const item of items) {
+    bytes += jsonBytes(item) + 1;
+    if (page.length > 0 && bytes > inputLimits.pageBytes) break;
+    page.push(item);
+  }
+  return page;
 }

@@ -7,6 +7,7 @@ import {
   type submitResponse,
 } from '@formline/contracts';
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
+import { inputLimits, jsonBytes } from '@formline/input';
 import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { currentRequestId } from '@formline/ops';
@@ -16,7 +17,7 @@ import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { valueOf } from './answer';
 import { checkAnswers } from './check-answers';
-import { buildResponse } from './response.builder';
+import { type BuiltResponse, buildResponse } from './response.builder';
 import { submissionSchema } from './submission.schema';
 
 // Accepts a submission: checks it against the form, replays the form's logic,
@@ -57,6 +58,7 @@ export class SubmissionService {
       metadata: request.metadata,
       now: new Date(),
     });
+    checkStoredSize(built);
     const inserted = await this.responses.insertWithEvent({
       formId: request.formId,
       accountId: snapshot.accountId,
@@ -144,4 +146,19 @@ function findField(definition: FormDefinition, ref: string) {
 
 function invalid(details: ErrorDetail[]): DomainError {
   return new DomainError(ErrorCode.ValidationError, 'The submission is invalid.', details);
+}
+
+// A response must fit in a page of the listing and, with the form's questions,
+// in the event the relay publishes: both travel as one NATS message (1 MB). The
+// stored response may be larger than the body (picked choices carry their
+// labels), so it is measured once built; too large is the caller's 413.
+function checkStoredSize(built: BuiltResponse): void {
+  const response = jsonBytes(built.resource);
+  const event = jsonBytes(built.event);
+  if (response > inputLimits.storedBytes || event > inputLimits.replyBytes) {
+    throw new DomainError(
+      ErrorCode.PayloadTooLarge,
+      `The submission is too large once stored (${response} bytes, at most ${inputLimits.storedBytes}); send shorter answers.`,
+    );
+  }
 }
