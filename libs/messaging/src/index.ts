@@ -9,3 +9,4 @@ export * from './run-nats-service';
 export * from './request-id.headers';
 export * from './request-context.interceptor';
 export * from './jetstream';
+export * from './nats-options';
