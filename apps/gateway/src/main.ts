@@ -10,6 +10,7 @@ import { observeHttpRequests } from './http/http-observability';
 import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
+import { RateLimiter } from './rate-limit/rate-limiter';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -18,7 +19,10 @@ async function main(): Promise<void> {
   const ops = new OpsServer([]);
   // Live before NATS answers, so a slow bus never gets the pod killed.
   await ops.listen(config.OPS_HOST, config.OPS_PORT);
-  const adapter = new FastifyAdapter();
+  // X-Forwarded-For is believed only from the configured proxies (request.ip).
+  const adapter = new FastifyAdapter({
+    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
+  });
   observeHttpRequests(adapter.getInstance(), logger);
   const served = collectServedRoutes(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {
@@ -39,7 +43,12 @@ async function main(): Promise<void> {
   if (undocumented.length > 0)
     throw new Error(`Routes missing from the API document: ${undocumented.join(', ')}`);
   const rpc = app.get(RpcClient);
-  ops.setChecks([{ name: 'nats', probe: () => rpc.isConnected() }]);
+  const limiter = app.get(RateLimiter);
+  // Without Redis the gateway still serves (limits counted per replica): readiness names it, degraded.
+  ops.setChecks([
+    { name: 'nats', probe: () => rpc.isConnected() },
+    { name: 'redis', probe: () => limiter.isShared(), degradesOnly: true },
+  ]);
   await app.listen(config.HTTP_PORT, config.HTTP_HOST);
   ops.markStarted();
   logger.log(`gateway (${config.REGION}) on http://${config.HTTP_HOST}:${config.HTTP_PORT}`);
