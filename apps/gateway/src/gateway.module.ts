@@ -13,6 +13,7 @@ import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
 import { OAuthApplicationsController } from './oauth/oauth-applications.controller';
 import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
+import { OAuthGrantsController } from './oauth/oauth-grants.controller';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { RATE_LIMIT_REDIS, RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle } from './rate-limit/sign-in.throttle';
@@ -42,6 +43,7 @@ export class GatewayModule implements OnApplicationShutdown {
         OAuthApplicationsController,
         OAuthAuthorizeController,
         OAuthTokenController,
+        OAuthGrantsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
