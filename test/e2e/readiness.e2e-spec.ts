@@ -93,13 +93,19 @@ describe('readiness follows the dependencies', () => {
     expect(await eventually(readiness, sameAs(allReady))).toEqual(allReady);
     await redis.stop();
     try {
-      const degraded = { status: 'degraded', checks: { nats: 'up', redis: 'down' } };
+      const degraded: Awaited<ReturnType<typeof readinessBody>> = {
+        status: 'degraded',
+        checks: { nats: 'up', redis: 'down' },
+      };
       expect(await eventually(() => readinessBody('gateway'), sameAs(degraded))).toEqual(degraded);
       expect((await readiness()).gateway).toBe(200);
     } finally {
       await redis.start();
     }
-    const ok = { status: 'ok', checks: { nats: 'up', redis: 'up' } };
+    const ok: Awaited<ReturnType<typeof readinessBody>> = {
+      status: 'ok',
+      checks: { nats: 'up', redis: 'up' },
+    };
     expect(await eventually(() => readinessBody('gateway'), sameAs(ok), 20_000)).toEqual(ok);
   });
 });
