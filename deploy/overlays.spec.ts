@@ -12,7 +12,8 @@ import {
   type Service,
   renderOverlay,
 } from './checks/manifests';
-import { globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
+import { type NetworkPolicy } from './checks/network-policy.checks';
+import { configSchemas, globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
 
 // Renders every region's overlay with `kubectl kustomize` and holds it to what
 // a deployable, region-confined stack needs (deploy/checks/region-stack.checks.ts).
@@ -45,10 +46,15 @@ describe('the overlays in deploy/', () => {
     expect(addresses[0].BASE_URL).not.toBe(addresses[0].EU_BASE_URL);
   });
 
-  it('accepts a Redis password from a Secret joined into REDIS_URL (deploy/examples)', () => {
+  it('gives every app that uses Redis the password from a Secret, the gateway included (deploy/examples)', () => {
     const objects = renderKustomization(path.join(deployDir, 'examples/eu-redis-password'));
     expect(regionStackProblems(objects, 'eu')).toEqual([]);
-    for (const app of ['webhooks', 'dispatcher']) {
+    const redisApps = Object.entries(configSchemas)
+      .filter(([, schema]) => 'REDIS_URL' in schema.shape)
+      .map(([app]) => app);
+    expect(redisApps.sort()).toEqual(['dispatcher', 'gateway', 'webhooks']);
+    expect(config(objects).data?.REDIS_URL).toMatch(/^rediss:\/\//);
+    for (const app of redisApps) {
       const deployment = objects.find(
         (object) => object.kind === 'Deployment' && object.metadata.name === app,
       );
@@ -98,6 +104,7 @@ describe('the overlay checks', () => {
   const pod = (objects: K8sObject[], app: string) =>
     find<Deployment>(objects, 'Deployment', app).spec.template.spec;
   const container = (objects: K8sObject[], app: string): Container => pod(objects, app).containers[0];
+  const policy = (objects: K8sObject[], name: string) => find<NetworkPolicy>(objects, 'NetworkPolicy', name);
   const remove = (objects: K8sObject[], kind: string, name: string) =>
     objects.splice(objects.indexOf(find(objects, kind, name)), 1);
 
@@ -258,6 +265,49 @@ describe('the overlay checks', () => {
       'a missing migration Job',
       (eu) => remove(eu, 'Job', 'migrate-webhooks'),
       'Job/migrate-webhooks: missing',
+    ],
+    [
+      'no default-deny NetworkPolicy',
+      (eu) => remove(eu, 'NetworkPolicy', 'formline-default-deny'),
+      'Deployment/forms: no NetworkPolicy denies its ingress and egress by default',
+    ],
+    [
+      'an app that cannot reach its database',
+      (eu) => remove(eu, 'NetworkPolicy', 'to-postgresql'),
+      'Deployment/responses: no NetworkPolicy lets it reach postgresql',
+    ],
+    [
+      'an app allowed to reach a server it does not use',
+      (eu) => policy(eu, 'to-redis').spec.podSelector.matchExpressions![0].values!.push('forms'),
+      'Deployment/forms: may reach redis, which it does not use',
+    ],
+    [
+      'an egress rule open to every port',
+      (eu) => delete policy(eu, 'to-nats').spec.egress![0].ports,
+      'Deployment/gateway: NetworkPolicy/to-nats lets it reach every port',
+    ],
+    [
+      'the dispatcher allowed into a private range',
+      (eu) => {
+        const except = policy(eu, 'dispatcher-to-internet').spec.egress![0].to![0].ipBlock!.except!;
+        except.splice(except.indexOf('10.0.0.0/8'), 1);
+      },
+      'Deployment/dispatcher: NetworkPolicy/dispatcher-to-internet lets it reach 80/443 in 10.0.0.0/8',
+    ],
+    [
+      'the dispatcher allowed to any address on 443',
+      (eu) => delete policy(eu, 'dispatcher-to-internet').spec.egress![0].to,
+      'Deployment/dispatcher: NetworkPolicy/dispatcher-to-internet lets it reach 80/443 anywhere',
+    ],
+    [
+      'the gateway open to ingress from anywhere',
+      (eu) => delete policy(eu, 'gateway-from-ingress').spec.ingress![0].from,
+      'Deployment/gateway: NetworkPolicy/gateway-from-ingress accepts ingress from anywhere',
+    ],
+    [
+      'another port of an app opened',
+      (eu) => policy(eu, 'ops-from-prometheus').spec.ingress![0].ports!.push({ protocol: 'TCP', port: 8080 }),
+      'Deployment/forms: NetworkPolicy/ops-from-prometheus opens port 8080',
     ],
     [
       "the global database's migration in region eu",

@@ -22,6 +22,7 @@ import {
   type ResolvedEnv,
   type Service,
 } from './manifests';
+import { networkPolicyProblems } from './network-policy.checks';
 
 // What a region's rendered overlay must satisfy to be deployable: every app
 // configured as its own config schema demands, probed on its health endpoints,
@@ -29,7 +30,7 @@ import {
 // migrations present once; and nothing pointing at another region's
 // infrastructure. Returns every problem found, each naming its object.
 
-const configSchemas: Record<AppName, z.ZodObject> = {
+export const configSchemas: Record<AppName, z.ZodObject> = {
   gateway: gatewayConfigSchema,
   forms: formsConfigSchema,
   responses: responsesConfigSchema,
@@ -104,6 +105,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
       report(id(deployment), 'is not one of the apps');
 
   checkGatewayExposure(objects, region, configMaps, report);
+  networkPolicyProblems(objects, configSchemas, report);
   const migrateImage = checkMigrationJobs(objects, region, report);
   checkImages(appImages, migrateImage, report);
   return problems;

@@ -86,6 +86,28 @@ describe('readiness follows the dependencies', () => {
         expect([app, regions.stacks.us!.app(app).hasExited()]).toEqual([app, false]);
     },
   );
+
+  // The gateway works on without Redis (its rate limits counted per replica):
+  // it stays ready, and its readiness says what is missing.
+  it('keeps the gateway ready but degraded while Redis is away', async () => {
+    expect(await eventually(readiness, sameAs(allReady))).toEqual(allReady);
+    await redis.stop();
+    try {
+      const degraded: Awaited<ReturnType<typeof readinessBody>> = {
+        status: 'degraded',
+        checks: { nats: 'up', redis: 'down' },
+      };
+      expect(await eventually(() => readinessBody('gateway'), sameAs(degraded))).toEqual(degraded);
+      expect((await readiness()).gateway).toBe(200);
+    } finally {
+      await redis.start();
+    }
+    const ok: Awaited<ReturnType<typeof readinessBody>> = {
+      status: 'ok',
+      checks: { nats: 'up', redis: 'up' },
+    };
+    expect(await eventually(() => readinessBody('gateway'), sameAs(ok), 20_000)).toEqual(ok);
+  });
 });
 
 const sameAs =

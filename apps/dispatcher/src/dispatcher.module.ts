@@ -24,7 +24,7 @@ export class DispatcherModule implements OnApplicationShutdown {
           provide: WebhooksPrismaClient,
           useFactory: () => createWebhooksDatabase(config.WEBHOOKS_DATABASE_URL),
         },
-        { provide: Redis, useFactory: () => connectRedis(config.REDIS_URL, `dispatcher-${config.REGION}`) },
+        { provide: Redis, useFactory: () => connectRedis(config, `dispatcher-${config.REGION}`) },
         { provide: SecretBox, useFactory: () => new SecretBox(config.WEBHOOK_SECRET_KEY) },
         { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
         DeliveryWorker,

@@ -16,6 +16,14 @@ export const formsConfigSchema = z.object({
     .positive()
     .default(604_800)
     .describe('Lifetime of an OAuth access token (Typeform: one week); refresh tokens renew it.'),
+  OAUTH_REFRESH_TOKEN_IDLE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7_776_000)
+    .describe(
+      'A refresh token unused for this long (default 90 days) is refused; each refresh issues a new one, so an application in use never meets it.',
+    ),
 });
 
 export type FormsConfig = z.infer<typeof formsConfigSchema>;

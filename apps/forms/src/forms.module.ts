@@ -13,6 +13,7 @@ import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { OAuthApplicationController } from './oauth/oauth-application.controller';
 import { OAuthApplicationRepository } from './oauth/oauth-application.repository';
 import { OAuthAuthorizationController } from './oauth/oauth-authorization.controller';
+import { OAuthGrantController } from './oauth/oauth-grant.controller';
 import { OAuthGrantRepository } from './oauth/oauth-grant.repository';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { OAuthTokenService } from './oauth/oauth-token.service';
@@ -38,6 +39,7 @@ export class FormsModule implements OnApplicationShutdown {
         OAuthApplicationController,
         OAuthAuthorizationController,
         OAuthTokenController,
+        OAuthGrantController,
         AccountProfileController,
         FormController,
         WorkspaceController,

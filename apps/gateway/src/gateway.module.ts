@@ -13,9 +13,11 @@ import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
 import { OAuthApplicationsController } from './oauth/oauth-applications.controller';
 import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
+import { OAuthGrantsController } from './oauth/oauth-grants.controller';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { RATE_LIMIT_REDIS, RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle } from './rate-limit/sign-in.throttle';
+import { SubmissionThrottle } from './rate-limit/submission.throttle';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
 
 const NATS_CONNECTION = Symbol('NATS_CONNECTION');
@@ -41,6 +43,7 @@ export class GatewayModule implements OnApplicationShutdown {
         OAuthApplicationsController,
         OAuthAuthorizeController,
         OAuthTokenController,
+        OAuthGrantsController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
@@ -52,10 +55,11 @@ export class GatewayModule implements OnApplicationShutdown {
         },
         {
           provide: RATE_LIMIT_REDIS,
-          useFactory: () => connectRedisFailFast(config.REDIS_URL, `gateway-${config.REGION}`),
+          useFactory: () => connectRedisFailFast(config, `gateway-${config.REGION}`),
         },
         RateLimiter,
         SignInThrottle,
+        SubmissionThrottle,
         RouteAccessAudit,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -12,6 +12,7 @@ import { answerClientError, installRequestHygiene, parseJsonBody } from './http/
 import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
+import { RateLimiter } from './rate-limit/rate-limiter';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -20,7 +21,9 @@ async function main(): Promise<void> {
   const ops = new OpsServer([]);
   // Live before NATS answers, so a slow bus never gets the pod killed.
   await ops.listen(config.OPS_HOST, config.OPS_PORT);
+  // X-Forwarded-For is believed only from the configured proxies (request.ip).
   const adapter = new FastifyAdapter({
+    trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
     bodyLimit: inputLimits.bodyBytes,
     clientErrorHandler: answerClientError,
     // Long path ids reach the request checks, which answer 400 with the error
@@ -57,7 +60,12 @@ async function main(): Promise<void> {
   if (undocumented.length > 0)
     throw new Error(`Routes missing from the API document: ${undocumented.join(', ')}`);
   const rpc = app.get(RpcClient);
-  ops.setChecks([{ name: 'nats', probe: () => rpc.isConnected() }]);
+  const limiter = app.get(RateLimiter);
+  // Without Redis the gateway still serves (limits counted per replica): readiness names it, degraded.
+  ops.setChecks([
+    { name: 'nats', probe: () => rpc.isConnected() },
+    { name: 'redis', probe: () => limiter.isShared(), degradesOnly: true },
+  ]);
   await app.listen(config.HTTP_PORT, config.HTTP_HOST);
   ops.markStarted();
   logger.log(`gateway (${config.REGION}) on http://${config.HTTP_HOST}:${config.HTTP_PORT}`);

@@ -36,7 +36,7 @@ export class WebhooksModule implements OnApplicationShutdown {
           provide: WebhooksPrismaClient,
           useFactory: () => createWebhooksDatabase(config.WEBHOOKS_DATABASE_URL),
         },
-        { provide: Redis, useFactory: () => connectRedis(config.REDIS_URL, `webhooks-${config.REGION}`) },
+        { provide: Redis, useFactory: () => connectRedis(config, `webhooks-${config.REGION}`) },
         {
           provide: DeliveryQueue,
           inject: [Redis],

@@ -8,6 +8,43 @@ const port = (description: string) => z.coerce.number().int().min(0).max(65535).
 const url = (description: string) => z.url().describe(description);
 const milliseconds = (fallback: number, description: string) =>
   z.coerce.number().int().positive().default(fallback).describe(description);
+const optionalText = (description: string) => z.string().min(1).optional().describe(description);
+const commaList = (description: string) =>
+  z
+    .string()
+    .default('')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .describe(description);
+
+// How an app proves itself to NATS and checks the server: at most one of
+// user/password, token, nkey seed or credentials file (the server's choice),
+// and TLS with the cluster's CA. Secrets (password, token, seed) come from
+// Kubernetes Secrets; files are mounted from them.
+function natsSecurityVars() {
+  return {
+    NATS_USER: optionalText('NATS user name (with `NATS_PASSWORD`), when the server authenticates users.'),
+    NATS_PASSWORD: optionalText('Password of `NATS_USER`; from a Secret.'),
+    NATS_TOKEN: optionalText('NATS authentication token, when the server uses one; from a Secret.'),
+    NATS_NKEY_SEED: optionalText(
+      'NATS nkey seed (`SU...`), when the server authenticates nkeys; from a Secret.',
+    ),
+    NATS_CREDS_FILE: optionalText(
+      'Path of a NATS credentials file (JWT and nkey seed, decentralized auth), mounted from a Secret.',
+    ),
+    NATS_TLS_CA_FILE: optionalText(
+      'PEM file of the CA that signed the NATS server certificate; turns TLS on and checks the server with it.',
+    ),
+    NATS_TLS_CERT_FILE: optionalText(
+      'Client certificate (PEM) for NATS servers that verify clients (mutual TLS).',
+    ),
+    NATS_TLS_KEY_FILE: optionalText('Key (PEM) of `NATS_TLS_CERT_FILE`.'),
+  };
+}
 
 export const regionVars = {
   REGION: regionSchema.describe('Region this stack serves: `us` (the default region) or `eu`.'),
@@ -23,6 +60,7 @@ export const natsVars = {
     .describe("This region's NATS server(s), comma separated."),
   NATS_REQUEST_TIMEOUT_MS: milliseconds(5000, 'How long a request between services waits for its reply.'),
   NATS_RECONNECT_WAIT_MS: milliseconds(1000, 'Pause between attempts to reconnect to NATS.'),
+  ...natsSecurityVars(),
 };
 
 export const redisVars = {
@@ -30,7 +68,16 @@ export const redisVars = {
     .string()
     .min(1)
     .default('redis://127.0.0.1:6379/0')
-    .describe("This region's Redis (BullMQ queues; the gateway's rate-limit counters)."),
+    .describe(
+      "This region's Redis (BullMQ queues; the gateway's rate-limit counters). `rediss://` connects over TLS. Keep the password out of it: `REDIS_PASSWORD`.",
+    ),
+  REDIS_USERNAME: optionalText('Redis ACL user name, when the server uses ACLs (Redis 6+).'),
+  REDIS_PASSWORD: optionalText(
+    'Password of the Redis server (AUTH), from a Secret; used when `REDIS_URL` carries none.',
+  ),
+  REDIS_TLS_CA_FILE: optionalText(
+    'PEM file of the CA that signed the Redis server certificate; turns TLS on (as `rediss://` does).',
+  ),
 };
 
 const count = (fallback: number, description: string) =>
@@ -45,6 +92,22 @@ export const rateLimitVars = {
     'Failed sign-ins (OAuth page, email and password routes) per email and window, before refusing; 0 turns it off.',
   ),
   LOGIN_RATE_LIMIT_WINDOW_MS: milliseconds(300_000, 'Length of the sign-in rate-limit window.'),
+  LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: count(
+    100,
+    'Failed sign-ins per client address and window (whatever the emails), before refusing; 0 turns it off.',
+  ),
+  SUBMISSION_RATE_LIMIT_PER_ADDRESS: count(
+    60,
+    'Anonymous submissions one client address may make per window (all forms together); 0 turns it off.',
+  ),
+  SUBMISSION_RATE_LIMIT_PER_FORM: count(
+    3000,
+    'Anonymous submissions one form may take per window (all addresses together); 0 turns it off.',
+  ),
+  SUBMISSION_RATE_LIMIT_WINDOW_MS: milliseconds(
+    60_000,
+    'Length of the anonymous-submission rate-limit window (whole seconds: rounded up).',
+  ),
 };
 
 export const opsVars = {
@@ -76,6 +139,9 @@ export const databaseUrl = (description: string) =>
 export const httpVars = {
   HTTP_HOST: z.string().min(1).default('127.0.0.1').describe('Address the public HTTP server listens on.'),
   HTTP_PORT: port('Port of the public HTTP API.'),
+  TRUSTED_PROXIES: commaList(
+    'Addresses or CIDR ranges of the proxies in front of the gateway (the ingress controller), comma separated. Only a request from one of them has its X-Forwarded-For believed, for rate limits per client address; empty: the socket address is the client.',
+  ),
 };
 
 export const shutdownVars = {
@@ -98,16 +164,7 @@ export const webhookSecurityVars = {
     .describe(
       'Key that encrypts webhook signing secrets at rest (AES-256-GCM): 32 random bytes, base64 (`openssl rand -base64 32`). Keep it in a Secret; changing it makes stored secrets unreadable.',
     ),
-  WEBHOOK_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim())
-        .filter(Boolean),
-    )
-    .describe(
-      'Comma-separated host names, addresses or CIDR ranges that webhooks may target although internal (e.g. 127.0.0.1 for a local receiver); empty by default.',
-    ),
+  WEBHOOK_ALLOWED_HOSTS: commaList(
+    'Comma-separated host names, addresses or CIDR ranges that webhooks may target although internal (e.g. 127.0.0.1 for a local receiver), over plain http too; empty by default.',
+  ),
 };

@@ -121,3 +121,27 @@ export const revokeOAuthToken = defineRpc({
   request: z.object({ ...clientAuthentication, tokenHash: secretHashSchema }),
   reply: z.object({}),
 });
+
+// The applications an account has let in: one grant per consent, live until
+// revoked (by the owner, or because a code or refresh token was replayed).
+export const oauthGrantSchema = z.object({
+  grantId: z.string(),
+  clientId: z.string(),
+  applicationName: z.string(),
+  scopes: z.array(z.string()),
+  createdAt: z.iso.datetime(),
+});
+export type OAuthGrant = z.output<typeof oauthGrantSchema>;
+
+export const listOAuthGrants = defineRpc({
+  subject: Subjects.oauthGrantList,
+  request: z.object({ accountId: z.string().min(1) }),
+  reply: z.object({ items: z.array(oauthGrantSchema) }),
+});
+
+// Revokes the grant and with it every access and refresh token issued under it.
+export const revokeOAuthGrant = defineRpc({
+  subject: Subjects.oauthGrantRevoke,
+  request: z.object({ accountId: z.string().min(1), grantId: z.string().min(1).max(64) }),
+  reply: z.object({}),
+});

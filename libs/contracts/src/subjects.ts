@@ -18,6 +18,8 @@ export const Subjects = {
   oauthAuthorizationApprove: 'oauth.authorization.approve.v1',
   oauthTokenIssue: 'oauth.token.issue.v1',
   oauthTokenRevoke: 'oauth.token.revoke.v1',
+  oauthGrantList: 'oauth.grant.list.v1',
+  oauthGrantRevoke: 'oauth.grant.revoke.v1',
   formsFormGet: 'forms.form.get.v1',
   formsFormReplace: 'forms.form.replace.v1',
   formsFormPatch: 'forms.form.patch.v1',

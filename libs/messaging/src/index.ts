@@ -10,3 +10,4 @@ export * from './request-id.headers';
 export * from './request-context.interceptor';
 export * from './reply-size.interceptor';
 export * from './jetstream';
+export * from './nats-options';

@@ -1,15 +1,11 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-
-export interface NatsSettings {
-  NATS_URL: string;
-  NATS_RECONNECT_WAIT_MS: number;
-}
+import { natsConnectionOptions, type NatsSettings } from './nats-options';
 
 // A connection that outlives NATS outages: it waits for the server at boot and
 // reconnects forever, so a restart of NATS never needs a restart of the app.
 export async function connectNats(settings: NatsSettings, name: string): Promise<NatsConnection> {
   return connect({
-    servers: settings.NATS_URL.split(','),
+    ...natsConnectionOptions(settings),
     name,
     waitOnFirstConnect: true,
     maxReconnectAttempts: -1,

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestMicroservice, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
-import type { NatsSettings } from './nats-connection';
+import { natsConnectionOptions, type NatsSettings } from './nats-options';
 import { RequestContextInterceptor } from './request-context.interceptor';
 import { ReplySizeInterceptor } from './reply-size.interceptor';
 import { RpcErrorFilter } from './rpc-error.filter';
@@ -26,7 +26,7 @@ export async function createNatsMicroservice(
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
     transport: Transport.NATS,
     options: {
-      servers: options.nats.NATS_URL.split(','),
+      ...natsConnectionOptions(options.nats),
       name: options.name,
       queue: options.queue,
       waitOnFirstConnect: true,

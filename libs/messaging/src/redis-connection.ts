@@ -1,9 +1,31 @@
-import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { Redis, type RedisOptions } from 'ioredis';
+
+// Where and how every app reaches its region's Redis: the URL (`rediss://` for
+// TLS), and besides it a user, a password and a CA file, so that the password
+// comes from a Secret without being joined into the URL. The variables are
+// the config schema's (libs/config redisVars).
+export interface RedisSettings {
+  REDIS_URL: string;
+  REDIS_USERNAME?: string;
+  REDIS_PASSWORD?: string;
+  REDIS_TLS_CA_FILE?: string;
+}
+
+export function redisConnectionOptions(settings: RedisSettings): RedisOptions {
+  const options: RedisOptions = {};
+  if (settings.REDIS_USERNAME !== undefined) options.username = settings.REDIS_USERNAME;
+  if (settings.REDIS_PASSWORD !== undefined) options.password = settings.REDIS_PASSWORD;
+  if (settings.REDIS_TLS_CA_FILE !== undefined)
+    options.tls = { ca: readFileSync(settings.REDIS_TLS_CA_FILE) };
+  return options;
+}
 
 // A Redis connection as BullMQ needs it: commands wait through a Redis restart
 // instead of failing (maxRetriesPerRequest null), and reconnects never stop.
-export function connectRedis(url: string, name: string): Redis {
-  return new Redis(url, {
+export function connectRedis(settings: RedisSettings, name: string): Redis {
+  return new Redis(settings.REDIS_URL, {
+    ...redisConnectionOptions(settings),
     connectionName: name,
     maxRetriesPerRequest: null,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
@@ -17,8 +39,9 @@ export function redisIsUp(redis: Redis): boolean {
 
 // A Redis connection for the request path (the gateway's rate limits): a
 // command fails at once while Redis is away, instead of holding the request.
-export function connectRedisFailFast(url: string, name: string): Redis {
-  return new Redis(url, {
+export function connectRedisFailFast(settings: RedisSettings, name: string): Redis {
+  return new Redis(settings.REDIS_URL, {
+    ...redisConnectionOptions(settings),
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,

@@ -1,7 +1,7 @@
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { createLogger, type HealthCheck, OpsServer, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { followConnection } from './microservice-status';
-import type { NatsSettings } from './nats-connection';
+import type { NatsSettings } from './nats-options';
 import { createNatsMicroservice } from './nats-microservice';
 
 export interface NatsServiceConfig extends NatsSettings {

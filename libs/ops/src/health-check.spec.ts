@@ -25,4 +25,17 @@ describe('runHealthChecks', () => {
       checks: { nats: 'down', database: 'down', redis: 'down', other: 'up' },
     });
   });
+
+  it('is degraded, still ready, when only a check that degrades is down', async () => {
+    const degraded = await runHealthChecks([
+      { name: 'nats', probe: () => true },
+      { name: 'redis', probe: () => false, degradesOnly: true },
+    ]);
+    expect(degraded).toEqual({ status: 'degraded', checks: { nats: 'up', redis: 'down' } });
+    const down = await runHealthChecks([
+      { name: 'redis', probe: () => false, degradesOnly: true },
+      { name: 'nats', probe: () => false },
+    ]);
+    expect(down.status).toBe('unavailable');
+  });
 });

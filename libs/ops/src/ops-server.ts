@@ -58,7 +58,7 @@ export class OpsServer {
       if (!this.started) return { status: 503, body: { status: 'starting', checks: {} } };
       if (this.shuttingDown) return { status: 503, body: { status: 'shutting_down', checks: {} } };
       const report = await runHealthChecks(this.checks);
-      return { status: report.status === 'ok' ? 200 : 503, body: report };
+      return { status: report.status === 'unavailable' ? 503 : 200, body: report };
     }
     return { status: 404, body: { code: 'NOT_FOUND', description: `No such endpoint: ${path}` } };
   }

@@ -11,6 +11,8 @@ export class TestNatsServer {
   constructor(
     readonly port: number,
     private readonly dataDir: string,
+    /** More server flags, e.g. `--user`, `--pass` to require credentials. */
+    private readonly extraArgs: readonly string[] = [],
   ) {}
 
   get url(): string {
@@ -21,7 +23,7 @@ export class TestNatsServer {
     mkdirSync(this.dataDir, { recursive: true });
     this.child = spawn(
       'nats-server',
-      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', path.join(this.dataDir)],
+      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', path.join(this.dataDir), ...this.extraArgs],
       {
         stdio: 'ignore',
       },

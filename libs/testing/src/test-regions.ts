@@ -70,7 +70,14 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       webhookAllowedHosts: '127.0.0.1',
       opsPorts,
       logFormat: 'json',
-      extraEnv: { NATS_RECONNECT_WAIT_MS: '200', ...options.extraEnv },
+      // Every test submits from 127.0.0.1, far more than one person would:
+      // the anonymous-submission limits are tested where they are set lower.
+      extraEnv: {
+        NATS_RECONNECT_WAIT_MS: '200',
+        SUBMISSION_RATE_LIMIT_PER_ADDRESS: '100000',
+        SUBMISSION_RATE_LIMIT_PER_FORM: '100000',
+        ...options.extraEnv,
+      },
     };
   };
   const distDir = path.join(root, 'dist');

@@ -1,54 +1,42 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-// Where a webhook may send: http(s) only, and never to an address inside our
-// own network (loopback, private, link-local, cloud metadata, ...), which would
-// let anyone with a token probe it. Checked when a webhook is saved and again
-// at every delivery, on the addresses the name resolves to then (DNS can change).
+// Where a webhook may send: https only, and never to an address inside our own
+// network (loopback, private, link-local, cloud metadata, ...), which would let
+// anyone with a token probe it. Checked when a webhook is saved and again at
+// every delivery, on the addresses the name resolves to then (DNS can change).
 // Hosts, addresses and CIDR ranges in the allow-list (WEBHOOK_ALLOWED_HOSTS)
-// are let through: tests and the local demo receive on 127.0.0.1.
-
-const internal = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, and the cloud metadata address 169.254.169.254
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  internal.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local, including fd00:ec2::254 (AWS metadata over IPv6)
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['64:ff9b::', 96],
-] as const) {
-  internal.addSubnet(net, prefix, 'ipv6');
-}
+// are let through, over plain http too: tests and the local demo receive on
+// 127.0.0.1.
+//
+// An address is public only when ipaddr.js classifies it as plain `unicast`:
+// every special range it knows (private, loopback, link-local, unique-local,
+// site-local, carrier-grade NAT, multicast, reserved, IPv4-mapped and
+// -translated, NAT64, 6to4, Teredo, ...) is refused, since each of them either
+// stays inside a network or tunnels to an IPv4 address we cannot see from here.
+// ipaddr.js calls the deprecated IPv4-compatible form (::/96, e.g. ::7f00:1 =
+// 127.0.0.1) `unicast`; that range is refused here by hand.
 
 export class UrlRefused extends Error {}
 
+const ipv4Compatible = ipaddr.parseCIDR('::/96');
+
+// The message never names the address a host resolved to: a caller must not
+// learn the inside of our network from our errors.
+const internalAddress = 'the url points to an internal, private or reserved address';
+
 export class WebhookUrlPolicy {
   private readonly allowedHosts = new Set<string>();
-  private readonly allowedAddresses = new BlockList();
+  private readonly allowedRanges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
 
   constructor(allowList: readonly string[]) {
     for (const entry of allowList.map((item) => item.trim().toLowerCase()).filter(Boolean)) {
-      const [address, prefix] = entry.split('/');
-      const family = isIP(address ?? '');
-      if (family === 0) this.allowedHosts.add(entry);
-      else if (prefix === undefined)
-        this.allowedAddresses.addAddress(address, family === 4 ? 'ipv4' : 'ipv6');
-      else this.allowedAddresses.addSubnet(address, Number(prefix), family === 4 ? 'ipv4' : 'ipv6');
+      if (ipaddr.isValidCIDR(entry)) this.allowedRanges.push(ipaddr.parseCIDR(entry));
+      else if (ipaddr.isValid(entry)) {
+        const address = ipaddr.parse(entry);
+        this.allowedRanges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+      } else this.allowedHosts.add(entry);
     }
   }
 
@@ -56,7 +44,8 @@ export class WebhookUrlPolicy {
     return this.allowedHosts.has(host.toLowerCase());
   }
 
-  // The URL's form: absolute, http or https, no credentials in it.
+  // The URL's form: absolute, https (http only to an allow-listed host), no
+  // credentials in it.
   parse(raw: string): URL {
     let url: URL;
     try {
@@ -64,8 +53,8 @@ export class WebhookUrlPolicy {
     } catch {
       throw new UrlRefused('the url is not an absolute URL');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new UrlRefused('the url must use http or https');
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && this.allowListed(hostOf(url)))) {
+      throw new UrlRefused('the url must use https');
     }
     if (url.username || url.password) throw new UrlRefused('the url must not carry credentials');
     return url;
@@ -99,18 +88,34 @@ export class WebhookUrlPolicy {
     return { url, addresses: resolved.map((entry) => entry.address) };
   }
 
+  // Throws UrlRefused unless `address` is public or allow-listed.
   checkAddress(address: string): void {
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (this.allowedAddresses.check(address, family)) return;
-    const mapped = family === 'ipv6' ? /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] : undefined;
-    if (mapped) {
-      this.checkAddress(mapped);
-      return;
-    }
-    if (internal.check(address, family)) {
-      throw new UrlRefused(`the address ${address} is private, loopback, link-local or reserved`);
-    }
+    if (!ipaddr.isValid(address)) throw new UrlRefused('the url does not point to a valid address');
+    const parsed = ipaddr.parse(address);
+    if (this.inAllowedRange(parsed)) return;
+    if (!isPublic(parsed)) throw new UrlRefused(internalAddress);
   }
+
+  private allowListed(host: string): boolean {
+    if (this.allowedHosts.has(host)) return true;
+    return ipaddr.isValid(host) && this.inAllowedRange(ipaddr.parse(host));
+  }
+
+  private inAllowedRange(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+    // An IPv4-mapped address is its IPv4 address for the allow-list: the
+    // socket reaches the same host.
+    const candidates: (ipaddr.IPv4 | ipaddr.IPv6)[] = [address];
+    if (address instanceof ipaddr.IPv6 && address.isIPv4MappedAddress())
+      candidates.push(address.toIPv4Address());
+    return candidates.some((candidate) =>
+      this.allowedRanges.some(([net, bits]) => net.kind() === candidate.kind() && candidate.match(net, bits)),
+    );
+  }
+}
+
+export function isPublic(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.range() !== 'unicast') return false;
+  return !(address instanceof ipaddr.IPv6 && address.match(ipv4Compatible));
 }
 
 function hostOf(url: URL): string {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type GlobalDb, GlobalPrismaClient } from '@formline/db';
+import type { OAuthGrant } from '@formline/contracts';
 import { newPublicId } from '@formline/ids';
 
 export interface StoredCode {
@@ -16,6 +17,7 @@ export interface StoredCode {
 export interface StoredRefreshToken {
   grantId: string;
   usedAt: Date | null;
+  createdAt: Date;
   grant: { applicationId: string; scopes: string[]; revokedAt: Date | null };
 }
 
@@ -77,6 +79,7 @@ export class OAuthGrantRepository {
         select: {
           grantId: true,
           usedAt: true,
+          createdAt: true,
           grant: { select: { applicationId: true, scopes: true, revokedAt: true } },
         },
       })) ?? undefined
@@ -108,6 +111,36 @@ export class OAuthGrantRepository {
       where: { tokenHash, revokedAt: null },
       data: { revokedAt: now },
     });
+  }
+
+  // The account's live grants, newest first, with the application's name.
+  async listGrants(accountId: string): Promise<OAuthGrant[]> {
+    const rows = await this.db.oAuthGrant.findMany({
+      where: { accountId, revokedAt: null },
+      orderBy: { createdAt: 'desc' },
+      select: {
+        id: true,
+        scopes: true,
+        createdAt: true,
+        application: { select: { id: true, name: true } },
+      },
+    });
+    return rows.map((row) => ({
+      grantId: row.id,
+      clientId: row.application.id,
+      applicationName: row.application.name,
+      scopes: row.scopes,
+      createdAt: row.createdAt.toISOString(),
+    }));
+  }
+
+  // Revokes one of the account's live grants; false when it has none by that id.
+  async revokeAccountGrant(accountId: string, grantId: string, now: Date): Promise<boolean> {
+    const { count } = await this.db.oAuthGrant.updateMany({
+      where: { id: grantId, accountId, revokedAt: null },
+      data: { revokedAt: now },
+    });
+    return count === 1;
   }
 
   // Every token of the grant stops working: access tokens through the grant,

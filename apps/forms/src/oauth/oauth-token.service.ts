@@ -73,15 +73,20 @@ export class OAuthTokenService {
     if (!token || token.grant.applicationId !== client.id)
       throw invalidGrant('The refresh token is invalid.');
     if (token.grant.revokedAt) throw invalidGrant('The refresh token has been revoked.');
-    if (token.usedAt || !(await this.grants.claimRefreshToken(request.refreshTokenHash, now))) {
-      await this.grants.revokeGrant(token.grantId, now);
-      throw invalidGrant('The refresh token has already been used; the authorization is revoked.');
-    }
+    if (token.usedAt) await this.replayed(token.grantId, now);
+    // Each refresh issues a new token, so its age is the time since the grant was last used.
+    const idleUntil = token.createdAt.getTime() + this.config.OAUTH_REFRESH_TOKEN_IDLE_TTL_SECONDS * 1000;
+    if (idleUntil <= now.getTime())
+      throw invalidGrant('The refresh token has expired (unused for too long).');
+    // Checked before the token is used up: a request that asks too much
+    // leaves the token as it was, for a corrected request.
     const scopes = request.scopes ?? token.grant.scopes;
     const beyond = scopes.filter((scope) => !token.grant.scopes.includes(scope));
     if (beyond.length) {
       throw new DomainError(ErrorCode.InvalidScope, `Scopes not granted: ${beyond.join(' ')}.`);
     }
+    if (!(await this.grants.claimRefreshToken(request.refreshTokenHash, now)))
+      await this.replayed(token.grantId, now);
     await this.grants.addTokens(token.grantId, {
       accessTokenHash: request.newAccessTokenHash,
       accessTokenScopes: scopes,
@@ -104,6 +109,11 @@ export class OAuthTokenService {
     const refresh = await this.grants.findRefreshToken(request.tokenHash);
     if (refresh && refresh.grant.applicationId === client.id)
       await this.grants.revokeGrant(refresh.grantId, now);
+  }
+
+  private async replayed(grantId: string, now: Date): Promise<never> {
+    await this.grants.revokeGrant(grantId, now);
+    throw invalidGrant('The refresh token has already been used; the authorization is revoked.');
   }
 
   private accessTokenExpiry(now: Date): Date {

@@ -89,9 +89,7 @@ const rpc = {
   },
 };
 const unlimited = {
-  consume: () => Promise.resolve(),
-  refuseIfSpent: () => Promise.resolve(),
-  count: () => Promise.resolve(),
+  budget: () => ({ consume: () => Promise.resolve(), refund: () => Promise.resolve() }),
 };
 
 async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> {

@@ -12,7 +12,7 @@ import { RpcClient } from '@formline/messaging';
 import { hashAccessToken, isBearerTokenShape } from '@formline/tokens';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { RateLimiter } from '../rate-limit/rate-limiter';
+import { type Budget, RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { basicChallenge, bearerChallenge } from './auth-challenge';
 import type { AuthenticatedRequest } from './authenticated-request';
@@ -30,12 +30,19 @@ const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, Err
 // - @Public: nothing.
 @Injectable()
 export class AccessGuard implements CanActivate {
+  private readonly perToken: Budget;
+
   constructor(
     private readonly rpc: RpcClient,
-    private readonly rateLimiter: RateLimiter,
+    rateLimiter: RateLimiter,
     private readonly signIns: SignInThrottle,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+  ) {
+    this.perToken = rateLimiter.budget(
+      { name: 'token', limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
+      'Too many requests with this token.',
+    );
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const declared = routeAccessOf(context.getHandler());
@@ -80,11 +87,7 @@ export class AccessGuard implements CanActivate {
     const principal = await this.rpc.request(verifyAccessToken, { tokenHash }).catch((error: unknown) => {
       throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
     });
-    await this.rateLimiter.consume(
-      `token:${tokenHash}`,
-      { limit: this.config.RATE_LIMIT_REQUESTS, windowMs: this.config.RATE_LIMIT_WINDOW_MS },
-      'Too many requests with this token.',
-    );
+    await this.perToken.consume(tokenHash);
     if (!principal.scopes.includes(scope)) {
       const description = `This token lacks the scope ${scope}.`;
       throw new DomainErrorWithHeaders(ErrorCode.InsufficientScope, description, {
@@ -107,7 +110,7 @@ export class AccessGuard implements CanActivate {
     }
     const owner = { email: email.data, password: credentials.password };
     return this.signIns
-      .attempt(owner.email, () => this.rpc.request(verifyAccountCredentials, owner))
+      .attempt(owner.email, request.ip, () => this.rpc.request(verifyAccountCredentials, owner))
       .catch((error: unknown) => {
         throw error instanceof DomainError && error.code === ErrorCode.AuthenticationFailed
           ? DomainErrorWithHeaders.from(error, challenge)

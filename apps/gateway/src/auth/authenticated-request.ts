@@ -3,6 +3,8 @@ import type { AccessTokenPrincipal, AccountOwner } from '@formline/contracts';
 // A request after AccessGuard: who is calling, as the route's access kind says.
 export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
+  /** The client's address: the socket's, or X-Forwarded-For's from a trusted proxy (TRUSTED_PROXIES). */
+  ip: string;
   principal?: AccessTokenPrincipal;
   owner?: AccountOwner;
 }

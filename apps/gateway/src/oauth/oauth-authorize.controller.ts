@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Body, Controller, Get, Headers, HttpCode, Inject, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Inject, Ip, Post, Query, Res } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import { approveAuthorization, emailSchema } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -125,6 +125,7 @@ export class OAuthAuthorizeController {
   async decide(
     @Body() body: unknown,
     @Headers('cookie') cookies: string | undefined,
+    @Ip() clientAddress: string,
     @Res() reply: PageReply,
   ): Promise<void> {
     await this.answer(reply, 303, async () => {
@@ -158,7 +159,7 @@ export class OAuthAuthorizeController {
       if (!email.success || !password) return retry(400, 'Enter your email and password.');
       const code = generateAuthorizationCode();
       try {
-        await this.signIns.attempt(email.data, () =>
+        await this.signIns.attempt(email.data, clientAddress, () =>
           this.rpc.request(approveAuthorization, {
             email: email.data,
             password,

@@ -1,48 +1,66 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@formline/errors';
-import { whenRedisReady } from '@formline/messaging';
+import { redisIsUp, whenRedisReady } from '@formline/messaging';
 import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
 
 export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
 
 export interface RateLimit {
+  /** Names the counters in Redis; one name per kind of limit. */
+  name: string;
   /** Requests allowed per window; 0 means no limit. */
   limit: number;
   windowMs: number;
 }
 
-// A fixed window per key, counted in the region's Redis so that all gateway
-// replicas share it. One atomic script: count (or only read the count), start
-// the window on the first hit, and say how long the window still runs.
-const fixedWindow = `
-local count
-if ARGV[2] == '1' then
-  count = redis.call('INCR', KEYS[1])
-else
-  count = tonumber(redis.call('GET', KEYS[1]) or '0')
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if count > 0 and ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {count, ttl}
-`;
+// One budget of requests per key and window (rate-limiter-flexible's fixed
+// window), counted in the region's Redis so that every gateway replica shares
+// it. Each count is one atomic INCR in Redis, so parallel requests can never
+// all slip through under the limit.
+//
+// When Redis is away, each replica counts in its own memory instead (the
+// library's insurance limiter): the limits still hold, per replica, so a
+// region with N gateways allows up to N times the budget until Redis is back.
+// The API stays up without Redis; readiness reports it (check `redis`).
+export class Budget {
+  constructor(
+    private readonly limiter: RateLimiterRedis | undefined,
+    private readonly description: string,
+  ) {}
 
-// When Redis is away the limiter lets requests through: the API stays up
-// without its rate limits rather than going down with Redis. It says so in the
-// log once when that starts and once when it ends.
+  // Counts one request against `key`; throws RATE_LIMITED (429, Retry-After) over the limit.
+  async consume(key: string): Promise<void> {
+    if (!this.limiter) return;
+    try {
+      await this.limiter.consume(key);
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) throw rateLimited(this.description, outcome.msBeforeNext);
+      throw outcome;
+    }
+  }
+
+  // Gives one counted request back (a sign-in that turned out right).
+  async refund(key: string): Promise<void> {
+    if (this.limiter) await this.limiter.reward(key);
+  }
+}
+
 @Injectable()
 export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('RateLimiter');
+  private readonly budgets = new Map<string, Budget>();
   private failing = false;
 
-  constructor(@Inject(RATE_LIMIT_REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(RATE_LIMIT_REDIS) private readonly redis: Redis) {
+    this.redis.on('ready', () => this.recovered());
+    this.redis.on('error', (error: Error) => this.failed(error));
+  }
 
   async onModuleInit(): Promise<void> {
     if (!(await whenRedisReady(this.redis, 3000))) {
-      this.logger.warn('Redis is not reachable yet: requests are not rate limited until it is.');
+      this.logger.warn('Redis is not reachable yet: rate limits are counted per replica until it is.');
     }
   }
 
@@ -51,61 +69,54 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
     return Promise.resolve();
   }
 
-  // Counts one request against `key`; throws RATE_LIMITED (429, Retry-After) over the limit.
-  async consume(key: string, policy: RateLimit, description: string): Promise<void> {
-    const window = await this.window(key, policy, true);
-    if (window && window.count > policy.limit) throw rateLimited(description, window.ttlMs);
+  // For readiness: whether the counters are shared (true) or per replica.
+  isShared(): boolean {
+    return redisIsUp(this.redis);
   }
 
-  // Throws RATE_LIMITED once `key` has used up its window, without counting this request.
-  async refuseIfSpent(key: string, policy: RateLimit, description: string): Promise<void> {
-    const window = await this.window(key, policy, false);
-    if (window && window.count >= policy.limit) throw rateLimited(description, window.ttlMs);
-  }
-
-  // Counts one event against `key`, without refusing anything.
-  async count(key: string, policy: RateLimit): Promise<void> {
-    await this.window(key, policy, true);
-  }
-
-  private async window(
-    key: string,
-    policy: RateLimit,
-    increment: boolean,
-  ): Promise<{ count: number; ttlMs: number } | undefined> {
-    if (policy.limit === 0) return undefined;
-    try {
-      const [count, ttlMs] = (await this.redis.eval(
-        fixedWindow,
-        1,
-        `ratelimit:${key}`,
-        policy.windowMs,
-        increment ? '1' : '0',
-      )) as [number, number];
-      this.recovered();
-      return { count, ttlMs };
-    } catch (error) {
-      this.failed(error);
-      return undefined;
+  // The budget of one kind of limit; `description` starts the 429's description.
+  budget(policy: RateLimit, description: string): Budget {
+    const id = `${policy.name}:${policy.limit}:${policy.windowMs}`;
+    let budget = this.budgets.get(id);
+    if (!budget) {
+      budget = new Budget(policy.limit === 0 ? undefined : this.limiter(policy), description);
+      this.budgets.set(id, budget);
     }
+    return budget;
   }
 
-  private failed(error: unknown): void {
+  private limiter(policy: RateLimit): RateLimiterRedis {
+    // The library counts whole seconds; a window is rounded up to the next one.
+    const duration = Math.max(1, Math.ceil(policy.windowMs / 1000));
+    return new RateLimiterRedis({
+      storeClient: this.redis,
+      keyPrefix: `ratelimit:${policy.name}`,
+      points: policy.limit,
+      duration,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: new RateLimiterMemory({
+        keyPrefix: `ratelimit:${policy.name}`,
+        points: policy.limit,
+        duration,
+      }),
+    });
+  }
+
+  private failed(error: Error): void {
     if (this.failing) return;
     this.failing = true;
-    const reason = error instanceof Error ? error.message : String(error);
-    this.logger.warn(`Rate limits suspended, Redis failed: ${reason}`);
+    this.logger.warn(`Rate limits counted per replica, Redis failed: ${error.message}`);
   }
 
   private recovered(): void {
     if (!this.failing) return;
     this.failing = false;
-    this.logger.log('Rate limits enforced again: Redis answers.');
+    this.logger.log('Rate limits shared again: Redis answers.');
   }
 }
 
-function rateLimited(description: string, ttlMs: number): DomainErrorWithHeaders {
-  const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000));
+function rateLimited(description: string, msBeforeNext: number): DomainErrorWithHeaders {
+  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new DomainErrorWithHeaders(ErrorCode.RateLimited, `${description} Retry in ${retryAfter} s.`, {
     'Retry-After': String(retryAfter),
   });

@@ -2,35 +2,47 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { RateLimiter } from './rate-limiter';
+import { type Budget, RateLimiter } from './rate-limiter';
 
-// Slows password guessing: failed sign-ins are counted per email, whichever
-// door they come through (the OAuth page, the HTTP Basic routes), and once an
-// email has used up its window every attempt is refused until it ends. Only
-// failures count, so a person who signs in often is never locked out. The key
-// is the email's hash, so Redis holds no addresses.
+// Slows password guessing, whichever door a sign-in comes through (the OAuth
+// consent page, the HTTP Basic routes). Every attempt is counted before the
+// password is checked, as one atomic increment per budget: N parallel guesses
+// cost N, and the ones over the budget never reach the check. Two budgets: per
+// email (guessing one account's password) and per client address (trying many
+// accounts from one place). A sign-in that succeeds gets its count back, so
+// a person who signs in often is never locked out; only failures (and
+// refusals) stay counted. The email key is its hash: Redis holds no addresses
+// of people.
 @Injectable()
 export class SignInThrottle {
-  constructor(
-    private readonly limiter: RateLimiter,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
-  ) {}
+  private readonly perEmail: Budget;
+  private readonly perAddress: Budget;
 
-  // Runs a sign-in; counts it if the credentials were wrong.
-  async attempt<T>(email: string, signIn: () => Promise<T>): Promise<T> {
-    const key = `login:${createHash('sha256').update(email).digest('hex')}`;
-    const policy = {
-      limit: this.config.LOGIN_RATE_LIMIT_ATTEMPTS,
-      windowMs: this.config.LOGIN_RATE_LIMIT_WINDOW_MS,
-    };
-    await this.limiter.refuseIfSpent(key, policy, 'Too many failed sign-ins for this account.');
+  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    const windowMs = config.LOGIN_RATE_LIMIT_WINDOW_MS;
+    this.perEmail = limiter.budget(
+      { name: 'login-email', limit: config.LOGIN_RATE_LIMIT_ATTEMPTS, windowMs },
+      'Too many failed sign-ins for this account.',
+    );
+    this.perAddress = limiter.budget(
+      { name: 'login-address', limit: config.LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS, windowMs },
+      'Too many failed sign-ins from this address.',
+    );
+  }
+
+  // Runs a sign-in from `clientAddress` once both budgets allow it.
+  async attempt<T>(email: string, clientAddress: string, signIn: () => Promise<T>): Promise<T> {
+    const emailKey = createHash('sha256').update(email).digest('hex');
+    await this.perAddress.consume(clientAddress);
+    await this.perEmail.consume(emailKey);
+    let failed = false;
     try {
       return await signIn();
     } catch (error) {
-      if (error instanceof DomainError && error.code === ErrorCode.AuthenticationFailed) {
-        await this.limiter.count(key, policy);
-      }
+      failed = error instanceof DomainError && error.code === ErrorCode.AuthenticationFailed;
       throw error;
+    } finally {
+      if (!failed) await Promise.all([this.perAddress.refund(clientAddress), this.perEmail.refund(emailKey)]);
     }
   }
 }

@@ -6,6 +6,7 @@ import {
   Headers,
   HttpCode,
   Inject,
+  Ip,
   Param,
   Post,
   Query,
@@ -34,6 +35,7 @@ import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
+import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { responseDeleteQuery, responseListQuery, toResponseQuery } from './response-list.query';
 
@@ -44,6 +46,7 @@ import { responseDeleteQuery, responseListQuery, toResponseQuery } from './respo
 export class ResponsesController {
   constructor(
     private readonly rpc: RpcClient,
+    private readonly submissions: SubmissionThrottle,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -54,7 +57,8 @@ export class ResponsesController {
     summary: 'Submit a response',
     description:
       'A public form takes submissions from anyone; a private one only with a token of its owner. ' +
-      'Send `Idempotency-Key` to make a retried submission count once.',
+      'Send `Idempotency-Key` to make a retried submission count once. ' +
+      'Submissions without a token are rate limited per client address and per form (429 with `Retry-After`).',
     body: submissionSchema,
     responses: {
       201: { description: 'The response, as the Responses API shows it.', body: responseResourceSchema },
@@ -77,7 +81,9 @@ export class ResponsesController {
     @Body() body: unknown,
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) reply: FastifyReply,
+    @Ip() clientAddress: string,
   ): Promise<unknown> {
+    if (!principal) await this.submissions.admitAnonymous(formId, clientAddress);
     const location = await this.rpc.request(locateForm, { formId });
     if (!location.isPublic && principal?.accountId !== location.accountId) {
       if (!principal) {

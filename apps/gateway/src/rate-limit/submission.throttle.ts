@@ -1,0 +1,32 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { type Budget, RateLimiter } from './rate-limiter';
+
+// Anonymous submissions (public forms take them from anyone) have two
+// budgets: per client address, so one machine cannot flood a form or the
+// region, and per form, so a form under attack from many addresses cannot eat
+// the region's capacity. Submissions with a token count against the token's
+// own limit instead. The per-form budget is large: reached, it refuses honest
+// respondents of that form too, but only that form.
+@Injectable()
+export class SubmissionThrottle {
+  private readonly perAddress: Budget;
+  private readonly perForm: Budget;
+
+  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    const windowMs = config.SUBMISSION_RATE_LIMIT_WINDOW_MS;
+    this.perAddress = limiter.budget(
+      { name: 'submit-address', limit: config.SUBMISSION_RATE_LIMIT_PER_ADDRESS, windowMs },
+      'Too many submissions from this address.',
+    );
+    this.perForm = limiter.budget(
+      { name: 'submit-form', limit: config.SUBMISSION_RATE_LIMIT_PER_FORM, windowMs },
+      'Too many submissions to this form.',
+    );
+  }
+
+  async admitAnonymous(formId: string, clientAddress: string): Promise<void> {
+    await this.perAddress.consume(clientAddress);
+    await this.perForm.consume(formId);
+  }
+}

@@ -1,0 +1,243 @@
+import path from 'node:path';
+import { createAccount } from '@formline/admin';
+import { createWebhooksDatabase } from '@formline/db';
+import { newPublicId } from '@formline/ids';
+import { AppProcess, appEnvironment } from '@formline/stack';
+import {
+  basicAuthorization,
+  callApi,
+  createTestAccount,
+  databaseUrl,
+  eventually,
+  freePort,
+  startTestRegions,
+  testGlobalDatabase,
+  testInfra,
+  type TestAccount,
+  type TestRegions,
+  WebhookReceiver,
+} from '@formline/testing';
+
+const root = path.resolve(__dirname, '../..');
+
+// What one hostile client can do to a region: anonymous submissions limited per
+// client address and per form; password guesses counted before they are
+// checked, per email and per address, parallel ones included; webhooks only
+// over https to public addresses, checked again at delivery.
+//
+// The gateway trusts 127.0.0.1 as its proxy here, so each test speaks for
+// clients of its own by X-Forwarded-For; a second gateway trusts no proxy.
+describe('abuse limits', () => {
+  const db = testGlobalDatabase();
+  const webhooksDb = createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us'));
+  let regions: TestRegions;
+  let untrusting: AppProcess;
+  let untrustingUrl: string;
+  let receiver: WebhookReceiver;
+  let alice: TestAccount;
+
+  beforeAll(async () => {
+    alice = await createTestAccount(db, 'us');
+    receiver = await WebhookReceiver.start();
+    regions = await startTestRegions({
+      name: 'abuse-limits',
+      regions: ['us'],
+      extraEnv: {
+        TRUSTED_PROXIES: '127.0.0.1',
+        SUBMISSION_RATE_LIMIT_PER_ADDRESS: '3',
+        SUBMISSION_RATE_LIMIT_PER_FORM: '5',
+        SUBMISSION_RATE_LIMIT_WINDOW_MS: '3000',
+        LOGIN_RATE_LIMIT_ATTEMPTS: '3',
+        LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: '4',
+        LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
+        OUTBOX_POLL_INTERVAL_MS: '200',
+        WEBHOOK_RETRY_SCHEDULE_MS: '60000',
+        WEBHOOK_RETRY_JITTER: '0',
+      },
+    });
+    const settings = regions.stacks.us!.settings;
+    const httpPort = await freePort();
+    const opsPort = await freePort();
+    untrustingUrl = `http://127.0.0.1:${httpPort}`;
+    untrusting = new AppProcess({
+      label: 'us gateway-untrusting',
+      entry: path.join(root, 'dist/apps/gateway/src/main.js'),
+      env: appEnvironment('gateway', {
+        ...settings,
+        httpPort,
+        opsPorts: { ...settings.opsPorts, gateway: opsPort },
+        extraEnv: { ...settings.extraEnv, TRUSTED_PROXIES: '' },
+      }),
+      opsPort,
+      onLine: () => undefined,
+    });
+    await untrusting.waitReady();
+  });
+
+  afterAll(async () => {
+    await untrusting?.stop();
+    await regions?.stop();
+    await receiver?.stop();
+    await Promise.all([db.$disconnect(), webhooksDb.$disconnect()]);
+  });
+
+  const base = () => regions.baseUrl('us');
+  const api = (method: string, path: string, body?: unknown) =>
+    callApi(`${base()}${path}`, { token: alice.token, method, body });
+  const newForm = async (): Promise<string> =>
+    (await api('POST', '/forms', { title: 'Limited', fields: [{ ref: 'n', title: 'N', type: 'number' }] }))
+      .body.id;
+  const submit = (formId: string, client: string, options: { token?: string; url?: string } = {}) =>
+    callApi(`${options.url ?? base()}/forms/${formId}/submissions`, {
+      method: 'POST',
+      token: options.token,
+      headers: { 'x-forwarded-for': client },
+      body: { answers: [{ field: { ref: 'n' }, type: 'number', number: 1 }] },
+    });
+  const expectRateLimited = (response: Awaited<ReturnType<typeof callApi>>, description: RegExp) => {
+    expect(response.status).toBe(429);
+    expect(response.body).toEqual({ code: 'RATE_LIMITED', description: expect.stringMatching(description) });
+    const retryAfter = Number(response.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(3);
+    return retryAfter;
+  };
+
+  describe('anonymous submissions', () => {
+    it('are limited per client address, across forms, and served again after the window', async () => {
+      const [first, second] = [await newForm(), await newForm()];
+      const client = '203.0.113.10';
+      expect((await submit(first, client)).status).toBe(201);
+      expect((await submit(second, client)).status).toBe(201);
+      expect((await submit(first, client)).status).toBe(201);
+      const retryAfter = expectRateLimited(await submit(second, client), /from this address/);
+      // Another address, and the form's owner with a token, are not held back by it.
+      expect((await submit(second, '203.0.113.11')).status).toBe(201);
+      expect((await submit(second, client, { token: alice.token })).status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100));
+      expect((await submit(first, client)).status).toBe(201);
+    });
+
+    it('are limited per form, whatever the addresses; other forms still take theirs', async () => {
+      const [busy, quiet] = [await newForm(), await newForm()];
+      for (let client = 1; client <= 5; client++)
+        expect((await submit(busy, `198.51.100.${client}`)).status).toBe(201);
+      expectRateLimited(await submit(busy, '198.51.100.6'), /to this form/);
+      expect((await submit(quiet, '198.51.100.6')).status).toBe(201);
+    });
+
+    it('believe X-Forwarded-For only from a trusted proxy', async () => {
+      const formId = await newForm();
+      // The untrusting gateway sees every request as 127.0.0.1's, whatever it claims.
+      for (let client = 1; client <= 3; client++)
+        expect((await submit(formId, `192.0.2.${client}`, { url: untrustingUrl })).status).toBe(201);
+      expectRateLimited(await submit(formId, '192.0.2.4', { url: untrustingUrl }), /from this address/);
+    });
+  });
+
+  describe('sign-in', () => {
+    const newOwner = async () => {
+      const owner = {
+        email: `abuse-${newPublicId(8).toLowerCase()}@example.com`,
+        password: 'right-password-1',
+      };
+      await createAccount(db, { alias: 'abuse', region: 'us', ...owner });
+      return owner;
+    };
+    const signIn = (email: string, password: string, client: string) =>
+      callApi(`${base()}/tokens`, {
+        headers: { ...basicAuthorization(email, password), 'x-forwarded-for': client },
+      });
+
+    it('counts parallel guesses before checking them: only the budget reaches the password check', async () => {
+      const owner = await newOwner();
+      // Ten guesses at once, each from its own address: the email's budget (3) holds.
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, guess) =>
+          signIn(owner.email, `wrong-${guess}`, `203.0.113.${100 + guess}`),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array(3).fill(401), ...Array(7).fill(429)]);
+      // Now even the right password waits for the window.
+      expectRateLimitedLong(await signIn(owner.email, owner.password, '203.0.113.99'), /for this account/);
+    });
+
+    it('has a budget per client address, across emails, and gives right sign-ins their count back', async () => {
+      const client = '203.0.113.200';
+      const owners = await Promise.all(Array.from({ length: 5 }, () => newOwner()));
+      // Right sign-ins do not use up the address's budget (4).
+      for (let index = 0; index < 6; index++)
+        expect((await signIn(owners[0].email, owners[0].password, client)).status).toBe(200);
+      for (const owner of owners.slice(0, 4))
+        expect((await signIn(owner.email, 'wrong', client)).status).toBe(401);
+      expectRateLimitedLong(await signIn(owners[4].email, owners[4].password, client), /from this address/);
+      // Another address signs in to the same account.
+      expect((await signIn(owners[4].email, owners[4].password, '203.0.113.201')).status).toBe(200);
+    });
+
+    const expectRateLimitedLong = (response: Awaited<ReturnType<typeof callApi>>, description: RegExp) => {
+      expect(response.status).toBe(429);
+      expect(response.body).toEqual({
+        code: 'RATE_LIMITED',
+        description: expect.stringMatching(description),
+      });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    };
+  });
+
+  describe('webhook addresses', () => {
+    it('takes https only, unless the host is allow-listed', async () => {
+      const formId = await newForm();
+      const plain = await api('PUT', `/forms/${formId}/webhooks/plain`, { url: 'http://example.com/hook' });
+      expect(plain.status).toBe(400);
+      expect(plain.body.code).toBe('VALIDATION_ERROR');
+      expect(plain.body.details).toEqual([
+        expect.objectContaining({ field: 'url', description: expect.stringMatching(/https/) }),
+      ]);
+      expect(
+        (await api('PUT', `/forms/${formId}/webhooks/secure`, { url: 'https://example.com/hook' })).status,
+      ).toBe(201);
+      // 127.0.0.1 is allow-listed in tests: plain http to it is taken.
+      expect(
+        (await api('PUT', `/forms/${formId}/webhooks/local`, { url: receiver.url('/local') })).status,
+      ).toBe(201);
+    });
+
+    it.each(['[::7f00:1]', '[::ffff:0:7f00:1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[fec0::1]'])(
+      'refuses %s when saved, without echoing an address it resolved',
+      async (host) => {
+        const formId = await newForm();
+        const refused = await api('PUT', `/forms/${formId}/webhooks/inside`, { url: `https://${host}/hook` });
+        expect(refused.status).toBe(400);
+        expect(refused.body.details[0].description).toBe(
+          'the url points to an internal, private or reserved address',
+        );
+      },
+    );
+
+    it('refuses at delivery an address that turned internal since it was saved, and says so without the address', async () => {
+      const formId = await newForm();
+      const hook = (
+        await api('PUT', `/forms/${formId}/webhooks/turned`, { url: receiver.url('/turned'), enabled: true })
+      ).body;
+      // As if the name now led to an IPv4-translated loopback address.
+      const port = new URL(receiver.url('/turned')).port;
+      await webhooksDb.webhook.update({
+        where: { id: hook.id },
+        data: { url: `https://[::ffff:0:7f00:1]:${port}/turned` },
+      });
+      expect((await submit(formId, '203.0.113.50')).status).toBe(201);
+      const log = await eventually(
+        () => api('GET', `/forms/${formId}/webhooks/turned/deliveries`),
+        (response) => response.body.items[0]?.attempts.length >= 1,
+      );
+      const attempt = log.body.items[0].attempts.at(-1);
+      expect(attempt).toMatchObject({
+        status_code: null,
+        error: 'url refused: the url points to an internal, private or reserved address',
+      });
+      expect(receiver.at('/turned')).toHaveLength(0);
+    });
+  });
+});
