@@ -393,7 +393,7 @@ async function dispatcherThroughput(c: Context): Promise<void> {
     c.receiver.reset();
     await submitMany(`${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`, n);
     await waitFor(async () => (await queue.getJobCounts('waiting')).waiting >= n, 60_000);
-    await c.stack.restart('dispatcher');
+    await c.stack.restart('dispatcher', 120_000);
     for (let i = 2; i <= dispatchers; i++) extra.push(await extraDispatcher(c.stack, i));
     const arrivals = await c.receiver.until(n, 120_000);
     await Promise.all(extra.map((app) => app.stop()));

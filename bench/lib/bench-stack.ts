@@ -92,7 +92,8 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
         ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}` } : {}),
       },
     },
-    { distDir: path.join(root, 'dist'), onLine },
+    // A machine shared with other work can take long to start ten processes.
+    { distDir: path.join(root, 'dist'), onLine, readyTimeoutMs: 120_000 },
   );
 }
 
@@ -106,7 +107,7 @@ export async function extraDispatcher(stack: RegionStack, n: number): Promise<Ap
     opsPort,
     env: { ...options.env, OPS_PORT: String(opsPort) },
   });
-  await app.waitReady();
+  await app.waitReady(120_000);
   return app;
 }
 
