@@ -16,7 +16,7 @@ import {
   type AccessTokenPrincipal,
   deleteResponses,
   listResponses,
-  locateForm,
+  getFormSnapshot,
   type Page,
   pageOf,
   type ResponseResource,
@@ -31,6 +31,7 @@ import type { z } from 'zod';
 import { OptionalPrincipal } from '../auth/optional-principal.decorator';
 import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
 import { Principal } from '../auth/principal.decorator';
+import { ReadCache } from '../cache/read-cache';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
@@ -44,6 +45,7 @@ import { responseDeleteQuery, responseListQuery, toResponseQuery } from './respo
 export class ResponsesController {
   constructor(
     private readonly rpc: RpcClient,
+    private readonly cache: ReadCache,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -78,7 +80,11 @@ export class ResponsesController {
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<unknown> {
-    const location = await this.rpc.request(locateForm, { formId });
+    // The form's snapshot, cached: where it takes submissions, and what they are
+    // checked against, handed on so the responses service does not ask for it again.
+    const location = await this.cache.snapshots.getOrLoad(formId, () =>
+      this.rpc.request(getFormSnapshot, { formId }),
+    );
     if (!location.isPublic && principal?.accountId !== location.accountId) {
       if (!principal) {
         throw new DomainError(
@@ -98,6 +104,7 @@ export class ResponsesController {
       body,
       idempotencyKey: headers['idempotency-key'],
       metadata: { user_agent: headers['user-agent'], referer: headers.referer },
+      form: { accountId: location.accountId, region: location.region, definition: location.definition },
     });
     if (replayed) void reply.status(200).header('Idempotent-Replayed', 'true');
     return response;
