@@ -55,7 +55,7 @@ function runScript(script: string, args: string[], env: Record<string, string>):
 
 // Region us's five apps, as `npm start` runs them (rate limit off, as for any
 // load test), their output in .data/bench/logs/. BENCH_CPU_PROF=<dir> has each
-// app write a V8 CPU profile there when it stops.
+// app write a V8 CPU profile there when it stops (cpu-profile.preload.ts).
 export async function startStack(infra: BenchInfra, webhookSecretKey: string): Promise<RegionStack> {
   const logDir = path.join(infra.dataDir, 'logs');
   mkdirSync(logDir, { recursive: true });
@@ -72,6 +72,7 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
   const opsPorts = {} as Record<AppName, number>;
   for (const app of appNames) opsPorts[app] = await freePort();
   const profileDir = process.env.BENCH_CPU_PROF;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   return RegionStack.start(
     {
       region: 'us',
@@ -89,7 +90,12 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
       logFormat: 'json',
       extraEnv: {
         RATE_LIMIT_REQUESTS: '0',
-        ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.resolve(profileDir)}` } : {}),
+        ...(profileDir
+          ? {
+              NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.preload.js')}`,
+              BENCH_CPU_PROF: path.resolve(profileDir),
+            }
+          : {}),
       },
     },
     // A machine shared with other work can take long to start ten processes.
