@@ -60,8 +60,13 @@ describe('gateway read cache', () => {
       region: 'us',
       ...owner,
     }));
-    regions = await startTestRegions({ name: 'read-cache', extraEnv: { READ_CACHE_TTL_MS: String(ttlMs) } });
-  });
+    regions = await startTestRegions({
+      name: 'read-cache',
+      extraEnv: { READ_CACHE_TTL_MS: String(ttlMs) },
+      // Ten processes on a shared 2-core machine can take more than the default.
+      readyTimeoutMs: 90_000,
+    });
+  }, 240_000);
 
   afterAll(async () => {
     await regions?.stop();
