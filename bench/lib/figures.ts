@@ -10,7 +10,7 @@ export interface Figure {
   unit: string;
   /** The same work done by the least that can do it, measured in the same run. */
   baseline: number | null;
-  /** value / baseline. */
+  /** The median of the rounds' own formline/baseline ratios. */
   ratio: number | null;
   /** What the issue asks, e.g. ">= 0.5 of baseline" or "< 20 ms"; null: for information. */
   target: string | null;
@@ -33,7 +33,14 @@ export function figure(
 ): Figure {
   const value = median(formline);
   const base = baseline ? median(baseline) : null;
-  const ratio = base ? value / base : null;
+  // The median of each round's own ratio: a round and its baseline run back to
+  // back, so a machine whose load drifts between rounds skews both alike.
+  const ratio =
+    baseline && baseline.length === formline.length
+      ? median(formline.map((v, i) => v / baseline[i]))
+      : base
+        ? value / base
+        : null;
   let met: boolean | null = null;
   let text: string | null = null;
   if (target?.kind === 'ratio-at-least') {
