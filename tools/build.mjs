@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles apps/, libs/ and tools/ TypeScript to dist/ with swc: one file in,
+// Compiles apps/, libs/, tools/ and bench/ TypeScript to dist/ with swc: one file in,
 // one file out, same tree, path aliases rewritten to relative requires. Takes
 // about a second, so the test harness and `npm start` always run fresh code.
 // Type-checking is separate (`tsc --noEmit`), as swc does not check types.
@@ -10,7 +10,7 @@ import { transformFile } from '@swc/core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist');
-const sourceDirs = ['apps', 'libs', 'tools'];
+const sourceDirs = ['apps', 'libs', 'tools', 'bench'];
 const { compilerOptions } = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
 
 function* typescriptFiles(dir) {

@@ -31,6 +31,8 @@ describe('npm start', () => {
       EU_HTTP_PORT: String(await freePort()),
       US_OPS_PORT_BASE: String(opsBase),
       EU_OPS_PORT_BASE: String(opsBase + 5),
+      // A documented app variable set around `npm start` must reach the apps.
+      RATE_LIMIT_REQUESTS: '3',
     };
     // Its own process group, as a terminal would run it.
     start = spawn('bash', [path.join(root, 'scripts/start.sh')], {
@@ -63,6 +65,15 @@ describe('npm start', () => {
       expect(fromEu.status).toBe(200);
       expect(fromEu.text).toBe(fromUs.text);
     }
+  });
+
+  it('passes documented configuration variables set in its environment on to the apps', async () => {
+    const [, token, url] = /curl -H "Authorization: bearer (\S+)" (\S+)/.exec(output)!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await callApi(url, { token })).status);
+    // RATE_LIMIT_REQUESTS=3: the fourth request of the window at the latest is refused
+    // (the default, 600, would answer them all).
+    expect(statuses).toContain(429);
   });
 
   it('stops the apps and the infrastructure on Ctrl-C', async () => {

@@ -24,7 +24,13 @@ describe('operability', () => {
 
   beforeAll(async () => {
     account = await createTestAccount(db, 'us');
-    regions = await startTestRegions({ name: 'observability', regions: ['us'] });
+    regions = await startTestRegions({
+      name: 'observability',
+      regions: ['us'],
+      // Per-RPC log lines are debug; the gateway's caches off, so each read
+      // reaches the forms service (the caches are read-cache.e2e-spec.ts's).
+      extraEnv: { LOG_LEVEL: 'debug', READ_CACHE_TTL_MS: '0' },
+    });
   });
 
   afterAll(async () => {

@@ -28,7 +28,8 @@ describe('a request id from the gateway to the webhook receiver', () => {
     regions = await startTestRegions({
       name: 'request-trace',
       regions: ['us'],
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
+      // The services' per-request lines, with the request id, are debug.
+      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', LOG_LEVEL: 'debug' },
     });
   });
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { createGlobalDatabase } from '@formline/db';
 import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
+import { appConfigSchemas } from '../docs/configuration-reference';
 import { seedDemo } from '../seed/demo-seed';
 
 // `npm start`, after scripts/start.sh has installed, built, started the
@@ -50,7 +51,36 @@ function settingsFor(region: Region, natsPort: string, redisPort: string): Regio
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
     opsPorts,
     logFormat: 'pretty',
+    extraEnv: passedOnVariables(),
   };
+}
+
+// What the launcher sets itself, per region or from its own variables above;
+// every other documented variable set in this environment reaches the apps
+// (docs/configuration.md), e.g. `RATE_LIMIT_REQUESTS=0 npm start` for a load test.
+const launcherVariables = new Set([
+  'REGION',
+  'BASE_URL',
+  'EU_BASE_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'HTTP_HOST',
+  'HTTP_PORT',
+  'OPS_PORT',
+  'GLOBAL_DATABASE_URL',
+  'RESPONSES_DATABASE_URL',
+  'WEBHOOKS_DATABASE_URL',
+  'WEBHOOK_SECRET_KEY',
+  'WEBHOOK_ALLOWED_HOSTS',
+]);
+
+function passedOnVariables(): Record<string, string> {
+  const documented = new Set(Object.values(appConfigSchemas).flatMap((schema) => Object.keys(schema.shape)));
+  return Object.fromEntries(
+    [...documented]
+      .filter((name) => !launcherVariables.has(name) && env[name] !== undefined)
+      .map((name) => [name, env[name]!]),
+  );
 }
 
 function printLine(label: string, line: string): void {

@@ -4,6 +4,7 @@ import type { FormLocation, FormSummary, Page, VersionedForm } from '@formline/c
 import { DomainError, ErrorCode } from '@formline/errors';
 import { type FormDefinition, parseFormDefinition } from '@formline/form-definition';
 import { newPublicId } from '@formline/ids';
+import { ChangeAnnouncer } from './change-announcer';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, FormRepository, type StoredForm } from './form.repository';
@@ -24,6 +25,7 @@ export class FormService {
   constructor(
     private readonly forms: FormRepository,
     private readonly workspaces: WorkspaceRepository,
+    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
     @Inject(FORMS_CONFIG) config: FormsConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));
@@ -112,6 +114,7 @@ export class FormService {
 
   async delete(accountId: string, formId: string): Promise<void> {
     if (!(await this.forms.delete(accountId, formId))) throw formNotFound(formId);
+    await this.announcer.formChanged(formId);
   }
 
   private async write(
@@ -125,6 +128,7 @@ export class FormService {
       return change(current);
     });
     if (!updated) throw formNotFound(formId);
+    await this.announcer.formChanged(formId);
     return this.present(accountId, updated);
   }
 

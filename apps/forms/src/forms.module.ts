@@ -1,5 +1,7 @@
 import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
+import { connectNats } from '@formline/messaging';
+import { ChangeAnnouncer } from './change-announcer';
 import { AccountCredentialsController } from './accounts/account-credentials.controller';
 import { AccountCredentialsService } from './accounts/account-credentials.service';
 import { AccountProfileController } from './accounts/account-profile.controller';
@@ -27,7 +29,10 @@ import { PersonalTokenRepository } from './tokens/personal-token.repository';
 // (SPEC 1, rule 1), which is why a token works on both base addresses.
 @Module({})
 export class FormsModule implements OnApplicationShutdown {
-  constructor(@Inject(GlobalPrismaClient) private readonly db: GlobalPrismaClient) {}
+  constructor(
+    @Inject(GlobalPrismaClient) private readonly db: GlobalPrismaClient,
+    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+  ) {}
 
   static forConfig(config: FormsConfig): DynamicModule {
     return {
@@ -47,6 +52,11 @@ export class FormsModule implements OnApplicationShutdown {
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
         { provide: GlobalPrismaClient, useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL) },
+        {
+          provide: ChangeAnnouncer,
+          useFactory: async () =>
+            new ChangeAnnouncer(await connectNats(config, `forms-${config.REGION}-announcements`)),
+        },
         AccessTokenRepository,
         AccountCredentialsService,
         PersonalTokenRepository,
@@ -62,6 +72,6 @@ export class FormsModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.db.$disconnect();
+    await Promise.all([this.db.$disconnect(), this.announcer.close()]);
   }
 }

@@ -4,6 +4,7 @@ import {
   natsVars,
   opsVars,
   rateLimitVars,
+  readCacheVars,
   redisVars,
   regionVars,
   shutdownVars,
@@ -19,6 +20,7 @@ export const gatewayConfigSchema = z.object({
   ...logVars,
   ...shutdownVars,
   ...httpVars,
+  ...readCacheVars,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

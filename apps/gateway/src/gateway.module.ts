@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { connectNats, connectRedisFailFast, RpcClient } from '@formline/messaging';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AccessGuard } from './auth/access.guard';
+import { ReadCache } from './cache/read-cache';
 import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
@@ -56,6 +57,11 @@ export class GatewayModule implements OnApplicationShutdown {
         {
           provide: RATE_LIMIT_REDIS,
           useFactory: () => connectRedisFailFast(config, `gateway-${config.REGION}`),
+        },
+        {
+          provide: ReadCache,
+          inject: [NATS_CONNECTION],
+          useFactory: (nats: NatsConnection) => new ReadCache(nats, config),
         },
         RateLimiter,
         SignInThrottle,

@@ -168,3 +168,18 @@ export const webhookSecurityVars = {
     'Comma-separated host names, addresses or CIDR ranges that webhooks may target although internal (e.g. 127.0.0.1 for a local receiver), over plain http too; empty by default.',
   ),
 };
+
+// The gateway's caches of token checks and form reads. Its own region's
+// changes reach them at once (announced on NATS); the other region's changes
+// only when an entry's lifetime ends, so this is how long a token revoked, or a
+// form changed, through the other region's address may still be honoured here.
+export const readCacheVars = {
+  READ_CACHE_TTL_MS: count(
+    5_000,
+    "Longest life of a cached token check or form read in the gateway: the bound on seeing the other region's revocations and form changes; 0 turns the caches off.",
+  ),
+  READ_CACHE_MAX_ENTRIES: count(
+    2_000,
+    'Entries each gateway cache (token checks, form reads, form snapshots) holds at most, the least recently used dropped first.',
+  ),
+};

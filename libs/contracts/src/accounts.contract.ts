@@ -17,6 +17,8 @@ export const verifyAccessToken = defineRpc({
     accountId: z.string(),
     region: regionSchema,
     scopes: z.array(z.string()),
+    // When the token stops working by itself (ISO 8601), so a cached check ends then too.
+    expiresAt: z.string().nullable().optional(),
   }),
 });
 

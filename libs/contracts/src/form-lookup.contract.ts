@@ -27,3 +27,4 @@ export const getFormSnapshot = defineRpc({
   request: z.object({ formId: z.string().min(1) }),
   reply: z.object({ ...formLocation, definition: z.unknown() }),
 });
+export type FormSnapshot = z.output<typeof getFormSnapshot.reply>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageOf } from './pagination';
+import { regionSchema } from './region';
 import { defineRpc } from './rpc-contract';
 import { Subjects } from './subjects';
 
@@ -21,6 +22,9 @@ export const submitResponse = defineRpc({
     // Makes a retried submission count once (header Idempotency-Key).
     idempotencyKey: z.string().min(1).max(255).optional(),
     metadata: z.object({ user_agent: z.string().optional(), referer: z.string().optional() }),
+    // The form as the gateway found it (forms.form.snapshot), so that the
+    // service need not ask for it again; without it, the service asks.
+    form: z.object({ accountId: z.string(), region: regionSchema, definition: z.unknown() }).optional(),
   }),
   // `replayed`: the key was seen before and this is the response stored then.
   reply: z.object({ response: responseResourceSchema, replayed: z.boolean() }),

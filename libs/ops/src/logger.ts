@@ -28,7 +28,9 @@ export function createLogger(
   settings: LogSettings,
   destination: pino.DestinationStream = settings.LOG_FORMAT === 'pretty'
     ? prettyLogStream()
-    : pino.destination({ sync: true }),
+    : // Written asynchronously: a line never waits for the disk or the pipe on
+      // the event loop; pino flushes what is buffered when the process exits.
+      pino.destination({ sync: false }),
 ): AppLogger {
   const logger = pino(
     {

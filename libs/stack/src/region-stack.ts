@@ -8,6 +8,8 @@ export interface RegionStackOptions {
   onLine: (label: string, line: string) => void;
   /** Start only these apps (tests of one service); all five by default. */
   apps?: readonly AppName[];
+  /** How long each app may take to be ready (30 s by default; a busy machine may need more). */
+  readyTimeoutMs?: number;
 }
 
 // One region's apps as separate processes, started together and stopped together.
@@ -33,7 +35,7 @@ export class RegionStack {
     }
     const stack = new RegionStack(settings, apps);
     try {
-      await Promise.all([...apps.values()].map((app) => app.waitReady()));
+      await Promise.all([...apps.values()].map((app) => app.waitReady(options.readyTimeoutMs)));
     } catch (error) {
       await stack.stop();
       throw error;
@@ -53,12 +55,12 @@ export class RegionStack {
 
   // A new process of one app, with the same settings, once the old one is gone
   // (tests kill an app mid-work and check that a successor picks it up).
-  async restart(name: AppName): Promise<AppProcess> {
+  async restart(name: AppName, readyTimeoutMs?: number): Promise<AppProcess> {
     const old = this.app(name);
     await old.stop();
     const fresh = new AppProcess(old.options);
     this.apps.set(name, fresh);
-    await fresh.waitReady();
+    await fresh.waitReady(readyTimeoutMs);
     return fresh;
   }
 

@@ -22,6 +22,8 @@ export interface TestRegionsOptions {
   /** Reach PostgreSQL elsewhere (e.g. through a proxy a test cuts), `postgresql://user@host:port`. */
   databaseHostUrl?: string;
   extraEnv?: Record<string, string>;
+  /** How long each app may take to be ready (RegionStack's 30 s by default). */
+  readyTimeoutMs?: number;
 }
 
 export interface TestRegions {
@@ -87,6 +89,7 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
         distDir,
         onLine,
         apps: options.apps,
+        readyTimeoutMs: options.readyTimeoutMs,
       });
     }
   } catch (error) {

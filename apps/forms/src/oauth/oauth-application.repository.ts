@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { OAuthApplication } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
+import { ChangeAnnouncer } from '../change-announcer';
 
 export interface NewOAuthApplication {
   accountId: string;
@@ -22,7 +23,10 @@ const fields = { id: true, name: true, redirectUris: true, createdAt: true } as 
 
 @Injectable()
 export class OAuthApplicationRepository {
-  constructor(private readonly db: GlobalPrismaClient) {}
+  constructor(
+    private readonly db: GlobalPrismaClient,
+    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+  ) {}
 
   async create(application: NewOAuthApplication): Promise<OAuthApplication> {
     const { clientId, ...rest } = application;
@@ -43,6 +47,7 @@ export class OAuthApplicationRepository {
   // Cascades to the application's codes, grants and tokens: all stop working.
   async delete(accountId: string, clientId: string): Promise<boolean> {
     const { count } = await this.db.oAuthApplication.deleteMany({ where: { id: clientId, accountId } });
+    if (count === 1) await this.announcer.tokensRevoked(accountId);
     return count === 1;
   }
 

@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { type GlobalDb, GlobalPrismaClient } from '@formline/db';
 import type { OAuthGrant } from '@formline/contracts';
 import { newPublicId } from '@formline/ids';
+import { ChangeAnnouncer } from '../change-announcer';
 
 export interface StoredCode {
   applicationId: string;
@@ -34,7 +35,10 @@ export interface NewTokens {
 // the same code or refresh token cannot both succeed.
 @Injectable()
 export class OAuthGrantRepository {
-  constructor(private readonly db: GlobalPrismaClient) {}
+  constructor(
+    private readonly db: GlobalPrismaClient,
+    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+  ) {}
 
   async createCode(code: Omit<StoredCode, 'usedAt' | 'grantId'> & { codeHash: string }): Promise<void> {
     await this.db.oAuthAuthorizationCode.create({ data: code });
@@ -107,10 +111,16 @@ export class OAuthGrantRepository {
   }
 
   async revokeAccessToken(tokenHash: string, now: Date): Promise<void> {
-    await this.db.oAuthAccessToken.updateMany({
+    const { count } = await this.db.oAuthAccessToken.updateMany({
       where: { tokenHash, revokedAt: null },
       data: { revokedAt: now },
     });
+    if (count === 0) return;
+    const token = await this.db.oAuthAccessToken.findUnique({
+      where: { tokenHash },
+      select: { grant: { select: { accountId: true } } },
+    });
+    if (token) await this.announcer.tokensRevoked(token.grant.accountId);
   }
 
   // The account's live grants, newest first, with the application's name.
@@ -146,10 +156,16 @@ export class OAuthGrantRepository {
   // Every token of the grant stops working: access tokens through the grant,
   // refresh tokens because a revoked grant refuses them.
   async revokeGrant(grantId: string, now: Date): Promise<void> {
-    await this.db.oAuthGrant.updateMany({
+    const { count } = await this.db.oAuthGrant.updateMany({
       where: { id: grantId, revokedAt: null },
       data: { revokedAt: now },
     });
+    if (count === 0) return;
+    const grant = await this.db.oAuthGrant.findUnique({
+      where: { id: grantId },
+      select: { accountId: true },
+    });
+    if (grant) await this.announcer.tokensRevoked(grant.accountId);
   }
 
   private tokenWrites(grantId: string, tokens: NewTokens): GlobalDb.Prisma.PrismaPromise<unknown>[] {

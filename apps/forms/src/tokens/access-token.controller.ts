@@ -23,6 +23,11 @@ export class AccessTokenController {
     if (token.expiresAt && token.expiresAt <= new Date()) {
       throw new DomainError(ErrorCode.TokenExpired, 'The access token has expired.');
     }
-    return { accountId: token.accountId, region: token.region, scopes: token.scopes };
+    return {
+      accountId: token.accountId,
+      region: token.region,
+      scopes: token.scopes,
+      expiresAt: token.expiresAt?.toISOString() ?? null,
+    };
   }
 }

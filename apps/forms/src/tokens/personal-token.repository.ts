@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { PersonalToken } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { newPublicId } from '@formline/ids';
+import { ChangeAnnouncer } from '../change-announcer';
 
 export interface NewPersonalToken {
   accountId: string;
@@ -15,7 +16,10 @@ const fields = { id: true, name: true, scopes: true, createdAt: true, expiresAt:
 
 @Injectable()
 export class PersonalTokenRepository {
-  constructor(private readonly db: GlobalPrismaClient) {}
+  constructor(
+    private readonly db: GlobalPrismaClient,
+    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+  ) {}
 
   async create(token: NewPersonalToken): Promise<PersonalToken> {
     const row = await this.db.personalAccessToken.create({
@@ -40,6 +44,7 @@ export class PersonalTokenRepository {
       where: { id: tokenId, accountId, revokedAt: null },
       data: { revokedAt: now },
     });
+    if (count === 1) await this.announcer.tokensRevoked(accountId);
     return count === 1;
   }
 }

@@ -15,6 +15,8 @@ import { HttpErrorFilter } from '../errors/http-error.filter';
 import { GATEWAY_CONFIG } from '../gateway.config';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import { ReadCache } from '../cache/read-cache';
+import { TtlCache } from '../cache/ttl-cache';
 import { AccessGuard } from './access.guard';
 import { OwnerCredentials } from './owner-credentials.decorator';
 import { Owner } from './owner.decorator';
@@ -99,6 +101,8 @@ async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> 
     providers: [
       { provide: RpcClient, useValue: rpc },
       { provide: RateLimiter, useValue: unlimited },
+      // Caching off: every check asks the (fake) forms service.
+      { provide: ReadCache, useValue: { principals: new TtlCache(0, 0) } },
       {
         provide: GATEWAY_CONFIG,
         useValue: { LOGIN_RATE_LIMIT_ATTEMPTS: 10, LOGIN_RATE_LIMIT_WINDOW_MS: 1000 },

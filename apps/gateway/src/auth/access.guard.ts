@@ -10,6 +10,7 @@ import {
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { hashAccessToken, isBearerTokenShape } from '@formline/tokens';
+import { ReadCache } from '../cache/read-cache';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { type Budget, RateLimiter } from '../rate-limit/rate-limiter';
@@ -24,7 +25,8 @@ const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, Err
 
 // Every request passes here. The route's one access declaration decides:
 // - @RequiredScope: a bearer token (personal or OAuth) whose hash the forms
-//   service knows, within its rate limit, holding the scope;
+//   service knows (its answer cached, see ReadCache), within its rate limit,
+//   holding the scope;
 // - @OwnerCredentials: the account owner's email and password;
 // - @ScopeIfAuthenticated: nothing, or a bearer token as for @RequiredScope;
 // - @Public: nothing.
@@ -36,6 +38,7 @@ export class AccessGuard implements CanActivate {
     private readonly rpc: RpcClient,
     rateLimiter: RateLimiter,
     private readonly signIns: SignInThrottle,
+    private readonly cache: ReadCache,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.perToken = rateLimiter.budget(
@@ -84,9 +87,15 @@ export class AccessGuard implements CanActivate {
     if (!isBearerTokenShape(token))
       throw invalidToken(new DomainError(ErrorCode.InvalidToken, 'The access token is not valid.'));
     const tokenHash = hashAccessToken(token);
-    const principal = await this.rpc.request(verifyAccessToken, { tokenHash }).catch((error: unknown) => {
-      throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
-    });
+    const principal = await this.cache.principals
+      .getOrLoad(
+        tokenHash,
+        () => this.rpc.request(verifyAccessToken, { tokenHash }),
+        (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
+      )
+      .catch((error: unknown) => {
+        throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
+      });
     await this.perToken.consume(tokenHash);
     if (!principal.scopes.includes(scope)) {
       const description = `This token lacks the scope ${scope}.`;

@@ -37,6 +37,7 @@ import type { FastifyReply } from 'fastify';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
+import { ReadCache } from '../cache/read-cache';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { etagOf, versionFromIfMatch } from '../http/etag';
 import { pagingQuery } from '../http/listing.query';
@@ -59,7 +60,10 @@ const notFound = [ErrorCode.FormNotFound];
 // Typeform's Create API for forms. SPEC 4.1: the same answers on both base addresses.
 @Controller('forms')
 export class FormsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: ReadCache,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -122,7 +126,11 @@ export class FormsController {
     @Param('form_id') formId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<FormResource> {
-    return withEtag(reply, await this.rpc.request(getForm, { accountId: principal.accountId, formId }));
+    const { form } = await this.cache.forms.getOrLoad(`${principal.accountId}/${formId}`, async () => ({
+      formId,
+      form: await this.rpc.request(getForm, { accountId: principal.accountId, formId }),
+    }));
+    return withEtag(reply, form);
   }
 
   @Put(':form_id')

@@ -17,7 +17,7 @@ import {
   type AccessTokenPrincipal,
   deleteResponses,
   listResponses,
-  locateForm,
+  getFormSnapshot,
   type Page,
   pageOf,
   type ResponseResource,
@@ -32,6 +32,7 @@ import type { z } from 'zod';
 import { OptionalPrincipal } from '../auth/optional-principal.decorator';
 import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
 import { Principal } from '../auth/principal.decorator';
+import { ReadCache } from '../cache/read-cache';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
@@ -47,6 +48,7 @@ export class ResponsesController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly submissions: SubmissionThrottle,
+    private readonly cache: ReadCache,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
@@ -84,7 +86,11 @@ export class ResponsesController {
     @Ip() clientAddress: string,
   ): Promise<unknown> {
     if (!principal) await this.submissions.admitAnonymous(formId, clientAddress);
-    const location = await this.rpc.request(locateForm, { formId });
+    // The form's snapshot, cached: where it takes submissions, and what they are
+    // checked against, handed on so the responses service does not ask for it again.
+    const location = await this.cache.snapshots.getOrLoad(formId, () =>
+      this.rpc.request(getFormSnapshot, { formId }),
+    );
     if (!location.isPublic && principal?.accountId !== location.accountId) {
       if (!principal) {
         throw new DomainError(
@@ -104,6 +110,7 @@ export class ResponsesController {
       body,
       idempotencyKey: headers['idempotency-key'],
       metadata: { user_agent: headers['user-agent'], referer: headers.referer },
+      form: { accountId: location.accountId, region: location.region, definition: location.definition },
     });
     if (replayed) void reply.status(200).header('Idempotent-Replayed', 'true');
     return response;

@@ -35,7 +35,7 @@ export class SubmissionService {
   async submit(
     request: RpcRequest<typeof submitResponse>,
   ): Promise<{ response: ResponseResource; replayed: boolean }> {
-    const snapshot = await this.rpc.request(getFormSnapshot, { formId: request.formId });
+    const snapshot = request.form ?? (await this.rpc.request(getFormSnapshot, { formId: request.formId }));
     if (snapshot.region !== this.config.REGION) {
       throw new DomainError(
         ErrorCode.WrongRegion,

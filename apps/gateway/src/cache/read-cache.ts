@@ -1,0 +1,81 @@
+import { Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type AccessTokenPrincipal,
+  formChanged,
+  type FormSnapshot,
+  tokensRevoked,
+  type VersionedForm,
+} from '@formline/contracts';
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { GatewayConfig } from '../gateway.config';
+import { TtlCache } from './ttl-cache';
+
+export type CachedPrincipal = AccessTokenPrincipal;
+
+// What the gateway keeps so that reads mostly never leave it: token checks (by
+// the token's hash), form reads (by account and form) and
+// the snapshots submissions are checked against. Entries are dropped when the
+// forms service announces a revocation or a form change on this region's NATS
+// (announced before the change's reply is sent, so the next request here sees
+// it), and in any case after READ_CACHE_TTL_MS: the other region's changes are
+// never announced here, that lifetime is their bound. While NATS is away an
+// announcement may be missed, so everything is dropped when it drops and when it comes back.
+export class ReadCache implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('ReadCache');
+  readonly principals: TtlCache<CachedPrincipal>;
+  /** By `<accountId>/<formId>`: a form is cached for the account that read it, never answered to another. */
+  readonly forms: TtlCache<{ formId: string; form: VersionedForm }>;
+  readonly snapshots: TtlCache<FormSnapshot>;
+  private subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly nats: NatsConnection,
+    config: Pick<GatewayConfig, 'READ_CACHE_TTL_MS' | 'READ_CACHE_MAX_ENTRIES'>,
+  ) {
+    const ttl = config.READ_CACHE_TTL_MS;
+    const max = config.READ_CACHE_MAX_ENTRIES;
+    this.principals = new TtlCache(ttl, max);
+    this.forms = new TtlCache(ttl, max);
+    this.snapshots = new TtlCache(ttl, max);
+  }
+
+  onModuleInit(): void {
+    this.subscriptions = [
+      this.nats.subscribe(tokensRevoked.subject, {
+        callback: (error, message) => {
+          const parsed = error ? undefined : tokensRevoked.payload.safeParse(message.json());
+          if (!parsed?.success) return this.clear();
+          this.principals.deleteWhere((principal) => principal.accountId === parsed.data.accountId);
+        },
+      }),
+      this.nats.subscribe(formChanged.subject, {
+        callback: (error, message) => {
+          const parsed = error ? undefined : formChanged.payload.safeParse(message.json());
+          if (!parsed?.success) return this.clear();
+          this.forms.deleteWhere((cached) => cached.formId === parsed.data.formId);
+          this.snapshots.delete(parsed.data.formId);
+        },
+      }),
+    ];
+    void this.followConnection();
+  }
+
+  onApplicationShutdown(): void {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+  }
+
+  clear(): void {
+    this.principals.clear();
+    this.forms.clear();
+    this.snapshots.clear();
+  }
+
+  private async followConnection(): Promise<void> {
+    for await (const status of this.nats.status()) {
+      if (status.type === 'disconnect' || status.type === 'reconnect') {
+        this.logger.warn(`NATS ${status.type}: cached token checks and form reads dropped`);
+        this.clear();
+      }
+    }
+  }
+}

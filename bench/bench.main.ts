@@ -1,0 +1,492 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { QueueName } from '@formline/contracts';
+import { createGlobalDatabase } from '@formline/db';
+import type { AppName, AppProcess, RegionStack } from '@formline/stack';
+import { hashAccessToken } from '@formline/tokens';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import { demoFormDefinition } from '../tools/seed/demo-form';
+import { seedDemo } from '../tools/seed/demo-seed';
+import { BenchChild } from './lib/child';
+import {
+  type BenchInfra,
+  extraDispatcher,
+  root,
+  rssMb,
+  startInfra,
+  startStack,
+  stopInfra,
+} from './lib/bench-stack';
+import { figure, type Figure, printTable, writeResults } from './lib/figures';
+import { BenchReceiver } from './lib/receiver';
+import { percentile, round } from './lib/stats';
+import { runAutocannon } from './load/autocannon';
+
+// `npm run bench`: each figure of the issue against a baseline doing the same
+// work, measured in the same run, in interleaved rounds (medians), on its own
+// infrastructure and ports; prints a table and writes bench/results/<time>.json.
+// Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (8, one closed-loop
+// round), BENCH_CONNECTIONS (50), BENCH_BACKLOG (1000 deliveries per dispatcher
+// round), BENCH_ONLY (comma-separated: read,intake,delivery,dispatcher).
+const settings = {
+  rounds: Number(process.env.BENCH_ROUNDS ?? 3),
+  seconds: Number(process.env.BENCH_SECONDS ?? 8),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  backlog: Number(process.env.BENCH_BACKLOG ?? 1000),
+  deliverySeconds: { 50: 10, 200: 20 } as Record<number, number>,
+  only: process.env.BENCH_ONLY?.split(',') ?? ['read', 'intake', 'delivery', 'dispatcher'],
+};
+const submission = JSON.stringify({
+  answers: [
+    { field: { ref: 'name' }, type: 'text', text: 'Ada Lovelace' },
+    { field: { ref: 'rating' }, type: 'number', number: 4 },
+  ],
+});
+const webhookSecret = 'bench-webhook-secret';
+const apps: AppName[] = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'];
+
+function progress(text: string): void {
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface Context {
+  infra: BenchInfra;
+  stack: RegionStack;
+  receiver: BenchReceiver;
+  token: string;
+  readFormId: string;
+  deliveryFormId: string;
+  figures: Figure[];
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const cleanup: Array<() => Promise<void> | void> = [];
+  const stopAll = async () => {
+    for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
+    cleanup.length = 0;
+  };
+  process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  try {
+    progress('starting NATS, Redis and PostgreSQL on free ports (.data/bench)...');
+    const infra = await startInfra();
+    cleanup.push(() => stopInfra(infra));
+    const db = createGlobalDatabase(`${infra.databaseHostUrl}/formline_global`);
+    const [demo] = await seedDemo(db, path.join(infra.dataDir, 'demo-tokens.json'));
+    await db.$disconnect();
+    progress('starting region us (five apps, RATE_LIMIT_REQUESTS=0)...');
+    const stack = await startStack(infra, randomBytes(32).toString('base64'));
+    cleanup.push(() => stack.stop());
+    const receiver = new BenchReceiver(webhookSecret);
+    await receiver.start();
+    cleanup.push(() => receiver.stop());
+    const deliveryFormId = await setUpDeliveryForm(stack.baseUrl, demo.token, receiver);
+    const context: Context = {
+      infra,
+      stack,
+      receiver,
+      token: demo.token,
+      readFormId: demo.formId,
+      deliveryFormId,
+      figures: [],
+    };
+    await sleep(3000);
+    const atRest = Object.fromEntries(apps.map((app) => [app, rssMb(stack.app(app).pid)]));
+    progress(`memory at rest (MB): ${JSON.stringify(roundAll(atRest))}`);
+
+    if (settings.only.includes('read')) await readPath(context);
+    if (settings.only.includes('intake')) await intake(context);
+    if (settings.only.includes('delivery')) await deliveryLatency(context);
+    if (settings.only.includes('dispatcher')) await dispatcherThroughput(context);
+
+    for (const app of apps) {
+      context.figures.push(figure(`memory at rest: ${app}`, 'MB', [atRest[app]], undefined, below(150)));
+    }
+    for (const app of apps) {
+      const after = rssMb(stack.app(app).pid);
+      context.figures.push(figure(`memory after load: ${app}`, 'MB', [after], undefined, below(250)));
+    }
+    printTable(context.figures);
+    const file = writeResults(path.join(root, 'bench/results'), context.figures, settings);
+    progress(`wrote ${path.relative(root, file)}; took ${Math.round((Date.now() - started) / 1000)} s`);
+  } finally {
+    progress('stopping everything the bench started...');
+    await stopAll();
+  }
+}
+
+const below = (bound: number) => ({ kind: 'value-below' as const, bound });
+
+function roundAll(values: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, round(v)]));
+}
+
+async function api(baseUrl: string, token: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return {
+    text,
+    etag: response.headers.get('etag') ?? '',
+    json: text ? (JSON.parse(text) as unknown) : null,
+  };
+}
+
+// A second form like the demo one, with a signed webhook to the bench's receiver.
+async function setUpDeliveryForm(baseUrl: string, token: string, receiver: BenchReceiver): Promise<string> {
+  const created = await api(baseUrl, token, 'POST', '/forms', demoFormDefinition('Bench deliveries'));
+  const formId = (created.json as { id: string }).id;
+  await api(baseUrl, token, 'PUT', `/forms/${formId}/webhooks/bench`, {
+    url: receiver.url('/hook'),
+    enabled: true,
+    secret: webhookSecret,
+  });
+  return formId;
+}
+
+// GET /forms/{id} with a token, against bare Fastify answering the same bytes
+// after the same bearer check.
+async function readPath(c: Context): Promise<void> {
+  const path = `/forms/${c.readFormId}`;
+  const sample = await api(c.stack.baseUrl, c.token, 'GET', path);
+  progress(`read path: GET ${path} (${sample.text.length} bytes), ${settings.connections} connections`);
+  const bare = BenchChild.start('baseline/bare-read.server.js', {
+    body: sample.text,
+    etag: sample.etag,
+    tokenHashes: [hashAccessToken(c.token)],
+  });
+  const { url } = await bare.ready<{ url: string }>();
+  const load = (base: string, seconds = settings.seconds) =>
+    runAutocannon({
+      url: `${base}${path}`,
+      connections: settings.connections,
+      seconds,
+      headers: { authorization: `bearer ${c.token}` },
+    });
+  try {
+    await load(c.stack.baseUrl, 2);
+    await load(url, 2);
+    const formline = [];
+    const baseline = [];
+    for (let round = 1; round <= settings.rounds; round++) {
+      const product = await load(c.stack.baseUrl);
+      const bareResult = await load(url);
+      formline.push(product);
+      baseline.push(bareResult);
+      progress(
+        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | bare ${round1(bareResult.rps)} req/s p99 ${bareResult.p99} ms`,
+      );
+    }
+    c.figures.push(
+      figure(
+        'read: GET /forms/{id}',
+        'req/s',
+        formline.map((r) => r.rps),
+        baseline.map((r) => r.rps),
+        { kind: 'ratio-at-least', bound: 0.5 },
+      ),
+      figure(
+        'read: p99 latency',
+        'ms',
+        formline.map((r) => r.p99),
+        baseline.map((r) => r.p99),
+        below(20),
+      ),
+    );
+  } finally {
+    await bare.stop();
+  }
+}
+
+// Anonymous submissions against a raw pg transaction writing rows of the same size.
+async function intake(c: Context): Promise<void> {
+  const path = `/forms/${c.readFormId}/submissions`;
+  progress(`intake: POST ${path} (2 answers), ${settings.connections} connections`);
+  const load = (seconds = settings.seconds) =>
+    runAutocannon({
+      url: `${c.stack.baseUrl}${path}`,
+      connections: settings.connections,
+      seconds,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: submission,
+    });
+  const responsesUrl = `${c.infra.databaseHostUrl}/formline_responses_us`;
+  await load(2);
+  const pg = new Client({ connectionString: responsesUrl });
+  await pg.connect();
+  await pg.query('CREATE TABLE IF NOT EXISTS bench_responses (LIKE responses INCLUDING ALL)');
+  await pg.query('CREATE TABLE IF NOT EXISTS bench_outbox_events (LIKE outbox_events INCLUDING ALL)');
+  const response = (await pg.query('SELECT * FROM responses ORDER BY created_at DESC LIMIT 1'))
+    .rows[0] as Record<string, unknown>;
+  const event = (await pg.query('SELECT * FROM outbox_events ORDER BY created_at DESC LIMIT 1'))
+    .rows[0] as Record<string, unknown>;
+  const raw = (seconds = settings.seconds) =>
+    BenchChild.start('baseline/raw-intake.worker.js', {
+      databaseUrl: responsesUrl,
+      seconds,
+      callers: settings.connections,
+      response,
+      event,
+    }).result<{ rps: number; p50: number; p99: number }>();
+  await raw(2);
+  const formline = [];
+  const baseline = [];
+  for (let round = 1; round <= settings.rounds; round++) {
+    const product = await load();
+    const rawResult = await raw();
+    formline.push(product);
+    baseline.push(rawResult);
+    progress(
+      `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
+    );
+  }
+  c.figures.push(
+    figure(
+      'intake: anonymous POST submissions',
+      'req/s',
+      formline.map((r) => r.rps),
+      baseline.map((r) => r.rps),
+      { kind: 'ratio-at-least', bound: 0.5 },
+    ),
+    figure(
+      'intake: p99 latency',
+      'ms',
+      formline.map((r) => r.p99),
+      baseline.map((r) => r.p99),
+      null,
+    ),
+  );
+  // Let the relay publish what the rounds wrote before deliveries are timed.
+  await waitFor(async () => {
+    const { rows } = await pg.query(
+      'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL',
+    );
+    return (rows[0] as { n: number }).n === 0;
+  }, 120_000);
+  await pg.query('DROP TABLE bench_responses, bench_outbox_events');
+  await pg.end();
+}
+
+async function waitFor(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await done()) return true;
+    await sleep(200);
+  }
+  return false;
+}
+
+// Open-loop submissions to a form with one webhook: from each 201 to the
+// signed delivery at the receiver; what never arrives within 30 s is lost.
+async function deliveryLatency(c: Context): Promise<void> {
+  const url = `${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`;
+  progress('delivery latency: open-loop submissions -> signed webhook received');
+  await openLoop(c, url, 20, 2); // warm-up
+  const results: Record<number, { p50: number[]; p99: number[]; lost: number[]; refused: number[] }> = {};
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const rate of [50, 200]) {
+      const r = await openLoop(c, url, rate, settings.deliverySeconds[rate]);
+      results[rate] ??= { p50: [], p99: [], lost: [], refused: [] };
+      results[rate].p50.push(r.p50);
+      results[rate].p99.push(r.p99);
+      results[rate].lost.push(r.lost);
+      results[rate].refused.push(r.refused);
+      progress(
+        `  round ${round} at ${rate}/s: p50 ${round1(r.p50)} ms, p99 ${round1(r.p99)} ms, lost ${r.lost} of ${r.accepted}, refused ${r.refused}`,
+      );
+    }
+  }
+  for (const rate of [50, 200]) {
+    const target = rate === 200;
+    c.figures.push(
+      figure(`delivery at ${rate}/s: p50`, 'ms', results[rate].p50, undefined, target ? below(20) : null),
+      figure(`delivery at ${rate}/s: p99`, 'ms', results[rate].p99, undefined, target ? below(100) : null),
+      figure(
+        `delivery at ${rate}/s: lost`,
+        'deliveries',
+        results[rate].lost,
+        undefined,
+        target ? { kind: 'value-at-most', bound: 0 } : null,
+      ),
+      figure(
+        `delivery at ${rate}/s: submissions refused`,
+        'requests',
+        results[rate].refused,
+        undefined,
+        null,
+      ),
+    );
+  }
+}
+
+async function openLoop(c: Context, url: string, rate: number, seconds: number) {
+  c.receiver.reset();
+  const sent = await BenchChild.start('load/open-loop.sender.js', {
+    url,
+    rate,
+    seconds,
+    body: submission,
+  }).result<{ accepted: Array<[string, number]>; failed: number }>();
+  await c.receiver.until(sent.accepted.length, 30_000);
+  const latencies: number[] = [];
+  let lost = 0;
+  for (const [token, acceptedAt] of sent.accepted) {
+    const arrived = c.receiver.arrivals.get(token);
+    // A delivery may beat the 201 back to the sender: that counts as no wait.
+    if (arrived === undefined) lost += 1;
+    else latencies.push(Math.max(0, arrived - acceptedAt));
+  }
+  if (lost > 0) await quiet(c.receiver);
+  return {
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    lost,
+    accepted: sent.accepted.length,
+    refused: sent.failed,
+  };
+}
+
+// Until deliveries stop arriving (a backlog drained), at most a minute.
+async function quiet(receiver: BenchReceiver): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  let last = -1;
+  while (Date.now() < deadline && receiver.arrivals.size !== last) {
+    last = receiver.arrivals.size;
+    await sleep(2000);
+  }
+}
+
+// Deliveries per second from a backlog of BENCH_BACKLOG jobs: one dispatcher,
+// two dispatchers, and a bare BullMQ worker doing the same POSTs.
+async function dispatcherThroughput(c: Context): Promise<void> {
+  const n = settings.backlog;
+  progress(`dispatcher throughput: a backlog of ${n} deliveries`);
+  const connection = new Redis(c.infra.redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue(QueueName.WebhookDelivery, { connection });
+  const rawQueue = new Queue('bench-raw-delivery', { connection });
+  const pg = new Client({ connectionString: `${c.infra.databaseHostUrl}/formline_webhooks_us` });
+  await pg.connect();
+  const { rows } = await pg.query('SELECT event_id, body FROM deliveries ORDER BY created_at DESC LIMIT 1');
+  await pg.end();
+  const sample = rows[0] as { event_id: string; body: string } | undefined;
+  if (!sample) throw new Error('dispatcher throughput needs a delivery first (run with delivery)');
+  let extra: AppProcess[] = [];
+  const stopDispatchers = async () => {
+    await c.stack.app('dispatcher').stop();
+    await Promise.all(extra.map((app) => app.stop()));
+    extra = [];
+  };
+  const rate = (arrivals: number[]) =>
+    arrivals.length < 2 ? 0 : ((arrivals.length - 1) * 1000) / (arrivals[arrivals.length - 1] - arrivals[0]);
+
+  const product = async (dispatchers: number) => {
+    await stopDispatchers();
+    c.receiver.reset();
+    await submitMany(`${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`, n);
+    await waitFor(async () => (await queue.getJobCounts('waiting')).waiting >= n, 60_000);
+    await c.stack.restart('dispatcher', 120_000);
+    for (let i = 2; i <= dispatchers; i++) extra.push(await extraDispatcher(c.stack, i));
+    const arrivals = await c.receiver.until(n, 120_000);
+    await Promise.all(extra.map((app) => app.stop()));
+    extra = [];
+    return rate(arrivals);
+  };
+  const raw = async () => {
+    c.receiver.reset();
+    const template = JSON.parse(sample.body) as { form_response: { token: string } };
+    await rawQueue.addBulk(
+      Array.from({ length: n }, (_, i) => {
+        template.form_response.token = `raw${i}-${randomBytes(6).toString('hex')}`;
+        return {
+          name: 'deliver',
+          data: {
+            url: c.receiver.url('/raw'),
+            body: JSON.stringify(template),
+            secret: webhookSecret,
+            eventId: sample.event_id,
+          },
+          opts: { removeOnComplete: true },
+        };
+      }),
+    );
+    const worker = BenchChild.start('baseline/raw-bullmq.worker.js', {
+      redisUrl: c.infra.redisUrl,
+      queue: 'bench-raw-delivery',
+      concurrency: 20,
+    });
+    await worker.ready();
+    const arrivals = await c.receiver.until(n, 120_000);
+    await worker.stop();
+    return rate(arrivals);
+  };
+  const one: number[] = [];
+  const two: number[] = [];
+  const bare: number[] = [];
+  try {
+    for (let round = 1; round <= settings.rounds; round++) {
+      bare.push(await raw());
+      one.push(await product(1));
+      two.push(await product(2));
+      progress(
+        `  round ${round}: one dispatcher ${round1(one.at(-1)!)}/s, two ${round1(two.at(-1)!)}/s | bare BullMQ ${round1(bare.at(-1)!)}/s`,
+      );
+    }
+  } finally {
+    await Promise.all(extra.map((app) => app.stop()));
+    await queue.close();
+    await rawQueue.close();
+    connection.disconnect();
+  }
+  c.figures.push(
+    figure('dispatcher: deliveries/s, one dispatcher', 'deliveries/s', one, bare, {
+      kind: 'ratio-at-least',
+      bound: 0.6,
+    }),
+    figure('dispatcher: two dispatchers over one', 'deliveries/s', two, one, {
+      kind: 'ratio-at-least',
+      bound: 1.3,
+    }),
+  );
+}
+
+// n accepted submissions, 10 at a time; a refused one (an overloaded stack) is sent again.
+async function submitMany(url: string, n: number): Promise<void> {
+  let accepted = 0;
+  let inFlight = 0;
+  let refused = 0;
+  const worker = async () => {
+    while (accepted + inFlight < n) {
+      inFlight += 1;
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: submission,
+      });
+      await response.arrayBuffer();
+      inFlight -= 1;
+      if (response.status === 201) accepted += 1;
+      else if ((refused += 1) > n) throw new Error(`submissions refused (last: ${response.status})`);
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+}
+
+function round1(value: number): number {
+  return round(value, 1);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

@@ -1,0 +1,125 @@
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { type AppName, appNames, AppProcess, RegionStack } from '@formline/stack';
+import { freePort } from '@formline/testing';
+
+export const root = path.resolve(__dirname, '../../..');
+
+export interface BenchInfra {
+  env: Record<string, string>;
+  databaseHostUrl: string;
+  natsUrl: string;
+  redisUrl: string;
+  dataDir: string;
+}
+
+// NATS, Redis and PostgreSQL for the bench alone: the test profile's scripts
+// on ports the kernel hands out and data under .data/bench, so a running
+// `npm start` or `npm test` is never touched. Databases are fresh every run.
+export async function startInfra(): Promise<BenchInfra> {
+  const dataDir = path.join(root, '.data/bench');
+  mkdirSync(dataDir, { recursive: true });
+  const ports = {
+    PG_PORT: String(await freePort()),
+    NATS_PORT_US: String(await freePort()),
+    NATS_PORT_EU: String(await freePort()),
+    REDIS_PORT_US: String(await freePort()),
+    REDIS_PORT_EU: String(await freePort()),
+  };
+  const env = {
+    ...(process.env as Record<string, string>),
+    FORMLINE_PROFILE: 'test',
+    DATA_DIR: dataDir,
+    ...ports,
+  };
+  runScript('scripts/infra.sh', ['up'], env);
+  runScript('scripts/migrate.sh', ['--reset'], env);
+  return {
+    env,
+    dataDir,
+    databaseHostUrl: `postgresql://postgres@127.0.0.1:${ports.PG_PORT}`,
+    natsUrl: `nats://127.0.0.1:${ports.NATS_PORT_US}`,
+    redisUrl: `redis://127.0.0.1:${ports.REDIS_PORT_US}/0`,
+  };
+}
+
+export function stopInfra(infra: BenchInfra): void {
+  runScript('scripts/infra.sh', ['down'], infra.env);
+}
+
+function runScript(script: string, args: string[], env: Record<string, string>): void {
+  const result = spawnSync('bash', [path.join(root, script), ...args], { env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed:\n${result.stderr}`);
+}
+
+// Region us's five apps, as `npm start` runs them (rate limit off, as for any
+// load test), their output in .data/bench/logs/. BENCH_CPU_PROF=<dir> has each
+// app write a V8 CPU profile there when it stops (cpu-profile.preload.ts).
+export async function startStack(infra: BenchInfra, webhookSecretKey: string): Promise<RegionStack> {
+  const logDir = path.join(infra.dataDir, 'logs');
+  mkdirSync(logDir, { recursive: true });
+  const logs = new Map<string, NodeJS.WritableStream>();
+  const onLine = (label: string, line: string) => {
+    let log = logs.get(label);
+    if (!log) {
+      log = createWriteStream(path.join(logDir, `${label.replace(' ', '-')}.log`), { flags: 'a' });
+      logs.set(label, log);
+    }
+    log.write(`${line}\n`);
+  };
+  const httpPort = await freePort();
+  const opsPorts = {} as Record<AppName, number>;
+  for (const app of appNames) opsPorts[app] = await freePort();
+  const profileDir = process.env.BENCH_CPU_PROF;
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  return RegionStack.start(
+    {
+      region: 'us',
+      baseUrls: { us: `http://127.0.0.1:${httpPort}`, eu: `http://127.0.0.1:${await freePort()}` },
+      httpHost: '127.0.0.1',
+      httpPort,
+      natsUrl: infra.natsUrl,
+      redisUrl: infra.redisUrl,
+      globalDatabaseUrl: `${infra.databaseHostUrl}/formline_global`,
+      responsesDatabaseUrl: `${infra.databaseHostUrl}/formline_responses_us`,
+      webhooksDatabaseUrl: `${infra.databaseHostUrl}/formline_webhooks_us`,
+      webhookSecretKey,
+      webhookAllowedHosts: '127.0.0.1',
+      opsPorts,
+      logFormat: 'json',
+      extraEnv: {
+        RATE_LIMIT_REQUESTS: '0',
+        ...(profileDir
+          ? {
+              NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.preload.js')}`,
+              BENCH_CPU_PROF: path.resolve(profileDir),
+            }
+          : {}),
+      },
+    },
+    // A machine shared with other work can take long to start ten processes.
+    { distDir: path.join(root, 'dist'), onLine, readyTimeoutMs: 120_000 },
+  );
+}
+
+// Another dispatcher beside the stack's own, on its own health port.
+export async function extraDispatcher(stack: RegionStack, n: number): Promise<AppProcess> {
+  const options = stack.app('dispatcher').options;
+  const opsPort = await freePort();
+  const app = new AppProcess({
+    ...options,
+    label: `us dispatcher-${n}`,
+    opsPort,
+    env: { ...options.env, OPS_PORT: String(opsPort) },
+  });
+  await app.waitReady(120_000);
+  return app;
+}
+
+// Resident memory of a process, in MB (Linux).
+export function rssMb(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+}

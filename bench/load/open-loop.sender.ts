@@ -1,0 +1,61 @@
+import http from 'node:http';
+import { nowMs } from '../lib/stats';
+
+// Open-loop submissions: one every 1/rate seconds whatever the answers do
+// (a closed loop would slow down with the product and hide its backlog).
+// Prints, for each accepted submission, its response token and when the 201 arrived.
+interface Input {
+  url: string;
+  rate: number;
+  seconds: number;
+  body: string;
+}
+
+async function main(): Promise<void> {
+  const input = JSON.parse(process.argv[2]) as Input;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+  const accepted: Array<[string, number]> = [];
+  let failed = 0;
+  const send = () =>
+    new Promise<void>((resolve) => {
+      const req = http.request(input.url, {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(input.body) },
+      });
+      req.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const at = nowMs();
+          if (response.statusCode === 201) {
+            const { token } = JSON.parse(Buffer.concat(chunks).toString()) as { token: string };
+            accepted.push([token, at]);
+          } else failed += 1;
+          resolve();
+        });
+      });
+      // An answer later than this counts as refused: the product is past saturation.
+      req.setTimeout(10_000, () => req.destroy());
+      req.on('error', () => {
+        failed += 1;
+        resolve();
+      });
+      req.end(input.body);
+    });
+  const total = Math.round(input.rate * input.seconds);
+  const interval = 1000 / input.rate;
+  const start = nowMs();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + i * interval;
+    const wait = due - nowMs();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    inFlight.push(send());
+  }
+  await Promise.all(inFlight);
+  agent.destroy();
+  process.stdout.write(`${JSON.stringify({ accepted, failed, sent: total })}\n`);
+}
+
+void main();
