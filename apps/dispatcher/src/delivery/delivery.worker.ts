@@ -19,6 +19,7 @@ import {
   type DeliveryJob,
   DeliveryRepository,
   deliveryQueueName,
+  DeliveryStatus,
   RetryDeliveryLater,
   SecretBox,
   SendFailureKind,
@@ -96,7 +97,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const once = job.once === true;
     const delivery = await this.deliveries.findToSend(job.deliveryId);
     // Gone with its webhook, or already delivered by an earlier run of this job.
-    if (!delivery || (delivery.status === 'succeeded' && !once)) return;
+    if (!delivery || (delivery.status === DeliveryStatus.succeeded && !once)) return;
     const { webhook } = delivery;
     if (!webhook.enabled && !once) {
       await this.deliveries.abandon(delivery.id);

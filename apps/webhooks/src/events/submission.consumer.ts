@@ -137,7 +137,11 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
         this.held = this.held.slice(batch.length);
         this.room?.();
       }
-    })().finally(() => (this.planning = undefined));
+    })().finally(() => {
+      this.planning = undefined;
+      // A message that arrived between the loop's last check and now.
+      if (this.held.length > 0) this.planSoon();
+    });
   }
 
   private async handle(messages: JsMsg[]): Promise<void> {
