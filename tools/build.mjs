@@ -3,13 +3,14 @@
 // one file out, same tree, path aliases rewritten to relative requires. Takes
 // about a second, so the test harness and `npm start` always run fresh code.
 // Type-checking is separate (`tsc --noEmit`), as swc does not check types.
-import { readFileSync, mkdirSync, writeFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, mkdirSync, writeFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist');
+// bench/ holds scripts run by hand (never by the apps), built alongside.
 const sourceDirs = ['apps', 'libs', 'tools', 'bench'];
 const { compilerOptions } = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
 
@@ -37,7 +38,9 @@ const swcOptions = (file) => ({
 
 rmSync(outDir, { recursive: true, force: true });
 const started = Date.now();
-const files = sourceDirs.flatMap((dir) => [...typescriptFiles(path.join(root, dir))]);
+const files = sourceDirs
+  .filter((dir) => existsSync(path.join(root, dir)))
+  .flatMap((dir) => [...typescriptFiles(path.join(root, dir))]);
 await Promise.all(
   files.map(async (file) => {
     const output = await transformFile(file, swcOptions(file));

@@ -155,7 +155,12 @@ describe('webhook delivery', () => {
     expect(entry.attempts.map((attempt: { status_code: number }) => attempt.status_code)).toEqual([
       204, 500, 500,
     ]);
-    expect(entry.attempts[1]).toMatchObject({ error: 'HTTP 500', next_retry_at: expect.any(String) });
+    expect(entry.attempts[1]).toMatchObject({
+      error: 'HTTP 500',
+      error_kind: 'http_status',
+      next_retry_at: expect.any(String),
+    });
+    expect(entry.attempts[0]).toMatchObject({ error: null, error_kind: null });
     expect(entry.attempts[0].duration_ms).toEqual(expect.any(Number));
 
     // Sent again on request: the same event, once more.
@@ -218,7 +223,11 @@ describe('webhook delivery', () => {
       (response) => response.body.items[0]?.status === 'succeeded',
     );
     const [retried, timedOut] = log.body.items[0].attempts;
-    expect(timedOut).toMatchObject({ status_code: null, error: 'no answer within 2000 ms' });
+    expect(timedOut).toMatchObject({
+      status_code: null,
+      error_kind: 'timeout',
+      error: 'no answer within 2000 ms',
+    });
     expect(timedOut.duration_ms).toBeGreaterThanOrEqual(1900);
     expect(retried.status_code).toBe(200);
   });
@@ -243,10 +252,15 @@ describe('webhook delivery', () => {
     const moved = await firstAttempt('moved');
     expect(moved.body.items[0].attempts.at(-1)).toMatchObject({
       status_code: 302,
+      error_kind: 'http_status',
       error: /redirects are not followed/,
     });
     const refused = await firstAttempt('late');
-    expect(refused.body.items[0].attempts.at(-1)).toMatchObject({ status_code: null, error: /url refused/ });
+    expect(refused.body.items[0].attempts.at(-1)).toMatchObject({
+      status_code: null,
+      error_kind: 'address_refused',
+      error: /url refused/,
+    });
     expect(receiver.at('/target')).toHaveLength(0);
     expect(receiver.at('/late')).toHaveLength(0);
   });
@@ -262,6 +276,7 @@ describe('webhook delivery', () => {
       (response) => response.body.items[0]?.attempts.length >= 1,
     );
     expect(strict.body.items[0].attempts.at(-1).error).toMatch(/certificate/i);
+    expect(strict.body.items[0].attempts.at(-1).error_kind).toBe('tls');
     expect(tlsReceiver.at('/strict')).toHaveLength(0);
   });
 

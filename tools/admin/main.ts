@@ -1,9 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { allScopes, createAccount, mintPersonalAccessToken, registerOAuthApplication } from '@formline/admin';
-import { databaseUrl, loadConfig } from '@formline/config';
+import {
+  allScopes,
+  createAccount,
+  mintPersonalAccessToken,
+  registerOAuthApplication,
+  resealWebhookSecrets,
+} from '@formline/admin';
+import {
+  databaseUrl,
+  loadConfig,
+  requireWebhookSecretKey,
+  webhookSecretKeys,
+  webhookSecurityVars,
+} from '@formline/config';
 import { apiScopeSchema, emailSchema, redirectUriSchema, regionSchema } from '@formline/contracts';
-import { createGlobalDatabase, type GlobalPrismaClient } from '@formline/db';
+import { createGlobalDatabase, createWebhooksDatabase, type GlobalPrismaClient } from '@formline/db';
+import { SecretBox } from '@formline/webhook-delivery';
 import { z } from 'zod';
 
 // The operators' command: accounts, tokens and OAuth applications, straight
@@ -24,6 +37,12 @@ const usage = `Usage: npm run admin -- <command> [options]
 
   register-oauth-app --email EMAIL --name NAME --redirect-uri URI [--redirect-uri URI ...]
       Registers an OAuth application for the account; prints its client id and secret.
+
+  reseal-webhook-secrets
+      Re-seals every webhook secret of one region's webhooks database with the
+      newest key. Reads WEBHOOKS_DATABASE_URL and the key ring
+      (WEBHOOK_SECRET_KEYS, newest first, and/or WEBHOOK_SECRET_KEY) as the
+      webhooks service does. Exits 1 if a secret no key opens is left.
 `;
 
 class UsageError extends Error {}
@@ -110,8 +129,37 @@ const commands: Record<string, (db: GlobalPrismaClient, values: Values) => Promi
   },
 };
 
+// Key rotation (docs/decisions.md): against a regional webhooks database, not the global one.
+async function resealCommand(): Promise<number> {
+  const config = loadConfig(
+    z
+      .object({
+        WEBHOOKS_DATABASE_URL: databaseUrl("A region's webhooks database."),
+        WEBHOOK_SECRET_KEY: webhookSecurityVars.WEBHOOK_SECRET_KEY,
+        WEBHOOK_SECRET_KEYS: webhookSecurityVars.WEBHOOK_SECRET_KEYS,
+      })
+      .superRefine(requireWebhookSecretKey),
+  );
+  const box = new SecretBox(webhookSecretKeys(config));
+  const db = createWebhooksDatabase(config.WEBHOOKS_DATABASE_URL);
+  try {
+    const report = await resealWebhookSecrets(db, box);
+    process.stderr.write(
+      `${report.resealed} webhook secrets re-sealed with key ${box.currentKeyId}; ${report.alreadyCurrent} already were.\n`,
+    );
+    if (report.unreadable.length === 0) return 0;
+    process.stderr.write(`No configured key opens the secret of webhooks ${report.unreadable.join(', ')}.\n`);
+    return 1;
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({ options, allowPositionals: true });
+  if (positionals[0] === 'reseal-webhook-secrets' && positionals.length === 1 && !values.help) {
+    return resealCommand();
+  }
   const command = commands[positionals[0] ?? ''];
   if (values.help || !command || positionals.length > 1) {
     process.stderr.write(usage);

@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { connectRedis } from '@formline/messaging';
-import { SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { webhookSecretKeys } from '@formline/config';
+import { DeliveryRepository, SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from './dispatcher.config';
 import { DeliveryWorker } from './delivery/delivery.worker';
@@ -25,8 +26,13 @@ export class DispatcherModule implements OnApplicationShutdown {
           useFactory: () => createWebhooksDatabase(config.WEBHOOKS_DATABASE_URL),
         },
         { provide: Redis, useFactory: () => connectRedis(config, `dispatcher-${config.REGION}`) },
-        { provide: SecretBox, useFactory: () => new SecretBox(config.WEBHOOK_SECRET_KEY) },
+        { provide: SecretBox, useFactory: () => new SecretBox(webhookSecretKeys(config)) },
         { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
+        {
+          provide: DeliveryRepository,
+          inject: [WebhooksPrismaClient],
+          useFactory: (db: WebhooksPrismaClient) => new DeliveryRepository(db),
+        },
         DeliveryWorker,
       ],
     };

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ResponseQuery } from '@formline/contracts';
+import { type ResponseQuery, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, type ResponsesDb } from '@formline/db';
 import type { BuiltResponse } from './submission/response.builder';
 
@@ -48,8 +48,9 @@ export class ResponseRepository {
         this.db.outboxEvent.create({
           data: {
             id: built.event.event_id,
-            subject: 'responses.response.submitted.v1',
+            subject: Subjects.responsesResponseSubmitted,
             payload: asJson(built.event),
+            requestId: response.requestId ?? null,
           },
         }),
       ]);

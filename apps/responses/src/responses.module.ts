@@ -4,6 +4,8 @@ import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
 import { connectNats, RpcClient } from '@formline/messaging';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
+import { OutboxRetention } from './outbox/outbox.retention';
+import { OutboxStore } from './outbox/outbox.store';
 import { ResponseController } from './response.controller';
 import { ResponseRepository } from './response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
@@ -40,7 +42,9 @@ export class ResponsesModule implements OnApplicationShutdown {
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
         ResponseRepository,
+        OutboxStore,
         OutboxRelay,
+        OutboxRetention,
         SubmissionService,
         ResponseListingService,
       ],

@@ -50,7 +50,13 @@ export class WebhookController {
   async deliveryLog(
     @Payload(new ContractPipe(listDeliveries.request)) request: RpcRequest<typeof listDeliveries>,
   ): Promise<RpcReply<typeof listDeliveries>> {
-    return { items: await this.deliveries.list(request, request.pageSize) };
+    return {
+      items: await this.deliveries.list(request, {
+        pageSize: request.pageSize,
+        before: request.before,
+        after: request.after,
+      }),
+    };
   }
 
   @MessagePattern(redeliverDelivery.subject)

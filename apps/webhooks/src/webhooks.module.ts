@@ -1,18 +1,18 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { QueueName } from '@formline/contracts';
+import { webhookSecretKeys } from '@formline/config';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { connectNats, connectRedis } from '@formline/messaging';
-import { SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { DeliveryQueue, DeliveryRepository, SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
-import { DeliveryEnqueuer } from './delivery/delivery.enqueuer';
 import { DeliveryPlanner } from './delivery/delivery.planner';
+import { DeliveryRetention } from './delivery/delivery.retention';
 import { SubmissionConsumer } from './events/submission.consumer';
 import { WebhookController } from './webhook.controller';
 import { WebhookService } from './webhook/webhook.service';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
-import { DeliveryQueue, WEBHOOKS_NATS } from './webhooks.tokens';
+import { WEBHOOKS_NATS } from './webhooks.tokens';
 
 // The webhooks service owns its region's webhook records and delivery log, and
 // turns submission events from the region's JetStream into delivery jobs on the
@@ -40,18 +40,23 @@ export class WebhooksModule implements OnApplicationShutdown {
         {
           provide: DeliveryQueue,
           inject: [Redis],
-          useFactory: (redis: Redis) => new DeliveryQueue(QueueName.WebhookDelivery, { connection: redis }),
+          useFactory: (redis: Redis) => new DeliveryQueue(redis),
         },
         // Its own connection for JetStream, apart from the one serving requests.
         {
           provide: WEBHOOKS_NATS,
           useFactory: () => connectNats(config, `webhooks-${config.REGION}-client`),
         },
-        { provide: SecretBox, useFactory: () => new SecretBox(config.WEBHOOK_SECRET_KEY) },
+        { provide: SecretBox, useFactory: () => new SecretBox(webhookSecretKeys(config)) },
         { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
+        {
+          provide: DeliveryRepository,
+          inject: [WebhooksPrismaClient],
+          useFactory: (db: WebhooksPrismaClient) => new DeliveryRepository(db),
+        },
         WebhookService,
-        DeliveryEnqueuer,
         DeliveryPlanner,
+        DeliveryRetention,
         DeliveryLogService,
         SubmissionConsumer,
       ],

@@ -1,2 +1,3 @@
 export * from './provisioning';
 export * from './oauth-applications';
+export * from './webhook-secrets';

@@ -76,11 +76,27 @@ export const deleteWebhook = defineRpc({
   reply: z.object({ deleted: z.boolean() }),
 });
 
+// Why an attempt did not end in a 2xx: what a program decides on (the
+// webhooks database's enum send_failure_kind); `error` says it for people.
+export const sendFailureKinds = [
+  'timeout',
+  'connection_refused',
+  'connection_reset',
+  'dns',
+  'tls',
+  'http_status',
+  'address_refused',
+  'network',
+  'interrupted',
+] as const;
+
 // One delivery of one event to one webhook, with its attempts, newest first.
 export const deliveryAttemptSchema = z.object({
   attempted_at: z.string(),
   status_code: z.int().nullable(),
   duration_ms: z.int(),
+  // Null for a 2xx; `interrupted`: the dispatcher stopped during the attempt (the receiver may have it).
+  error_kind: z.enum(sendFailureKinds).nullable(),
   error: z.string().nullable(),
   next_retry_at: z.string().nullable(),
 });
@@ -98,7 +114,13 @@ export type DeliveryResource = z.output<typeof deliveryResourceSchema>;
 
 export const listDeliveries = defineRpc({
   subject: Subjects.webhooksDeliveryList,
-  request: z.object({ ...webhookKey, pageSize: z.int().min(1).max(200) }),
+  // Newest first; `before`/`after` are delivery ids (cursors), as the Responses API pages.
+  request: z.object({
+    ...webhookKey,
+    pageSize: z.int().min(1).max(200),
+    before: z.string().min(1).max(64).optional(),
+    after: z.string().min(1).max(64).optional(),
+  }),
   reply: z.object({ items: z.array(deliveryResourceSchema) }),
 });
 

@@ -7,3 +7,7 @@ export { PrismaClient as WebhooksPrismaClient } from './generated/webhooks/clien
 export function createWebhooksDatabase(url: string): PrismaClient {
   return new PrismaClient({ adapter: new PrismaPg({ connectionString: url }) });
 }
+export * as WebhooksDb from './generated/webhooks/client';
+// The states of a delivery and the kinds of failed sends, as the database
+// declares them (enums of the webhooks schema).
+export { DeliveryStatus, SendFailureKind } from './generated/webhooks/enums';

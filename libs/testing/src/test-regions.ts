@@ -1,11 +1,16 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
 import { freePort } from './free-port';
 import { databaseUrl, testInfra } from './test-infra';
 
-const root = path.resolve(__dirname, '../../..');
+// The repository, whether this runs from source (Jest) or from dist/ (bench/).
+const root = (() => {
+  let dir = __dirname;
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+})();
 
 // A fixed key: test databases are fresh every run, and tests may restart an app.
 export const testWebhookSecretKey = Buffer.alloc(32, 7).toString('base64');

@@ -1,3 +1,6 @@
 export * from './url-policy';
 export * from './secret-box';
 export * from './signatures';
+export * from './send-outcome';
+export * from './delivery.queue';
+export * from './delivery.repository';

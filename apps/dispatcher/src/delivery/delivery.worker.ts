@@ -5,9 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { QueueName, type WebhookDeliveryJob } from '@formline/contracts';
-import { WebhooksPrismaClient } from '@formline/db';
-import { newPublicId } from '@formline/ids';
+import { QueueName } from '@formline/contracts';
 import {
   type DeliveryOutcome,
   recordDeliveryAttempt,
@@ -17,42 +15,43 @@ import {
   setQueueDepth,
 } from '@formline/ops';
 import {
+  createDeliveryWorker,
+  type DeliveryJob,
+  DeliveryRepository,
+  deliveryQueueName,
+  DeliveryStatus,
+  RetryDeliveryLater,
   SecretBox,
+  SendFailureKind,
+  type SendOutcome,
   standardWebhookSignature,
   typeformSignature,
   WebhookUrlPolicy,
 } from '@formline/webhook-delivery';
-import { type Job, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { Queue, UnrecoverableError, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../dispatcher.config';
 import { RetryPolicy } from './retry.policy';
-import { type SendOutcome, sendWebhook } from './webhook.sender';
-
-// Thrown to have BullMQ try the job again after `delayMs` (the 'webhook' backoff).
-class RetryLater extends Error {
-  constructor(
-    message: string,
-    readonly delayMs: number,
-  ) {
-    super(message);
-  }
-}
+import { sendWebhook } from './webhook.sender';
 
 // The one worker of the delivery queue. A job names a delivery; the worker
-// loads it and its webhook, sends, and records the attempt before deciding:
-// done, again later (BullMQ keeps the delayed job in Redis, so a dispatcher
-// that dies loses nothing: its active jobs are taken over once their lock
-// lapses), or given up, the webhook disabled with the reason when it is gone.
+// loads it and its webhook, writes the attempt, sends, and records how it
+// ended before deciding: done, again later (BullMQ keeps the delayed job in
+// Redis, so a dispatcher that dies loses nothing: its active jobs are taken
+// over once their lock lapses), or given up, the webhook disabled with the
+// reason when it is gone. The attempt is written before the POST so that a
+// dispatcher killed mid-send leaves an `interrupted` attempt in the log: the
+// receiver may have had it, and the takeover sends it again (at least once).
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
   private readonly retries: RetryPolicy;
-  private worker?: Worker<WebhookDeliveryJob>;
+  private worker?: Worker<DeliveryJob>;
   private queue?: Queue;
   private depthTimer?: NodeJS.Timeout;
 
   constructor(
-    private readonly db: WebhooksPrismaClient,
+    @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
     @Inject(Redis) private readonly redis: Redis,
     @Inject(SecretBox) private readonly secrets: SecretBox,
     @Inject(WebhookUrlPolicy) private readonly urls: WebhookUrlPolicy,
@@ -62,25 +61,19 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<WebhookDeliveryJob>(
-      QueueName.WebhookDelivery,
+    this.worker = createDeliveryWorker(
+      this.redis.duplicate(),
       // Each job runs under the request id of the submission that caused it.
-      (job) => runWithRequestId(job.data.requestId, () => this.deliver(job)),
+      (job) => runWithRequestId(job.requestId, () => this.deliver(job)),
       {
-        connection: this.redis.duplicate(),
         concurrency: this.config.DISPATCHER_CONCURRENCY,
-        lockDuration: this.config.DISPATCHER_LOCK_MS,
-        stalledInterval: this.config.DISPATCHER_LOCK_MS,
-        // A job whose dispatcher died mid-send is taken over, however often that happens.
-        maxStalledCount: 100,
-        settings: {
-          backoffStrategy: (_attempts, _type, error) =>
-            error instanceof RetryLater ? error.delayMs : this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
-        },
+        lockMs: this.config.DISPATCHER_LOCK_MS,
+        stalledCheckMs: Math.max(1000, Math.floor(this.config.DISPATCHER_LOCK_MS / 2)),
+        fallbackRetryMs: this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
       },
     );
     this.worker.on('error', (error) => this.logger.warn(`delivery worker: ${String(error)}`));
-    this.queue = new Queue(QueueName.WebhookDelivery, { connection: this.redis.duplicate() });
+    this.queue = new Queue(deliveryQueueName, { connection: this.redis.duplicate() });
     this.depthTimer = setInterval(() => void this.reportDepth(), 5000);
   }
 
@@ -100,25 +93,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  async deliver(job: Job<WebhookDeliveryJob>): Promise<void> {
-    const once = job.data.once === true;
-    const delivery = await this.db.delivery.findUnique({
-      where: { id: job.data.deliveryId },
-      include: { webhook: true },
-    });
+  async deliver(job: DeliveryJob): Promise<void> {
+    const once = job.once === true;
+    const delivery = await this.deliveries.findToSend(job.deliveryId);
     // Gone with its webhook, or already delivered by an earlier run of this job.
-    if (!delivery || (delivery.status === 'succeeded' && !once)) return;
+    if (!delivery || (delivery.status === DeliveryStatus.succeeded && !once)) return;
     const { webhook } = delivery;
     if (!webhook.enabled && !once) {
-      await this.db.delivery.update({
-        where: { id: delivery.id },
-        data: { status: 'failed', nextAttemptAt: null },
-      });
+      await this.deliveries.abandon(delivery.id);
       return;
     }
     const secret = webhook.secretSealed === null ? null : this.secrets.open(webhook.secretSealed);
+    const attempt = await this.deliveries.beginAttempt(delivery.id);
     this.logger.log(
-      `delivering event ${delivery.eventId} to webhook ${webhook.id}, attempt ${delivery.attemptCount + 1}`,
+      `delivering event ${delivery.eventId} to webhook ${webhook.id}, attempt ${attempt.attemptNumber}`,
     );
     const outcome = await sendWebhook(
       {
@@ -131,40 +119,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.urls,
     );
     recordDeliveryAttempt(outcomeOf(outcome), outcome.durationMs / 1000);
-    if (isSuccess(outcome)) recordDeliveryLatency((Date.now() - delivery.createdAt.getTime()) / 1000);
-    const attemptNumber = delivery.attemptCount + 1;
-    const decision = this.retries.decide(outcome, attemptNumber, once);
-    const nextRetryAt = decision.kind === 'retry' ? new Date(Date.now() + decision.delayMs) : null;
-    const status =
-      decision.kind === 'succeeded' ? 'succeeded' : decision.kind === 'retry' ? 'pending' : 'failed';
-    await this.db.$transaction([
-      this.db.deliveryAttempt.create({
-        data: {
-          id: newPublicId(12),
-          deliveryId: delivery.id,
-          statusCode: outcome.statusCode,
-          durationMs: outcome.durationMs,
-          error: outcome.error?.slice(0, 1000) ?? null,
-          nextRetryAt,
-        },
-      }),
-      this.db.delivery.update({
-        where: { id: delivery.id },
-        data: { attemptCount: { increment: 1 }, status, nextAttemptAt: nextRetryAt },
-      }),
-      ...(decision.kind === 'give-up' && decision.disableReason !== null
-        ? [
-            this.db.webhook.update({
-              where: { id: webhook.id },
-              data: { enabled: false, disabledReason: decision.disableReason.slice(0, 1000) },
-            }),
-          ]
-        : []),
-    ]);
-    if (decision.kind === 'retry') throw new RetryLater(outcome.error ?? 'failed', decision.delayMs);
-    if (decision.kind === 'give-up') throw new UnrecoverableError(outcome.error ?? 'failed');
+    const decision = this.retries.decide(outcome, attempt.attemptNumber, once);
+    switch (decision.kind) {
+      case 'succeeded':
+        recordDeliveryLatency((Date.now() - delivery.createdAt.getTime()) / 1000);
+        await this.deliveries.succeed(delivery.id, attempt, outcome);
+        return;
+      case 'retry':
+        await this.deliveries.retryLater(
+          delivery.id,
+          attempt,
+          outcome,
+          new Date(Date.now() + decision.delayMs),
+        );
+        throw new RetryDeliveryLater(failureMessage(outcome), decision.delayMs);
+      case 'give-up':
+        await this.deliveries.giveUp(
+          delivery.id,
+          attempt,
+          outcome,
+          decision.disableReason === null ? null : { webhookId: webhook.id, reason: decision.disableReason },
+        );
+        throw new UnrecoverableError(failureMessage(outcome));
+    }
   }
-
   // Typeform's signature and Standard Webhooks' headers; `webhook-id` is the
   // event id, the same on every attempt, for receivers to de-duplicate.
   private headers(eventId: string, body: string, secret: string | null): Record<string, string> {
@@ -184,12 +162,24 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   }
 }
 
-function isSuccess(outcome: SendOutcome): boolean {
-  return outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+function failureMessage(outcome: SendOutcome): string {
+  return outcome.ok ? 'succeeded' : outcome.message;
 }
 
 function outcomeOf(outcome: SendOutcome): DeliveryOutcome {
-  if (isSuccess(outcome)) return 'delivered';
-  if (outcome.statusCode !== null) return 'http_error';
-  return outcome.error?.startsWith('no answer within') ? 'timeout' : 'network_error';
+  if (outcome.ok) return 'delivered';
+  switch (outcome.kind) {
+    case SendFailureKind.http_status:
+      return 'http_error';
+    case SendFailureKind.timeout:
+      return 'timeout';
+    case SendFailureKind.connection_refused:
+    case SendFailureKind.connection_reset:
+    case SendFailureKind.dns:
+    case SendFailureKind.tls:
+    case SendFailureKind.address_refused:
+    case SendFailureKind.network:
+    case SendFailureKind.interrupted:
+      return 'network_error';
+  }
 }

@@ -1,11 +1,18 @@
+import { SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
 import { RetryPolicy } from './retry.policy';
 
-const outcome = (statusCode: number | null, retryAfterMs: number | null = null) => ({
-  statusCode,
-  durationMs: 5,
-  error: statusCode === 200 ? null : `HTTP ${statusCode}`,
-  retryAfterMs,
-});
+// An answer with this status, or (null) a connection that never carried one.
+const outcome = (statusCode: number | null, retryAfterMs: number | null = null): SendOutcome =>
+  statusCode !== null && statusCode >= 200 && statusCode < 300
+    ? { ok: true, statusCode, durationMs: 5 }
+    : {
+        ok: false,
+        kind: statusCode === null ? SendFailureKind.connection_refused : SendFailureKind.http_status,
+        statusCode,
+        message: statusCode === null ? 'connect ECONNREFUSED' : `HTTP ${statusCode}`,
+        durationMs: 5,
+        retryAfterMs,
+      };
 
 describe('RetryPolicy', () => {
   const policy = new RetryPolicy({

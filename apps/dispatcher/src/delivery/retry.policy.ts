@@ -1,5 +1,5 @@
+import { SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
 import type { DispatcherConfig } from '../dispatcher.config';
-import type { SendOutcome } from './webhook.sender';
 
 export type Decision =
   | { kind: 'succeeded' }
@@ -18,21 +18,18 @@ export class RetryPolicy {
   ) {}
 
   decide(outcome: SendOutcome, attemptNumber: number, once: boolean): Decision {
-    const status = outcome.statusCode;
-    if (status !== null && status >= 200 && status < 300) return { kind: 'succeeded' };
+    if (outcome.ok) return { kind: 'succeeded' };
+    const status = outcome.kind === SendFailureKind.http_status ? outcome.statusCode : null;
     // The receiver says the endpoint is gone: stop at once rather than knock for days.
     if (status === 404 || status === 410) {
-      return {
-        kind: 'give-up',
-        disableReason: `the receiver answered ${status} (${outcome.error ?? ''})`.trim(),
-      };
+      return { kind: 'give-up', disableReason: `the receiver answered ${status} (${outcome.message})` };
     }
     if (once) return { kind: 'give-up', disableReason: null };
     const schedule = this.config.WEBHOOK_RETRY_SCHEDULE_MS;
     if (attemptNumber > schedule.length) {
       return {
         kind: 'give-up',
-        disableReason: `${attemptNumber} attempts failed over the whole retry schedule; last: ${outcome.error ?? 'unknown error'}`,
+        disableReason: `${attemptNumber} attempts failed over the whole retry schedule; last: ${outcome.message}`,
       };
     }
     if ((status === 429 || status === 503) && outcome.retryAfterMs !== null) {

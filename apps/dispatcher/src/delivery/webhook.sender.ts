@@ -2,14 +2,13 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { UrlRefused, type WebhookUrlPolicy } from '@formline/webhook-delivery';
-
-export interface SendOutcome {
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-  retryAfterMs: number | null;
-}
+import {
+  failureKindOf,
+  SendFailureKind,
+  type SendOutcome,
+  UrlRefused,
+  type WebhookUrlPolicy,
+} from '@formline/webhook-delivery';
 
 export interface SendRequest {
   url: string;
@@ -26,17 +25,30 @@ export interface SendRequest {
 // certificate checks for this request alone.
 export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy): Promise<SendOutcome> {
   const started = Date.now();
-  const outcome = (statusCode: number | null, error: string | null, retryAfterMs: number | null = null) => ({
+  const failed = (
+    kind: SendFailureKind,
+    message: string,
+    statusCode: number | null = null,
+    retryAfterMs: number | null = null,
+  ): SendOutcome => ({
+    ok: false,
+    kind,
     statusCode,
+    message,
     durationMs: Date.now() - started,
-    error,
     retryAfterMs,
   });
+  const answered = (statusCode: number, retryAfterMs: number | null): SendOutcome =>
+    statusCode >= 200 && statusCode < 300
+      ? { ok: true, statusCode, durationMs: Date.now() - started }
+      : failed(SendFailureKind.http_status, httpError(statusCode), statusCode, retryAfterMs);
   let url: URL;
   try {
     ({ url } = await policy.check(request.url));
   } catch (error) {
-    return outcome(null, error instanceof UrlRefused ? `url refused: ${error.message}` : String(error));
+    return error instanceof UrlRefused
+      ? failed(SendFailureKind.address_refused, `url refused: ${error.message}`)
+      : failed(failureKindOf(error), String(error));
   }
   const checkedLookup: LookupFunction = (hostname, options, callback) => {
     dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
@@ -65,19 +77,28 @@ export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy
       const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
       // The body is not used; reading it lets the connection finish cleanly.
       response.resume();
-      response.on('end', () => resolve(outcome(statusCode, httpError(statusCode), retryAfterMs)));
-      response.on('error', () => resolve(outcome(statusCode, httpError(statusCode), retryAfterMs)));
+      response.on('end', () => resolve(answered(statusCode, retryAfterMs)));
+      response.on('error', () => resolve(answered(statusCode, retryAfterMs)));
     });
     req.on('error', (error) => {
-      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
-      resolve(outcome(null, timedOut ? `no answer within ${request.timeoutMs} ms` : error.message));
+      // The policy's refusal inside the DNS lookup arrives here too.
+      if (error instanceof UrlRefused) {
+        resolve(failed(SendFailureKind.address_refused, `url refused: ${error.message}`));
+        return;
+      }
+      const kind = failureKindOf(error);
+      resolve(
+        failed(
+          kind,
+          kind === SendFailureKind.timeout ? `no answer within ${request.timeoutMs} ms` : error.message,
+        ),
+      );
     });
     req.end(request.body);
   });
 }
 
-function httpError(statusCode: number): string | null {
-  if (statusCode >= 200 && statusCode < 300) return null;
+function httpError(statusCode: number): string {
   if (statusCode >= 300 && statusCode < 400) return `HTTP ${statusCode}: redirects are not followed`;
   return `HTTP ${statusCode}`;
 }

@@ -39,7 +39,14 @@ import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation, type ApiOperationOptions } from '../openapi/api-operation.decorator';
 import { parseRequest } from '../validation/parse-request';
 
-const deliveryListQuery = z.object({ page_size: z.coerce.number().int().min(1).max(200).default(50) });
+// Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
+const deliveryListQuery = z
+  .object({
+    page_size: z.coerce.number().int().min(1).max(200).default(50),
+    before: z.string().min(1).max(64).optional(),
+    after: z.string().min(1).max(64).optional(),
+  })
+  .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });
 const tagPath = z.object({ tag: webhookTagSchema });
 
 // What every webhooks operation may answer besides its own: not the caller's
@@ -154,7 +161,8 @@ export class WebhooksController {
   @RequiredScope('webhooks:read')
   @ApiOperation({
     summary: "A webhook's delivery log",
-    description: 'Each event sent to the webhook, newest first, with every attempt.',
+    description:
+      'Each event sent to the webhook, newest first, with every attempt. Pages by cursor: pass the last id of a page as `before` for the next (older) page, or the first id as `after` for the previous (newer) one; an unknown id answers an empty page.',
     responses: { 200: { description: 'The deliveries.', body: deliveryList } },
     errors: [...formHere, ErrorCode.NotFound],
   })
@@ -170,6 +178,8 @@ export class WebhooksController {
       formId,
       tag: checkedTag(tag),
       pageSize: query.page_size,
+      before: query.before,
+      after: query.after,
     });
   }
 

@@ -5,40 +5,64 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
+import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Streams } from '@formline/contracts';
-import { ResponsesPrismaClient } from '@formline/db';
 import { ensureStream, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
-import { setOutboxBacklog } from '@formline/ops';
+import { recordOutboxDeadLetters, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { RESPONSES_NATS } from '../responses.tokens';
+import { type OutboxRow, OutboxStore } from './outbox.store';
 
-interface OutboxRow {
-  id: string;
-  subject: string;
-  payload: unknown;
-  /** The submission's request id, sent on as the message's X-Request-Id header. */
-  request_id: string | null;
+/** What the relay needs of JetStream. */
+export interface OutboxPublisher {
+  /** One publish, resolved once JetStream acknowledged it. */
+  publish(row: OutboxRow): Promise<unknown>;
+  /** Whether the stream answers at all (asked only when a whole batch failed). */
+  streamAnswers(): Promise<boolean>;
 }
 
-// Publishes the outbox to the region's JetStream stream. Rows are claimed with
-// FOR UPDATE SKIP LOCKED (replicas never publish the same row at once), sent
-// with their event id as JetStream message id, and marked published only once
-// JetStream acknowledged them. A crash in between re-publishes the same id,
-// which JetStream's duplicate window absorbs; NATS being down only delays.
+// Failures that may say NATS or JetStream is away rather than that the row is
+// bad: when nothing of a batch gets through and the stream does not answer
+// either, they pause the relay and count against no row.
+const unavailable = new Set([
+  'TimeoutError',
+  'NoRespondersError',
+  'ClosedConnectionError',
+  'DrainingConnectionError',
+  'ConnectionError',
+  'RequestError',
+]);
+
+export interface BatchResult {
+  claimed: number;
+  published: number;
+  /** Set when NATS looks away: the relay waits for the next nudge or tick. */
+  pausedBy?: string;
+}
+
+// Publishes the outbox to the region's JetStream stream, a batch at a time:
+// claim the oldest pending rows (by id, locked so replicas never take the
+// same ones), read their payloads apart, publish them all at once with their
+// event id as JetStream message id, then mark those JetStream acknowledged,
+// and only those (at least once: a crash before the mark re-publishes the same
+// ids, which JetStream's duplicate window absorbs).
+// A row that fails on its own (unreadable, too large, refused) counts an
+// attempt; after OUTBOX_MAX_ATTEMPTS it is set aside (dead_lettered_at) with
+// an error log naming it and formline_outbox_dead_letters, and the rows behind
+// it flow on. NATS being away counts against no row: it only delays.
 @Injectable()
 export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly link: NatsLink;
-  private js?: JetStreamClient;
+  private publisher?: OutboxPublisher;
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
 
   constructor(
-    private readonly db: ResponsesPrismaClient,
+    private readonly store: OutboxStore,
     @Inject(RESPONSES_NATS) nats: NatsConnection,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
@@ -47,8 +71,14 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   async onApplicationBootstrap(): Promise<void> {
     await ensureStream(this.link.connection, Streams.responses);
-    this.js = jetstream(this.link.connection, { timeout: this.config.OUTBOX_PUBLISH_TIMEOUT_MS });
-    this.timer = setInterval(() => this.nudge(), this.config.OUTBOX_POLL_INTERVAL_MS);
+    const options = { timeout: this.config.OUTBOX_PUBLISH_TIMEOUT_MS };
+    this.publisher = jetstreamPublisher(jetstream(this.link.connection, options), () =>
+      jetstreamManager(this.link.connection, options),
+    );
+    this.timer = setInterval(() => {
+      this.nudge();
+      void this.reportStats();
+    }, this.config.OUTBOX_POLL_INTERVAL_MS);
     this.nudge();
   }
 
@@ -76,67 +106,90 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       });
   }
 
-  // Publishes batches until the outbox is empty or a publish fails.
+  // Relays batches until the outbox is empty or NATS looks away.
   async drain(): Promise<void> {
-    try {
-      while (!this.stopped && this.link.isUp()) {
-        const { published, failure } = await this.relayBatch();
-        if (failure) this.logger.warn(`outbox relay paused: ${failure}`);
-        if (failure || published < this.config.OUTBOX_BATCH_SIZE) return;
+    while (!this.stopped && this.link.isUp() && this.publisher) {
+      const result = await this.relayBatch(this.publisher);
+      if (result.pausedBy) {
+        this.logger.warn(`outbox relay paused: ${result.pausedBy}`);
+        return;
       }
-    } finally {
-      await this.reportBacklog();
+      if (result.claimed < this.config.OUTBOX_BATCH_SIZE) return;
     }
   }
 
-  // formline_outbox_backlog: events not yet published (grows while NATS is away).
-  private async reportBacklog(): Promise<void> {
+  async relayBatch(publisher: OutboxPublisher): Promise<BatchResult> {
+    const timeoutMs = this.config.OUTBOX_PUBLISH_TIMEOUT_MS + 10_000;
+    return this.store.withClaimedBatch(this.config.OUTBOX_BATCH_SIZE, timeoutMs, async (batch) => {
+      const { rows, unreadable } = await this.store.read(batch.ids);
+      const settled = await Promise.allSettled(rows.map((row) => publisher.publish(row)));
+      const published: string[] = [];
+      const failed: { id: string; error: unknown }[] = [];
+      settled.forEach((outcome, i) => {
+        if (outcome.status === 'fulfilled') published.push(rows[i].id);
+        else failed.push({ id: rows[i].id, error: outcome.reason });
+      });
+      // With nothing through, an availability error is NATS's, not the row's,
+      // unless the stream itself answers (then the rows are what it refuses).
+      const natsAway =
+        published.length === 0 &&
+        failed.some((f) => isUnavailable(f.error)) &&
+        !(await publisher.streamAnswers());
+      const ownFailures = [
+        ...unreadable,
+        ...failed
+          .filter((f) => !natsAway || !isUnavailable(f.error))
+          .map((f) => ({ id: f.id, error: String(f.error) })),
+      ];
+      await batch.markPublished(published);
+      const setAside = await batch.countFailures(ownFailures, this.config.OUTBOX_MAX_ATTEMPTS);
+      for (const row of setAside) {
+        this.logger.error(
+          `outbox event ${row.id} (${row.subject}) set aside after ${row.attempts} failed attempts: ${row.lastError ?? 'unknown error'}`,
+        );
+      }
+      recordOutboxDeadLetters(setAside.length);
+      return {
+        claimed: batch.ids.length,
+        published: published.length,
+        pausedBy: natsAway ? String(failed.find((f) => isUnavailable(f.error))?.error) : undefined,
+      };
+    });
+  }
+
+  // formline_outbox_backlog, formline_outbox_oldest_age_seconds, formline_outbox_dead_letters.
+  async reportStats(): Promise<void> {
     try {
-      const [row] = await this.db.$queryRaw<{ backlog: bigint }[]>`
-        SELECT count(*) AS backlog FROM outbox_events WHERE published_at IS NULL`;
-      setOutboxBacklog(Number(row?.backlog ?? 0));
+      setOutboxStats(await this.store.stats());
     } catch {
-      // The database is away: keep the last value; the next run reports again.
+      // The database is away: keep the last values; the next tick reports again.
     }
   }
+}
 
-  private async relayBatch(): Promise<{ published: number; failure?: string }> {
-    const js = this.js;
-    if (!js) return { published: 0 };
-    return this.db.$transaction(
-      async (tx) => {
-        const rows = await tx.$queryRaw<OutboxRow[]>`
-          SELECT o.id, o.subject, o.payload, r.request_id FROM outbox_events o
-          LEFT JOIN responses r ON r.id = o.payload -> 'form_response' ->> 'token'
-          WHERE o.published_at IS NULL ORDER BY o.created_at, o.id
-          LIMIT ${this.config.OUTBOX_BATCH_SIZE} FOR UPDATE OF o SKIP LOCKED`;
-        const published: string[] = [];
-        let failure: string | undefined;
-        for (const row of rows) {
-          try {
-            await js.publish(row.subject, JSON.stringify(row.payload), {
-              msgID: row.id,
-              headers: row.request_id ? natsHeadersWithRequestId(row.request_id) : undefined,
-            });
-            published.push(row.id);
-          } catch (error) {
-            failure = String(error);
-            await tx.outboxEvent.update({
-              where: { id: row.id },
-              data: { attempts: { increment: 1 }, lastError: failure.slice(0, 500) },
-            });
-            break;
-          }
-        }
-        if (published.length > 0) {
-          await tx.outboxEvent.updateMany({
-            where: { id: { in: published } },
-            data: { publishedAt: new Date() },
-          });
-        }
-        return { published: published.length, failure };
-      },
-      { timeout: 60_000 },
-    );
-  }
+function isUnavailable(error: unknown): boolean {
+  return error instanceof Error && unavailable.has(error.name);
+}
+
+// The stored payload text is the message, byte for byte; the event id is its
+// JetStream message id (duplicate window), the request id its header.
+function jetstreamPublisher(
+  js: JetStreamClient,
+  manager: () => ReturnType<typeof jetstreamManager>,
+): OutboxPublisher {
+  return {
+    publish: (row) =>
+      js.publish(row.subject, row.payload, {
+        msgID: row.id,
+        headers: row.requestId ? natsHeadersWithRequestId(row.requestId) : undefined,
+      }),
+    streamAnswers: async () => {
+      try {
+        await (await manager()).streams.info(Streams.responses.name);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
 }

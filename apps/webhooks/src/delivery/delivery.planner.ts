@@ -1,34 +1,57 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { ResponseSubmittedEvent } from '@formline/contracts';
 import { WebhooksPrismaClient } from '@formline/db';
-import { newPublicId } from '@formline/ids';
+import { DeliveryQueue, DeliveryRepository } from '@formline/webhook-delivery';
 import { wantsFormResponses } from '../webhook/webhook.mapper';
-import { DeliveryEnqueuer } from './delivery.enqueuer';
 
-// One delivery per enabled webhook of the form that asked for form responses.
-// The delivery row is unique per (event, webhook): planning an event twice
-// finds the rows of the first pass, and only a still-pending one is enqueued
-// again (its job id is the same, so BullMQ keeps a single job).
+export interface PlannableEvent {
+  event: ResponseSubmittedEvent;
+  /** The submission's request id, carried on by its jobs. */
+  requestId?: string;
+}
+
+// Turns submission events into deliveries, many events at once: one read of
+// the webhooks of their forms, one insert of a row per (event, enabled webhook
+// that wants form responses), one enqueue of the jobs of the rows still
+// pending. Planning the same events again finds their rows (unique per event
+// and webhook) and their jobs (deterministic ids): nothing is doubled.
 @Injectable()
 export class DeliveryPlanner {
   constructor(
     private readonly db: WebhooksPrismaClient,
-    private readonly enqueuer: DeliveryEnqueuer,
+    @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
+    @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
   ) {}
 
-  async plan(event: ResponseSubmittedEvent): Promise<void> {
+  async plan(events: readonly PlannableEvent[]): Promise<void> {
+    if (events.length === 0) return;
     const webhooks = await this.db.webhook.findMany({
-      where: { formId: event.form_response.form_id, accountId: event.account_id, enabled: true },
+      where: {
+        formId: { in: [...new Set(events.map(({ event }) => event.form_response.form_id))] },
+        enabled: true,
+      },
+      select: { id: true, formId: true, accountId: true, eventTypes: true },
     });
-    const { account_id: _routing, ...payload } = event;
-    const body = JSON.stringify(payload);
-    for (const webhook of webhooks.filter((candidate) => wantsFormResponses(candidate.eventTypes))) {
-      const delivery = await this.db.delivery.upsert({
-        where: { eventId_webhookId: { eventId: event.event_id, webhookId: webhook.id } },
-        create: { id: newPublicId(12), webhookId: webhook.id, eventId: event.event_id, body },
-        update: {},
-      });
-      if (delivery.status === 'pending') await this.enqueuer.enqueue(delivery);
+    const items = new Map<string, { eventId: string; webhookId: string; body: string }>();
+    const requestIds = new Map<string, string | undefined>();
+    for (const { event, requestId } of events) {
+      const { account_id: _routing, ...payload } = event;
+      const body = JSON.stringify(payload);
+      requestIds.set(event.event_id, requestId);
+      for (const webhook of webhooks) {
+        if (webhook.formId !== event.form_response.form_id || webhook.accountId !== event.account_id)
+          continue;
+        if (!wantsFormResponses(webhook.eventTypes)) continue;
+        items.set(`${event.event_id} ${webhook.id}`, {
+          eventId: event.event_id,
+          webhookId: webhook.id,
+          body,
+        });
+      }
     }
+    const pending = await this.deliveries.plan([...items.values()]);
+    await this.queue.addPlanned(
+      pending.map((delivery) => ({ ...delivery, requestId: requestIds.get(delivery.eventId) })),
+    );
   }
 }

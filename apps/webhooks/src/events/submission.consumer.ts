@@ -16,19 +16,23 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
 import { ensureStream, requestIdFromNatsHeaders } from '@formline/messaging';
-import { runWithRequestId, setStreamConsumerLag } from '@formline/ops';
+import { setStreamConsumerLag } from '@formline/ops';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 import { WEBHOOKS_NATS } from '../webhooks.tokens';
-import { DeliveryPlanner } from '../delivery/delivery.planner';
+import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.planner';
 
 // The durable consumer every replica of the service shares: JetStream keeps its
 // position, so events submitted while the service was down are read on return.
 export const submissionConsumerName = 'webhooks-submissions';
 
-// Reads submission events and turns each into delivery jobs. A message is
-// acknowledged only once its jobs are on the queue; a crash before that makes
-// JetStream send it again (after ack_wait), and the deterministic job ids and
-// unique delivery rows make the second pass add nothing twice.
+// Reads submission events and turns them into delivery jobs, as many at once
+// as have arrived (up to WEBHOOK_EVENT_BATCH_SIZE): while one batch is being
+// planned the next one gathers, so a quiet stream plans each event at once and
+// a busy one plans in bulk. A message is acknowledged only once its jobs are
+// on the queue; a crash before that makes JetStream send it again (after
+// ack_wait, kept short because messages held here are reported as in
+// progress), and the deterministic job ids and unique delivery rows make the
+// second pass add nothing twice.
 @Injectable()
 export class SubmissionConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('SubmissionConsumer');
@@ -36,6 +40,11 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   private running?: Promise<void>;
   private stopped = false;
   private lagTimer?: NodeJS.Timeout;
+  private progressTimer?: NodeJS.Timeout;
+  // Received and not yet acknowledged, in arrival order.
+  private held: JsMsg[] = [];
+  private planning?: Promise<void>;
+  private room?: () => void;
 
   constructor(
     @Inject(WEBHOOKS_NATS) private readonly nats: NatsConnection,
@@ -63,6 +72,11 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
     }
     this.running = this.run();
     this.lagTimer = setInterval(() => void this.reportLag(manager), 5000);
+    // Events held here are still being worked on: JetStream must not hand them to another replica.
+    this.progressTimer = setInterval(
+      () => this.held.forEach((message) => message.working()),
+      Math.max(500, Math.floor(this.config.WEBHOOK_EVENT_ACK_WAIT_MS / 3)),
+    );
   }
 
   // How far the consumer is behind the stream, for the consumer-lag gauge.
@@ -82,8 +96,11 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.lagTimer);
+    clearInterval(this.progressTimer);
     await this.messages?.close();
+    this.room?.();
     await this.running;
+    await this.planning;
   }
 
   private async run(): Promise<void> {
@@ -93,8 +110,16 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
           Streams.responses.name,
           submissionConsumerName,
         );
-        this.messages = await consumer.consume({ max_messages: 100 });
-        for await (const message of this.messages) await this.handle(message);
+        const batchSize = this.config.WEBHOOK_EVENT_BATCH_SIZE;
+        this.messages = await consumer.consume({ max_messages: batchSize });
+        for await (const message of this.messages) {
+          this.held.push(message);
+          this.planSoon();
+          // Back-pressure: hold at most two batches (the one planned, the one gathering).
+          while (this.held.length >= 2 * batchSize && !this.stopped) {
+            await new Promise<void>((resolve) => (this.room = resolve));
+          }
+        }
       } catch (error) {
         if (this.stopped) return;
         this.logger.warn(`submission consumer paused: ${String(error)}`);
@@ -103,22 +128,50 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
     }
   }
 
-  private async handle(message: JsMsg): Promise<void> {
-    const parsed = responseSubmittedEventSchema.safeParse(message.json());
-    if (!parsed.success) {
-      // Not an event this version understands: keeping it would block nothing
-      // (each message is acked on its own), redelivering it would never help.
-      this.logger.error(`unreadable submission event (stream seq ${message.seq}) skipped`);
-      message.term();
-      return;
+  // Plans what is held, batch after batch, one batch at a time.
+  private planSoon(): void {
+    this.planning ??= (async () => {
+      while (this.held.length > 0) {
+        const batch = this.held.slice(0, this.config.WEBHOOK_EVENT_BATCH_SIZE);
+        await this.handle(batch);
+        this.held = this.held.slice(batch.length);
+        this.room?.();
+      }
+    })().finally(() => {
+      this.planning = undefined;
+      // A message that arrived between the loop's last check and now.
+      if (this.held.length > 0) this.planSoon();
+    });
+  }
+
+  private async handle(messages: JsMsg[]): Promise<void> {
+    const events: PlannableEvent[] = [];
+    const planned: JsMsg[] = [];
+    for (const message of messages) {
+      const parsed = responseSubmittedEventSchema.safeParse(parseJson(message));
+      if (!parsed.success) {
+        // Not an event this version understands: redelivering it would never help.
+        this.logger.error(`unreadable submission event (stream seq ${message.seq}) skipped`);
+        message.term();
+        continue;
+      }
+      events.push({ event: parsed.data, requestId: requestIdFromNatsHeaders(message.headers) });
+      planned.push(message);
     }
     try {
-      // The submission's request id travels on in the jobs and the logs.
-      await runWithRequestId(requestIdFromNatsHeaders(message.headers), () => this.planner.plan(parsed.data));
-      message.ack();
+      await this.planner.plan(events);
+      for (const message of planned) message.ack();
     } catch (error) {
-      this.logger.warn(`event ${parsed.data.event_id} not planned yet: ${String(error)}`);
-      message.nak(1000);
+      this.logger.warn(`${events.length} submission events not planned yet: ${String(error)}`);
+      for (const message of planned) message.nak(1000);
     }
+  }
+}
+
+function parseJson(message: JsMsg): unknown {
+  try {
+    return message.json();
+  } catch {
+    return undefined;
   }
 }

@@ -3,7 +3,7 @@ import { metricsRegistry } from './metrics.registry';
 
 // The metrics of the submission pipeline (DESIGN "Events and delivery"),
 // declared once here and fed by the apps that own each stage:
-//   responses   outbox backlog          setOutboxBacklog()
+//   responses   outbox backlog, age     setOutboxStats(), recordOutboxDeadLetters()
 //   webhooks    stream consumer lag     setStreamConsumerLag()
 //   dispatcher  queue depth             setQueueDepth()
 //               delivery attempts       recordDeliveryAttempt()
@@ -14,6 +14,26 @@ import { metricsRegistry } from './metrics.registry';
 export const outboxBacklog = new Gauge({
   name: 'formline_outbox_backlog',
   help: 'Outbox rows written with a submission and not yet published to the event stream.',
+  registers: [],
+});
+
+// Alert when it keeps growing (docs/decisions.md, "Outbox relay: poison rows
+// and alerts"): the relay is stuck or NATS has been away too long.
+export const outboxOldestAge = new Gauge({
+  name: 'formline_outbox_oldest_age_seconds',
+  help: 'Age of the oldest outbox row not yet published (0 when the outbox is empty).',
+  registers: [],
+});
+
+export const outboxDeadLetters = new Gauge({
+  name: 'formline_outbox_dead_letters',
+  help: 'Outbox rows the relay set aside after OUTBOX_MAX_ATTEMPTS failed publishes; each needs an operator.',
+  registers: [],
+});
+
+export const outboxDeadLetteredTotal = new Counter({
+  name: 'formline_outbox_dead_lettered_total',
+  help: 'Outbox rows set aside by this process since it started.',
   registers: [],
 });
 
@@ -68,6 +88,20 @@ export function setOutboxBacklog(rows: number): void {
   outboxBacklog.set(rows);
 }
 
+export function setOutboxStats(stats: {
+  backlog: number;
+  oldestAgeSeconds: number;
+  deadLettered: number;
+}): void {
+  outboxBacklog.set(stats.backlog);
+  outboxOldestAge.set(stats.oldestAgeSeconds);
+  outboxDeadLetters.set(stats.deadLettered);
+}
+
+export function recordOutboxDeadLetters(rows: number): void {
+  if (rows > 0) outboxDeadLetteredTotal.inc(rows);
+}
+
 export function setStreamConsumerLag(stream: string, consumer: string, messages: number): void {
   streamConsumerLag.set({ stream, consumer }, messages);
 }
@@ -87,7 +121,7 @@ export function recordDeliveryLatency(seconds: number): void {
 }
 
 const stages = {
-  outbox: [outboxBacklog],
+  outbox: [outboxBacklog, outboxOldestAge, outboxDeadLetters, outboxDeadLetteredTotal],
   stream: [streamConsumerLag],
   queue: [queueDepth],
   delivery: [deliveryAttemptsTotal, deliveryAttemptDuration, deliveryLatency],

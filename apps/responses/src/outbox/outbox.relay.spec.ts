@@ -1,0 +1,134 @@
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { ResponsesConfig } from '../responses.config';
+import { OutboxRelay, type OutboxPublisher } from './outbox.relay';
+import type { ClaimedBatch, OutboxRow, OutboxStore } from './outbox.store';
+
+// The relay's decisions, against an outbox in memory: what is marked, what
+// counts an attempt, what is set aside, and what only pauses.
+interface MemoryRow extends OutboxRow {
+  attempts: number;
+  published: boolean;
+  dead: boolean;
+  unreadable?: boolean;
+}
+
+class MemoryOutbox {
+  constructor(readonly rows: MemoryRow[]) {}
+
+  withClaimedBatch<T>(
+    limit: number,
+    _timeout: number,
+    work: (batch: ClaimedBatch) => Promise<T>,
+  ): Promise<T> {
+    const claimed = this.rows.filter((row) => !row.published && !row.dead).slice(0, limit);
+    return work({
+      ids: claimed.map((row) => row.id),
+      markPublished: (ids) => {
+        for (const row of this.rows) if (ids.includes(row.id)) row.published = true;
+        return Promise.resolve();
+      },
+      countFailures: (failures, maxAttempts) => {
+        const setAside = [];
+        for (const failure of failures) {
+          const row = this.rows.find((candidate) => candidate.id === failure.id)!;
+          row.attempts += 1;
+          if (row.attempts >= maxAttempts) {
+            row.dead = true;
+            setAside.push({
+              id: row.id,
+              subject: row.subject,
+              attempts: row.attempts,
+              lastError: failure.error,
+            });
+          }
+        }
+        return Promise.resolve(setAside);
+      },
+    });
+  }
+
+  read(ids: readonly string[]) {
+    const chosen = this.rows.filter((row) => ids.includes(row.id));
+    return Promise.resolve({
+      rows: chosen.filter((row) => !row.unreadable),
+      unreadable: chosen
+        .filter((row) => row.unreadable)
+        .map((row) => ({ id: row.id, error: 'unreadable: 22P02' })),
+    });
+  }
+}
+
+const row = (id: string, extra: Partial<MemoryRow> = {}): MemoryRow => ({
+  id,
+  subject: 'responses.response.submitted.v1',
+  payload: '{}',
+  requestId: null,
+  attempts: 0,
+  published: false,
+  dead: false,
+  ...extra,
+});
+
+const named = (name: string) => Object.assign(new Error(name), { name });
+
+const quietConnection = {
+  status: async function* () {
+    await new Promise(() => undefined);
+    yield undefined;
+  },
+  isClosed: () => false,
+} as unknown as NatsConnection;
+
+function relayOver(outbox: MemoryOutbox, maxAttempts = 3): OutboxRelay {
+  const config = { OUTBOX_BATCH_SIZE: 10, OUTBOX_MAX_ATTEMPTS: maxAttempts, OUTBOX_PUBLISH_TIMEOUT_MS: 100 };
+  const relay = new OutboxRelay(outbox as unknown as OutboxStore, quietConnection, config as ResponsesConfig);
+  jest.spyOn((relay as unknown as { logger: { error: () => void } }).logger, 'error').mockImplementation();
+  return relay;
+}
+
+const publisher = (fail: (row: OutboxRow) => Error | undefined, streamAnswers = true): OutboxPublisher => ({
+  publish: (r) => {
+    const error = fail(r);
+    return error ? Promise.reject(error) : Promise.resolve();
+  },
+  streamAnswers: () => Promise.resolve(streamAnswers),
+});
+
+describe('OutboxRelay', () => {
+  it('publishes the rows behind a bad one, and sets the bad one aside after the maximum attempts', async () => {
+    const outbox = new MemoryOutbox([row('bad'), row('a'), row('b', { unreadable: true }), row('c')]);
+    const relay = relayOver(outbox);
+    const tooLarge = publisher((r) => (r.id === 'bad' ? named('InvalidArgumentError') : undefined));
+
+    const first = await relay.relayBatch(tooLarge);
+    expect(first).toMatchObject({ claimed: 4, published: 2, pausedBy: undefined });
+    expect(outbox.rows.filter((r) => r.published).map((r) => r.id)).toEqual(['a', 'c']);
+    await relay.relayBatch(tooLarge);
+    await relay.relayBatch(tooLarge);
+    expect(outbox.rows.find((r) => r.id === 'bad')).toMatchObject({ attempts: 3, dead: true });
+    expect(outbox.rows.find((r) => r.id === 'b')).toMatchObject({ attempts: 3, dead: true });
+    expect(await relay.relayBatch(tooLarge)).toMatchObject({ claimed: 0 });
+  });
+
+  it('counts nothing against the rows while NATS is away, and says it paused', async () => {
+    const outbox = new MemoryOutbox([row('a'), row('b')]);
+    const relay = relayOver(outbox, 1);
+    const away = publisher(() => named('TimeoutError'), false);
+    for (let i = 0; i < 5; i++) expect((await relay.relayBatch(away)).pausedBy).toMatch(/TimeoutError/);
+    expect(outbox.rows.map((r) => [r.attempts, r.dead, r.published])).toEqual([
+      [0, false, false],
+      [0, false, false],
+    ]);
+  });
+
+  it('counts a refusal against the row when the stream answers (e.g. a subject no stream takes)', async () => {
+    const outbox = new MemoryOutbox([row('lost', { subject: 'responses.unknown.v1' })]);
+    const relay = relayOver(outbox, 2);
+    const refusing = publisher((r) =>
+      r.subject === 'responses.unknown.v1' ? named('NoRespondersError') : undefined,
+    );
+    await relay.relayBatch(refusing);
+    await relay.relayBatch(refusing);
+    expect(outbox.rows[0]).toMatchObject({ attempts: 2, dead: true, published: false });
+  });
+});

@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { ResponsesPrismaClient } from '@formline/db';
+
+export interface OutboxRow {
+  id: string;
+  subject: string;
+  /** The payload exactly as stored: published as is, never parsed here. */
+  payload: string;
+  /** The submission's request id, sent on as the message's X-Request-Id header. */
+  requestId: string | null;
+}
+
+export interface ClaimedBatch {
+  ids: string[];
+  /** Rows published (JetStream acknowledged): marked in the batch's transaction. */
+  markPublished(ids: readonly string[]): Promise<void>;
+  /** Rows that failed on their own: attempts counted, and set aside at `maxAttempts`; returns those set aside. */
+  countFailures(
+    failures: readonly { id: string; error: string }[],
+    maxAttempts: number,
+  ): Promise<{ id: string; subject: string; attempts: number; lastError: string | null }[]>;
+}
+
+export interface OutboxStats {
+  backlog: number;
+  oldestAgeSeconds: number;
+  deadLettered: number;
+}
+
+const pending = 'published_at IS NULL AND dead_lettered_at IS NULL';
+
+// The SQL of the outbox table (outbox_events), for the relay. Rows are claimed
+// by id alone (FOR UPDATE SKIP LOCKED in a transaction, so replicas never take
+// the same row), and their payloads are read apart, as text: nothing in the
+// claim parses a payload, so a row PostgreSQL cannot read fails alone.
+@Injectable()
+export class OutboxStore {
+  constructor(private readonly db: ResponsesPrismaClient) {}
+
+  // Runs `work` with up to `limit` pending rows locked, oldest first; the
+  // locks, and what `work` marked, last until it returns.
+  async withClaimedBatch<T>(
+    limit: number,
+    timeoutMs: number,
+    work: (batch: ClaimedBatch) => Promise<T>,
+  ): Promise<T> {
+    return this.db.$transaction(
+      async (tx) => {
+        const claimed = await tx.$queryRawUnsafe<{ id: string }[]>(
+          `SELECT id FROM outbox_events WHERE ${pending}
+           ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          limit,
+        );
+        return work({
+          ids: claimed.map((row) => row.id),
+          markPublished: async (ids) => {
+            if (ids.length === 0) return;
+            await tx.$executeRaw`UPDATE outbox_events SET published_at = now() AT TIME ZONE 'UTC'
+              WHERE id = ANY(${[...ids]}::text[])`;
+          },
+          countFailures: async (failures, maxAttempts) => {
+            if (failures.length === 0) return [];
+            // Counted in a statement of its own: whatever failed with the row cannot undo the count.
+            await tx.$executeRaw`UPDATE outbox_events o SET attempts = o.attempts + 1, last_error = f.error
+              FROM unnest(${failures.map((f) => f.id)}::text[], ${failures.map((f) => f.error.slice(0, 500))}::text[])
+                AS f(id, error)
+              WHERE o.id = f.id`;
+            return tx.$queryRaw<
+              { id: string; subject: string; attempts: number; lastError: string | null }[]
+            >`
+              UPDATE outbox_events SET dead_lettered_at = now() AT TIME ZONE 'UTC'
+              WHERE id = ANY(${failures.map((f) => f.id)}::text[]) AND attempts >= ${maxAttempts}
+              RETURNING id, subject, attempts, last_error AS "lastError"`;
+          },
+        });
+      },
+      { timeout: timeoutMs, maxWait: timeoutMs },
+    );
+  }
+
+  // The payloads of claimed rows, in one read; if that read fails, row by row,
+  // so that only the rows PostgreSQL cannot render are left out (and named).
+  async read(
+    ids: readonly string[],
+  ): Promise<{ rows: OutboxRow[]; unreadable: { id: string; error: string }[] }> {
+    if (ids.length === 0) return { rows: [], unreadable: [] };
+    try {
+      return { rows: sortedLike(ids, await this.select(ids)), unreadable: [] };
+    } catch {
+      const rows: OutboxRow[] = [];
+      const unreadable: { id: string; error: string }[] = [];
+      for (const id of ids) {
+        try {
+          rows.push(...(await this.select([id])));
+        } catch (error) {
+          unreadable.push({ id, error: `unreadable: ${String(error)}` });
+        }
+      }
+      return { rows, unreadable };
+    }
+  }
+
+  private select(ids: readonly string[]): Promise<OutboxRow[]> {
+    return this.db.$queryRaw<OutboxRow[]>`
+      SELECT id, subject, payload::text AS payload, request_id AS "requestId"
+      FROM outbox_events WHERE id = ANY(${[...ids]}::text[])`;
+  }
+
+  // Backlog (rows waiting), the age of the oldest, and rows set aside.
+  async stats(): Promise<OutboxStats> {
+    const [row] = await this.db.$queryRawUnsafe<{ backlog: bigint; age: number | null; dead: bigint }[]>(
+      // Timestamps are stored in UTC (Prisma's convention), whatever the session's zone.
+      `SELECT count(*) FILTER (WHERE ${pending}) AS backlog,
+              extract(epoch FROM (now() AT TIME ZONE 'UTC') - min(created_at) FILTER (WHERE ${pending}))::float8 AS age,
+              count(*) FILTER (WHERE dead_lettered_at IS NOT NULL) AS dead
+       FROM outbox_events WHERE published_at IS NULL`,
+    );
+    return {
+      backlog: Number(row?.backlog ?? 0),
+      oldestAgeSeconds: Math.max(0, row?.age ?? 0),
+      deadLettered: Number(row?.dead ?? 0),
+    };
+  }
+
+  // Retention: one small batch of rows published before `cutoff` (dead
+  // letters stay for an operator); nothing while another replica prunes.
+  async prunePublished(cutoff: Date, batchSize: number): Promise<number> {
+    return this.db.$executeRaw`
+      WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtext('retention:outbox_events')) AS held)
+      DELETE FROM outbox_events WHERE (SELECT held FROM lock) AND id IN (
+        SELECT id FROM outbox_events WHERE published_at < ${cutoff}
+        ORDER BY published_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
+  }
+}
+
+function sortedLike(ids: readonly string[], rows: OutboxRow[]): OutboxRow[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}

@@ -1,0 +1,42 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { RetentionPruner } from '@formline/db';
+import { DeliveryRepository } from '@formline/webhook-delivery';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+
+// Deletes finished deliveries and their attempts after DELIVERY_RETENTION_MS,
+// in small batches, one replica at a time. Pending deliveries are kept.
+@Injectable()
+export class DeliveryRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly pruner: RetentionPruner;
+
+  constructor(
+    @Inject(DeliveryRepository) deliveries: DeliveryRepository,
+    @Inject(WEBHOOKS_CONFIG) config: WebhooksConfig,
+  ) {
+    this.pruner = new RetentionPruner(
+      [
+        {
+          name: 'deliveries',
+          pruneBatch: (size) =>
+            deliveries.pruneFinished(new Date(Date.now() - config.DELIVERY_RETENTION_MS), size),
+        },
+      ],
+      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
+      new Logger('DeliveryRetention'),
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.pruner.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.pruner.stop();
+  }
+}

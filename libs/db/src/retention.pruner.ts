@@ -1,0 +1,67 @@
+// Retention: rows past their keep-time are deleted by a periodic job, in small
+// batches with a pause between them, so the hot path's statements never wait
+// long behind a delete. Each batch is one statement that first takes a
+// transaction-scoped advisory lock named after its table
+// (`pg_try_advisory_xact_lock(hashtext('retention:<table>'))`): while one
+// replica prunes, the others' batches delete nothing and they stop for the round.
+
+export interface RetentionTask {
+  /** Names the task in the logs, e.g. `outbox_events`. */
+  name: string;
+  /** Deletes at most `batchSize` rows past their time; returns how many. */
+  pruneBatch(batchSize: number): Promise<number>;
+}
+
+export interface RetentionSettings {
+  intervalMs: number;
+  batchSize: number;
+  /** Pause between two batches of one round. */
+  pauseMs: number;
+}
+
+export class RetentionPruner {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private stopped = false;
+
+  constructor(
+    private readonly tasks: readonly RetentionTask[],
+    private readonly settings: RetentionSettings,
+    private readonly log: { log(message: string): void; warn(message: string): void },
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.runOnce(), this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  // One round over every task; a round still running is not doubled.
+  runOnce(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async round(): Promise<void> {
+    for (const task of this.tasks) {
+      let total = 0;
+      try {
+        for (;;) {
+          if (this.stopped) break;
+          const deleted = await task.pruneBatch(this.settings.batchSize);
+          total += deleted;
+          if (deleted < this.settings.batchSize) break;
+          await new Promise((resolve) => setTimeout(resolve, this.settings.pauseMs));
+        }
+      } catch (error) {
+        this.log.warn(`retention of ${task.name} paused: ${String(error)}`);
+      }
+      if (total > 0) this.log.log(`retention: ${total} ${task.name} rows past their time deleted`);
+    }
+  }
+}

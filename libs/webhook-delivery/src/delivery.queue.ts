@@ -1,0 +1,142 @@
+import { QueueName } from '@formline/contracts';
+import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+// The region's webhook delivery queue, defined once for both of its sides: the
+// webhooks service adds jobs (DeliveryQueue), the dispatcher works them
+// (createDeliveryWorker). A job carries ids, never the document: the
+// dispatcher loads the delivery and its webhook when it runs the job.
+
+export const deliveryQueueName = QueueName.WebhookDelivery;
+
+export const deliveryJobSchema = z.object({
+  deliveryId: z.string().min(1),
+  // A redelivery asked for through the API: one attempt, no retries.
+  once: z.boolean().optional(),
+  // The request that caused it (the submission's X-Request-Id), for the logs
+  // and the delivery's headers.
+  requestId: z.string().max(200).optional(),
+});
+export type DeliveryJob = z.output<typeof deliveryJobSchema>;
+
+// Deterministic ids: an event consumed twice never enqueues twice (BullMQ
+// keeps one job per id), and a person's redelivery is one job per attempt count.
+// BullMQ refuses ':' in custom job ids, hence the dashes.
+export const deliveryJobId = {
+  planned: (eventId: string, webhookId: string) => `${eventId}-${webhookId}`,
+  redelivery: (deliveryId: string, attemptCount: number) => `redeliver-${deliveryId}-${attemptCount}`,
+};
+
+// The backoff is the dispatcher's retry schedule: a failed run throws
+// RetryDeliveryLater with the wait its policy chose, and the worker's backoff
+// strategy hands that wait to BullMQ.
+export const deliveryBackoffType = 'webhook';
+
+export class RetryDeliveryLater extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+  ) {
+    super(message);
+    this.name = 'RetryDeliveryLater';
+  }
+}
+
+// As many attempts as the schedule allows: the dispatcher's policy ends a
+// delivery itself (UnrecoverableError), never BullMQ's attempt count.
+const maxAttempts = 1000;
+
+export function deliveryJobOptions(jobId: string, job: DeliveryJob): JobsOptions {
+  return {
+    jobId,
+    attempts: job.once ? 1 : maxAttempts,
+    backoff: { type: deliveryBackoffType },
+    // Finished jobs stay a day, so their ids keep de-duplicating late re-consumptions.
+    removeOnComplete: { age: 24 * 3600 },
+    removeOnFail: { age: 7 * 24 * 3600 },
+  };
+}
+
+export interface PlannedDelivery {
+  id: string;
+  eventId: string;
+  webhookId: string;
+}
+
+// The producing side (webhooks service).
+export class DeliveryQueue {
+  readonly queue: Queue<DeliveryJob>;
+
+  constructor(connection: Redis) {
+    this.queue = new Queue<DeliveryJob>(deliveryQueueName, { connection });
+  }
+
+  // One round trip for many deliveries; ids already queued are kept as they are.
+  async addPlanned(deliveries: readonly (PlannedDelivery & { requestId?: string })[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.queue.addBulk(
+      deliveries.map((delivery) => {
+        const data: DeliveryJob = { deliveryId: delivery.id, requestId: delivery.requestId };
+        return {
+          name: deliveryQueueName,
+          data,
+          opts: deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId), data),
+        };
+      }),
+    );
+  }
+
+  async addRedelivery(deliveryId: string, attemptCount: number, requestId?: string): Promise<void> {
+    const data: DeliveryJob = { deliveryId, once: true, requestId };
+    await this.queue.add(
+      deliveryQueueName,
+      data,
+      deliveryJobOptions(deliveryJobId.redelivery(deliveryId, attemptCount), data),
+    );
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+export interface DeliveryWorkerOptions {
+  concurrency: number;
+  // How long a job stays claimed without a heartbeat (renewed every half of
+  // it while the job runs): a dead dispatcher's jobs are taken over after
+  // about this long plus the stalled-check interval.
+  lockMs: number;
+  stalledCheckMs: number;
+  // The wait after a failure that did not say how long (should not happen).
+  fallbackRetryMs: number;
+}
+
+// The consuming side (dispatcher). `work` throws RetryDeliveryLater to be
+// tried again, UnrecoverableError to stop.
+export function createDeliveryWorker(
+  connection: Redis,
+  work: (job: DeliveryJob, bullJob: Job<DeliveryJob>) => Promise<void>,
+  options: DeliveryWorkerOptions,
+): Worker<DeliveryJob> {
+  return new Worker<DeliveryJob>(
+    deliveryQueueName,
+    async (job) => {
+      const parsed = deliveryJobSchema.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError(`not a delivery job: ${parsed.error.message}`);
+      await work(parsed.data, job);
+    },
+    {
+      connection,
+      concurrency: options.concurrency,
+      lockDuration: options.lockMs,
+      stalledInterval: options.stalledCheckMs,
+      // A job whose dispatcher died mid-send is taken over, however often that happens.
+      maxStalledCount: 100,
+      settings: {
+        backoffStrategy: (_attempts, _type, error) =>
+          error instanceof RetryDeliveryLater ? error.delayMs : options.fallbackRetryMs,
+      },
+    },
+  );
+}
