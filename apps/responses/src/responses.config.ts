@@ -1,4 +1,12 @@
-import { databaseUrl, logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import {
+  databasePoolVars,
+  databaseUrl,
+  logVars,
+  natsVars,
+  opsVars,
+  regionVars,
+  shutdownVars,
+} from '@formline/config';
 import { z } from 'zod';
 
 const milliseconds = (fallback: number, description: string) =>
@@ -10,6 +18,7 @@ export const responsesConfigSchema = z.object({
   ...opsVars,
   ...logVars,
   ...shutdownVars,
+  ...databasePoolVars,
   RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
   OUTBOX_POLL_INTERVAL_MS: milliseconds(
     1000,

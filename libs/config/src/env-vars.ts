@@ -73,6 +73,22 @@ export const databaseUrl = (description: string) =>
     .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL')
     .describe(description);
 
+// Each process's connection pool: a query that waits longer than the timeout
+// for a free connection fails as 503 SERVICE_UNAVAILABLE (retry), not a hang.
+export const databasePoolVars = {
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .describe('Connections each process keeps to its database at most.'),
+  DATABASE_POOL_TIMEOUT_MS: milliseconds(
+    2000,
+    'How long a query waits for a free connection before the request is answered 503 (retry later).',
+  ),
+};
+
 export const httpVars = {
   HTTP_HOST: z.string().min(1).default('127.0.0.1').describe('Address the public HTTP server listens on.'),
   HTTP_PORT: port('Port of the public HTTP API.'),
