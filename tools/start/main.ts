@@ -82,7 +82,13 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 
   // An app that exits is started again, as Kubernetes would (printed with its reason).
-  const options = { distDir: path.join(root, 'dist'), onLine: printLine, supervise: defaultRestartPolicy };
+  // A first start on a busy machine may be slow: wait for it rather than give up.
+  const options = {
+    distDir: path.join(root, 'dist'),
+    onLine: printLine,
+    supervise: defaultRestartPolicy,
+    readyTimeoutMs: 120_000,
+  };
   stacks.push(
     ...(await Promise.all([
       RegionStack.start(

@@ -11,6 +11,8 @@ export interface RegionStackOptions {
   apps?: readonly AppName[];
   /** Restart an app that exits, with this backoff (`npm start`); tests restart apps themselves. */
   supervise?: RestartPolicy;
+  /** How long every app has to answer ready (30 s by default). */
+  readyTimeoutMs?: number;
 }
 
 // One region's apps as separate processes, started together and stopped together.
@@ -43,7 +45,7 @@ export class RegionStack {
     }
     const stack = new RegionStack(settings, apps, supervisors);
     try {
-      await Promise.all([...apps.values()].map((app) => app.waitReady()));
+      await Promise.all([...apps.values()].map((app) => app.waitReady(options.readyTimeoutMs)));
     } catch (error) {
       await stack.stop();
       throw error;

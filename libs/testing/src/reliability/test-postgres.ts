@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../../../..');
+
+// The test profile's PostgreSQL server (scripts/infra.sh), for tests that
+// crash it: `kill` is `pg_ctl stop -m immediate` (every server process quits
+// at once, no checkpoint: a crash, recovered from the write-ahead log on the
+// next start), `start` is scripts/infra.sh up, as an operator would.
+export class TestPostgres {
+  constructor(private readonly dataDir: string) {}
+
+  async kill(): Promise<void> {
+    await run(
+      ...asPostgresUser(pgCtl(), [
+        '-D',
+        path.join(this.dataDir, 'postgres'),
+        '-m',
+        'immediate',
+        '-w',
+        'stop',
+      ]),
+    );
+  }
+
+  async start(): Promise<void> {
+    await run('bash', [path.join(root, 'scripts/infra.sh'), 'up'], {
+      env: { ...process.env, FORMLINE_PROFILE: 'test', DATA_DIR: this.dataDir },
+    });
+  }
+}
+
+function pgCtl(): string {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const candidate = path.join(base, version, 'bin', 'pg_ctl');
+    if (existsSync(candidate)) return candidate;
+  }
+  return 'pg_ctl';
+}
+
+// PostgreSQL refuses to run as root (scripts/infra.sh does the same).
+function asPostgresUser(command: string, args: string[]): [string, string[]] {
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
