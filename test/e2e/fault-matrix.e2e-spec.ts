@@ -13,7 +13,7 @@ describe('fault matrix', () => {
   beforeAll(async () => {
     report = await runFaultMatrix({
       name: 'fault-matrix',
-      ratePerSecond: 10,
+      ratePerSecond: 5,
       downMs: 3000,
       pauseMs: 2000,
       rounds: 1,

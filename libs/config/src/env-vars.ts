@@ -23,6 +23,14 @@ export const natsVars = {
     .describe("This region's NATS server(s), comma separated."),
   NATS_REQUEST_TIMEOUT_MS: milliseconds(5000, 'How long a request between services waits for its reply.'),
   NATS_RECONNECT_WAIT_MS: milliseconds(1000, 'Pause between attempts to reconnect to NATS.'),
+  NATS_MAX_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(32)
+    .describe(
+      'Services: requests one process works on at once; more are answered 503 at once (retry) rather than queued behind the database.',
+    ),
 };
 
 export const redisVars = {

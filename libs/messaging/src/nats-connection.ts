@@ -3,6 +3,8 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 export interface NatsSettings {
   NATS_URL: string;
   NATS_RECONNECT_WAIT_MS: number;
+  /** Services only: requests in work at once before the next ones are answered 503. */
+  NATS_MAX_IN_FLIGHT?: number;
 }
 
 // A connection that outlives NATS outages: it waits for the server at boot and
