@@ -13,14 +13,14 @@ describe('fault matrix', () => {
   beforeAll(async () => {
     report = await runFaultMatrix({
       name: 'fault-matrix',
-      ratePerSecond: 5,
+      ratePerSecond: 3,
       downMs: 3000,
       pauseMs: 2000,
       rounds: 1,
       log: (line) => process.stdout.write(`fault matrix: ${line}\n`),
     });
     process.stdout.write(`fault matrix figures:\n${formatFaultMatrixReport(report)}\n`);
-  }, 300_000);
+  }, 480_000);
 
   it('loses nothing: every accepted submission stored once and delivered', () => {
     const { audit, stream } = report;

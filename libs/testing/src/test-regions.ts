@@ -80,6 +80,8 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
         distDir,
         onLine,
         apps: options.apps,
+        // A shared, busy machine may take long to start node processes.
+        readyTimeoutMs: 90_000,
       });
     }
   } catch (error) {

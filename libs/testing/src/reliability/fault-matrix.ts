@@ -69,6 +69,8 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
   await nats.start();
   await redis.start();
   const cleanup: (() => Promise<unknown>)[] = [
+    // Whatever happened, the shared PostgreSQL runs again for the tests after.
+    () => postgres.start(),
     () => nats.stop(),
     () => redis.stop(),
     () => receiver.stop(),

@@ -6,8 +6,9 @@ export interface SubmissionStreamOptions {
   ratePerSecond: number;
   /** The body of the n-th submission. */
   body: (n: number) => unknown;
-  /** A client's pause before it retries (the issue's clients retry every second). */
+  /** A client's first pause before it retries; doubled at each retry up to `maxRetryIntervalMs`, with jitter. */
   retryIntervalMs?: number;
+  maxRetryIntervalMs?: number;
   /** How long one HTTP attempt may take before the client gives up on it and retries. */
   attemptTimeoutMs?: number;
 }
@@ -30,8 +31,10 @@ export interface StreamFigures {
 }
 
 // Anonymous submissions at a steady rate, each retried by its client with the
-// same Idempotency-Key on a 5xx, a 429 or a failed connection, until accepted,
-// as the issue's hand-made script did. Records what the clients met.
+// same Idempotency-Key on a 5xx, a 429 or a failed connection, until accepted.
+// Clients back off as well-behaved ones do (never sooner than Retry-After,
+// doubling from 1 s, with jitter): clients that all retry every second would
+// multiply the load while a region recovers. Records what the clients met.
 export class SubmissionStream {
   /** Idempotency-Key -> the response token the API answered with. */
   readonly accepted = new Map<string, string>();
@@ -100,8 +103,9 @@ export class SubmissionStream {
   }
 
   private async untilSettled(key: string, body: string): Promise<void> {
-    const retryIntervalMs = this.options.retryIntervalMs ?? 1000;
-    for (;;) {
+    const firstIntervalMs = this.options.retryIntervalMs ?? 1000;
+    const maxIntervalMs = this.options.maxRetryIntervalMs ?? 8000;
+    for (let retry = 0; ; retry++) {
       this.attempts++;
       const outcome = await this.attempt(key, body);
       this.answers[outcome.status] = (this.answers[outcome.status] ?? 0) + 1;
@@ -113,14 +117,16 @@ export class SubmissionStream {
         this.refused.set(key, `${outcome.status} ${outcome.text.slice(0, 200)}`);
         return;
       }
-      await new Promise((resolve) => setTimeout(resolve, retryIntervalMs));
+      const backoffMs = Math.min(firstIntervalMs * 2 ** retry, maxIntervalMs);
+      const delayMs = Math.max(outcome.retryAfterMs, backoffMs * (0.5 + Math.random() / 2));
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
   }
 
   private async attempt(
     key: string,
     body: string,
-  ): Promise<{ status: string; token?: string; retry: boolean; text: string }> {
+  ): Promise<{ status: string; token?: string; retry: boolean; text: string; retryAfterMs: number }> {
     try {
       const response = await fetch(this.options.url, {
         method: 'POST',
@@ -131,13 +137,15 @@ export class SubmissionStream {
       const text = await response.text();
       const status = String(response.status);
       if (response.status === 200 || response.status === 201) {
-        return { status, token: (JSON.parse(text) as { token: string }).token, retry: false, text };
+        const token = (JSON.parse(text) as { token: string }).token;
+        return { status, token, retry: false, text, retryAfterMs: 0 };
       }
-      if (response.status === 503 && !response.headers.get('retry-after'))
-        this.unavailableWithoutRetryAfter++;
-      return { status, retry: response.status >= 500 || response.status === 429, text };
+      const retryAfter = response.headers.get('retry-after');
+      if (response.status === 503 && !retryAfter) this.unavailableWithoutRetryAfter++;
+      const retryAfterMs = Number(retryAfter ?? 0) * 1000 || 0;
+      return { status, retry: response.status >= 500 || response.status === 429, text, retryAfterMs };
     } catch (error) {
-      return { status: 'network', retry: true, text: String(error) };
+      return { status: 'network', retry: true, text: String(error), retryAfterMs: 0 };
     }
   }
 }
