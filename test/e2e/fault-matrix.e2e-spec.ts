@@ -20,7 +20,7 @@ describe('fault matrix', () => {
       log: (line) => process.stdout.write(`fault matrix: ${line}\n`),
     });
     process.stdout.write(`fault matrix figures:\n${formatFaultMatrixReport(report)}\n`);
-  }, 480_000);
+  }, 1_200_000);
 
   it('loses nothing: every accepted submission stored once and delivered', () => {
     const { audit, stream } = report;

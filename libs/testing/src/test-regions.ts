@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
 import { freePort } from './free-port';
+import { repositoryRoot } from './repository-root';
 import { databaseUrl, testInfra } from './test-infra';
 
-const root = path.resolve(__dirname, '../../..');
+const root = repositoryRoot();
 
 // A fixed key: test databases are fresh every run, and tests may restart an app.
 export const testWebhookSecretKey = Buffer.alloc(32, 7).toString('base64');

@@ -54,7 +54,8 @@ export async function injectFault(
   stack: RegionStack,
   fault: Fault,
   downMs: number,
-  recoveryTimeoutMs = 60_000,
+  // A bound on liveness, not a speed check: a busy machine starts node slowly.
+  recoveryTimeoutMs = 180_000,
 ): Promise<FaultResult> {
   const notReady = new Set<AppName>();
   await fault.break();

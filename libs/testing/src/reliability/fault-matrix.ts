@@ -137,7 +137,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
         const result = await injectFault(stack, fault, options.downMs);
         results.push(result);
         options.log(
-          `  recovered ${result.recoveredMs === undefined ? 'NOT within 60 s' : `in ${result.recoveredMs} ms`}` +
+          `  recovered ${result.recoveredMs === undefined ? 'NOT within 180 s' : `in ${result.recoveredMs} ms`}` +
             (result.notReady.length ? `; not ready meanwhile: ${result.notReady.join(', ')}` : ''),
         );
         await sleep(options.pauseMs);

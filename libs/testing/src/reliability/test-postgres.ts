@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { repositoryRoot } from '../repository-root';
 
 const run = promisify(execFile);
-const root = path.resolve(__dirname, '../../../..');
 
 // The test profile's PostgreSQL server (scripts/infra.sh), for tests that
 // crash it: `kill` is `pg_ctl stop -m immediate` (every server process quits
@@ -27,7 +27,7 @@ export class TestPostgres {
   }
 
   async start(): Promise<void> {
-    await run('bash', [path.join(root, 'scripts/infra.sh'), 'up'], {
+    await run('bash', [path.join(repositoryRoot(), 'scripts/infra.sh'), 'up'], {
       env: { ...process.env, FORMLINE_PROFILE: 'test', DATA_DIR: this.dataDir },
     });
   }
