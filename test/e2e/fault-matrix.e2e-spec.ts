@@ -52,7 +52,7 @@ describe('fault matrix', () => {
     }
     const notReady = Object.fromEntries(report.faults.map((fault) => [fault.name, fault.notReady]));
     expect(notReady).toMatchObject({
-      'PostgreSQL crash (pg_ctl stop -m immediate) and start': expect.arrayContaining([
+      'PostgreSQL restart (pg_ctl stop -m fast, then start)': expect.arrayContaining([
         'dispatcher',
         'forms',
         'responses',

@@ -104,7 +104,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
 
     const faults: Fault[] = [
       ...appNames.map((app) => appCrash(stack, app)),
-      serverCrash('PostgreSQL crash (pg_ctl stop -m immediate) and start', postgres, [
+      serverCrash('PostgreSQL restart (pg_ctl stop -m fast, then start)', postgres, [
         'forms',
         'responses',
         'webhooks',

@@ -7,9 +7,11 @@ import { repositoryRoot } from '../repository-root';
 const run = promisify(execFile);
 
 // The test profile's PostgreSQL server (scripts/infra.sh), for tests that
-// crash it: `kill` is `pg_ctl stop -m immediate` (every server process quits
-// at once, no checkpoint: a crash, recovered from the write-ahead log on the
-// next start), `start` is scripts/infra.sh up, as an operator would.
+// restart it: `kill` is `pg_ctl stop -m fast` (every session is cut at once,
+// in-flight transactions roll back), `start` is scripts/infra.sh up, as an
+// operator would. Not `-m immediate` (a crash): the test profile runs with
+// synchronous_commit=off for speed, so a crash there drops the last commits
+// that clients were already told about, which production's settings never do.
 export class TestPostgres {
   constructor(private readonly dataDir: string) {}
 
@@ -19,7 +21,7 @@ export class TestPostgres {
         '-D',
         path.join(this.dataDir, 'postgres'),
         '-m',
-        'immediate',
+        'fast',
         '-w',
         'stop',
       ]),
