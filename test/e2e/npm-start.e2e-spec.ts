@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { callApi, freePort, testInfra } from '@formline/testing';
 
@@ -7,7 +7,8 @@ const root = path.resolve(__dirname, '../..');
 
 // `npm start` as a newcomer meets it (scripts/start.sh, on its own data folder
 // and ports): both regions come up, the printed curl lines answer 200 with the
-// demo form on both base addresses, and Ctrl-C stops everything it started.
+// demo form on both base addresses, an app killed with kill -9 comes back by
+// itself, and Ctrl-C stops everything it started.
 describe('npm start', () => {
   const dataDir = path.join(testInfra().dataDir, 'npm-start');
   let start: ChildProcess;
@@ -44,10 +45,10 @@ describe('npm start', () => {
     start.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await waitFor(
       () => output.includes('Press Ctrl-C'),
-      90_000,
+      180_000,
       () => output,
     );
-  }, 120_000);
+  }, 200_000);
 
   afterAll(() => {
     if (start.exitCode === null) killGroup(start, 'SIGKILL');
@@ -66,6 +67,23 @@ describe('npm start', () => {
       expect(fromEu.text).toBe(fromUs.text);
     }
   });
+
+  it('restarts an app that dies (kill -9), prints it, and serves again', async () => {
+    const [, token, url] = /curl -H "Authorization: bearer (\S+)" (\S+)/.exec(output)!;
+    const gateway = appPid(start.pid!, 'gateway', 'us');
+    const before = output.length;
+    process.kill(gateway, 'SIGKILL');
+    await waitFor(
+      () => /\[us gateway\s*\] \[supervisor\] ready again/.test(output.slice(before)),
+      60_000,
+      () => output.slice(before),
+    );
+    expect(output.slice(before)).toMatch(
+      /\[us gateway\s*\] \[supervisor\] killed by SIGKILL after .*; restart 1 in 1\.0 s/,
+    );
+    expect(appPid(start.pid!, 'gateway', 'us')).not.toBe(gateway);
+    expect((await callApi(url, { token })).status).toBe(200);
+  }, 90_000);
 
   it('passes documented configuration variables set in its environment on to the apps', async () => {
     const [, token, url] = /curl -H "Authorization: bearer (\S+)" (\S+)/.exec(output)!;
@@ -93,6 +111,29 @@ describe('npm start', () => {
     expect(gateway).toBeUndefined();
   });
 });
+
+// The process of one app of `npm start` (in its process group), found as `ps` would.
+function appPid(group: number, app: string, region: string): number {
+  const found = readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const groupId = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+        const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+        const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        return (
+          groupId === group &&
+          command.includes(`apps/${app}/src/main.js`) &&
+          environment.includes(`REGION=${region}`)
+        );
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  if (found.length !== 1) throw new Error(`expected one ${region} ${app} process, found ${found.length}`);
+  return Number(found[0]);
+}
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {

@@ -3,13 +3,20 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { createGlobalDatabase } from '@formline/db';
-import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
+import {
+  type AppName,
+  appNames,
+  defaultRestartPolicy,
+  RegionStack,
+  type RegionStackSettings,
+} from '@formline/stack';
 import { appConfigSchemas } from '../docs/configuration-reference';
 import { seedDemo } from '../seed/demo-seed';
 
 // `npm start`, after scripts/start.sh has installed, built, started the
 // infrastructure and migrated: seed the demo accounts, start both regional
-// stacks, print how to call them, and stop everything on Ctrl-C.
+// stacks, print how to call them, keep every app running (an app that exits
+// is restarted with backoff), and stop everything on Ctrl-C.
 
 const env = process.env;
 const root = path.resolve(__dirname, '../../..');
@@ -104,7 +111,14 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
 
-  const options = { distDir: path.join(root, 'dist'), onLine: printLine };
+  // An app that exits is started again, as Kubernetes would (printed with its reason).
+  // A first start on a busy machine may be slow: wait for it rather than give up.
+  const options = {
+    distDir: path.join(root, 'dist'),
+    onLine: printLine,
+    supervise: defaultRestartPolicy,
+    readyTimeoutMs: 120_000,
+  };
   stacks.push(
     ...(await Promise.all([
       RegionStack.start(

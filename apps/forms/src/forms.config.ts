@@ -1,4 +1,12 @@
-import { databaseUrl, logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import {
+  databasePoolVars,
+  databaseUrl,
+  logVars,
+  natsVars,
+  opsVars,
+  regionVars,
+  shutdownVars,
+} from '@formline/config';
 import { z } from 'zod';
 
 export const formsConfigSchema = z.object({
@@ -7,6 +15,7 @@ export const formsConfigSchema = z.object({
   ...opsVars,
   ...logVars,
   ...shutdownVars,
+  ...databasePoolVars,
   GLOBAL_DATABASE_URL: databaseUrl(
     'The global database (accounts, workspaces, forms), shared by all regions.',
   ),

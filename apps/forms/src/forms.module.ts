@@ -51,7 +51,14 @@ export class FormsModule implements OnApplicationShutdown {
       ],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
-        { provide: GlobalPrismaClient, useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL) },
+        {
+          provide: GlobalPrismaClient,
+          useFactory: () =>
+            createGlobalDatabase(config.GLOBAL_DATABASE_URL, {
+              size: config.DATABASE_POOL_SIZE,
+              acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+            }),
+        },
         {
           provide: ChangeAnnouncer,
           useFactory: async () =>

@@ -1,4 +1,5 @@
 import {
+  databasePoolVars,
   databaseUrl,
   logVars,
   natsVars,
@@ -19,6 +20,7 @@ export const responsesConfigSchema = z.object({
   ...logVars,
   ...shutdownVars,
   ...retentionVars,
+  ...databasePoolVars,
   RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
   OUTBOX_POLL_INTERVAL_MS: milliseconds(
     1000,

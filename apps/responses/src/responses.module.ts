@@ -29,7 +29,11 @@ export class ResponsesModule implements OnApplicationShutdown {
         { provide: RESPONSES_CONFIG, useValue: config },
         {
           provide: ResponsesPrismaClient,
-          useFactory: () => createResponsesDatabase(config.RESPONSES_DATABASE_URL),
+          useFactory: () =>
+            createResponsesDatabase(config.RESPONSES_DATABASE_URL, {
+              size: config.DATABASE_POOL_SIZE,
+              acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+            }),
         },
         // Its own connection for calls to other services and for JetStream.
         {

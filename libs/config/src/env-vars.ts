@@ -61,6 +61,14 @@ export const natsVars = {
   NATS_REQUEST_TIMEOUT_MS: milliseconds(5000, 'How long a request between services waits for its reply.'),
   NATS_RECONNECT_WAIT_MS: milliseconds(1000, 'Pause between attempts to reconnect to NATS.'),
   ...natsSecurityVars(),
+  NATS_MAX_IN_FLIGHT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(32)
+    .describe(
+      'Services: requests one process works on at once; more are answered 503 at once (retry) rather than queued behind the database.',
+    ),
 };
 
 export const redisVars = {
@@ -135,6 +143,22 @@ export const databaseUrl = (description: string) =>
     .string()
     .regex(/^postgres(ql)?:\/\//, 'expected a postgresql:// URL')
     .describe(description);
+
+// Each process's connection pool: a query that waits longer than the timeout
+// for a free connection fails as 503 SERVICE_UNAVAILABLE (retry), not a hang.
+export const databasePoolVars = {
+  DATABASE_POOL_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(10)
+    .describe('Connections each process keeps to its database at most.'),
+  DATABASE_POOL_TIMEOUT_MS: milliseconds(
+    2000,
+    'How long a query waits for a free connection before the request is answered 503 (retry later).',
+  ),
+};
 
 export const httpVars = {
   HTTP_HOST: z.string().min(1).default('127.0.0.1').describe('Address the public HTTP server listens on.'),

@@ -2,3 +2,4 @@ export * from './global.database';
 export * from './responses.database';
 export * from './webhooks.database';
 export * from './retention.pruner';
+export * from './database-pool';

@@ -2,3 +2,4 @@ export * from './error-code';
 export * from './domain-error';
 export * from './validation-details';
 export * from './error-body.schema';
+export * from './unavailable-dependency';

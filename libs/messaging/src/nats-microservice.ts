@@ -1,10 +1,13 @@
 import type { DynamicModule, INestMicroservice, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { InFlightLimitInterceptor } from './in-flight-limit.interceptor';
 import { natsConnectionOptions, type NatsSettings } from './nats-options';
 import { RequestContextInterceptor } from './request-context.interceptor';
 import { ReplySizeInterceptor } from './reply-size.interceptor';
 import { RpcErrorFilter } from './rpc-error.filter';
+
+const defaultMaxInFlight = 32;
 
 export interface NatsMicroserviceOptions {
   name: string;
@@ -18,7 +21,8 @@ export interface NatsMicroserviceOptions {
 // Boots a NestJS NATS microservice the way every service of ours runs: one
 // queue group per service (replicas share the work), reconnecting to NATS
 // forever, errors sent back as error bodies, each request under its caller's
-// request id, with a grace period for in-flight requests when closed.
+// request id, with a grace period for in-flight requests when closed, and at
+// most NATS_MAX_IN_FLIGHT requests in work at once (more are answered 503).
 export async function createNatsMicroservice(
   module: DynamicModule,
   options: NatsMicroserviceOptions,
@@ -38,6 +42,10 @@ export async function createNatsMicroservice(
     logger: options.logger,
   });
   app.useGlobalFilters(new RpcErrorFilter());
-  app.useGlobalInterceptors(new RequestContextInterceptor(), new ReplySizeInterceptor());
+  app.useGlobalInterceptors(
+    new RequestContextInterceptor(),
+    new InFlightLimitInterceptor(options.nats.NATS_MAX_IN_FLIGHT ?? defaultMaxInFlight),
+    new ReplySizeInterceptor(),
+  );
   return app;
 }

@@ -24,6 +24,8 @@ export interface NatsSecuritySettings {
 export interface NatsSettings extends NatsSecuritySettings {
   NATS_URL: string;
   NATS_RECONNECT_WAIT_MS: number;
+  /** Services only: requests in work at once before the next ones are answered 503. */
+  NATS_MAX_IN_FLIGHT?: number;
 }
 
 export class NatsSettingsError extends Error {}

@@ -1,13 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import type { NatsContext } from '@nestjs/microservices';
-import { DomainError, ErrorCode, type ErrorBody } from '@formline/errors';
+import {
+  DomainError,
+  ErrorCode,
+  type ErrorBody,
+  isDependencyUnavailable,
+  unavailableError,
+} from '@formline/errors';
 import { type Observable, throwError } from 'rxjs';
 import { requestIdFromNatsHeaders } from './request-id.headers';
 
 // Every failure of a NATS handler leaves the service as an error body. A domain
-// error goes as it is; anything else is logged with an id and only the id
-// travels, so internals never reach a client.
+// error goes as it is; a server we depend on being away (database, NATS,
+// Redis) goes as SERVICE_UNAVAILABLE, which clients retry; anything else is
+// logged with an id and only the id travels, so internals never reach a client.
 @Catch()
 export class RpcErrorFilter implements RpcExceptionFilter {
   private readonly logger = new Logger('RpcErrorFilter');
@@ -17,6 +24,10 @@ export class RpcErrorFilter implements RpcExceptionFilter {
     const errorId = randomUUID();
     // The filter may run outside the request's async context: read the id from the message.
     const requestId = requestIdFromNatsHeaders(host.switchToRpc().getContext<NatsContext>().getHeaders());
+    if (isDependencyUnavailable(exception)) {
+      this.logger.warn({ errorId, requestId, unavailable: describe(exception) });
+      return throwError(() => unavailableError('A server this service depends on').toBody());
+    }
     this.logger.error({ errorId, requestId, error: describe(exception) });
     return throwError(() => ({
       code: ErrorCode.InternalError,

@@ -2,6 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
+export interface AppExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 export interface AppProcessOptions {
   label: string;
   /** The compiled entry point, e.g. dist/apps/gateway/src/main.js. */
@@ -19,7 +24,7 @@ export const appNodeFlags = ['--disable-proto=throw', '--enable-source-maps'];
 // One running app: a real `node` process, as in production.
 export class AppProcess {
   private readonly child: ChildProcess;
-  private exited: Promise<number | null>;
+  private readonly exit: Promise<AppExit>;
 
   constructor(readonly options: AppProcessOptions) {
     this.child = spawn(process.execPath, [...appNodeFlags, path.resolve(options.entry)], {
@@ -30,7 +35,9 @@ export class AppProcess {
       if (stream)
         createInterface({ input: stream }).on('line', (line) => options.onLine(options.label, line));
     }
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    this.exit = new Promise((resolve) =>
+      this.child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
   }
 
   get pid(): number | undefined {
@@ -57,7 +64,7 @@ export class AppProcess {
     if (this.hasExited()) return this.child.exitCode;
     this.child.kill('SIGTERM');
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
-    const code = await this.exited;
+    const { code } = await this.exit;
     clearTimeout(timer);
     return code;
   }
@@ -66,8 +73,13 @@ export class AppProcess {
     this.child.kill('SIGKILL');
   }
 
-  waitExit(): Promise<number | null> {
-    return this.exited;
+  async waitExit(): Promise<number | null> {
+    return (await this.exit).code;
+  }
+
+  /** How the process ended: its exit code, or the signal that ended it. */
+  whenExited(): Promise<AppExit> {
+    return this.exit;
   }
 }
 

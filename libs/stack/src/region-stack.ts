@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { AppProcess } from './app-process';
+import { AppProcess, type AppProcessOptions } from './app-process';
+import { AppSupervisor, type RestartPolicy } from './app-supervisor';
 import { type AppName, appEnvironment, appNames, type RegionStackSettings } from './region-stack.settings';
 
 export interface RegionStackOptions {
@@ -8,6 +9,8 @@ export interface RegionStackOptions {
   onLine: (label: string, line: string) => void;
   /** Start only these apps (tests of one service); all five by default. */
   apps?: readonly AppName[];
+  /** Restart an app that exits, with this backoff (`npm start`); tests restart apps themselves. */
+  supervise?: RestartPolicy;
   /** How long each app may take to be ready (30 s by default; a busy machine may need more). */
   readyTimeoutMs?: number;
 }
@@ -17,23 +20,30 @@ export class RegionStack {
   private constructor(
     readonly settings: RegionStackSettings,
     readonly apps: Map<AppName, AppProcess>,
+    private readonly supervisors: Map<AppName, AppSupervisor>,
   ) {}
 
   static async start(settings: RegionStackSettings, options: RegionStackOptions): Promise<RegionStack> {
     const apps = new Map<AppName, AppProcess>();
+    const supervisors = new Map<AppName, AppSupervisor>();
     for (const app of options.apps ?? appNames) {
-      apps.set(
-        app,
-        new AppProcess({
-          label: `${settings.region} ${app}`,
-          entry: path.join(options.distDir, 'apps', app, 'src', 'main.js'),
-          env: appEnvironment(app, settings),
-          opsPort: settings.opsPorts[app],
-          onLine: options.onLine,
-        }),
-      );
+      const processOptions: AppProcessOptions = {
+        label: `${settings.region} ${app}`,
+        entry: path.join(options.distDir, 'apps', app, 'src', 'main.js'),
+        env: appEnvironment(app, settings),
+        opsPort: settings.opsPorts[app],
+        onLine: options.onLine,
+      };
+      if (options.supervise) {
+        const supervisor = new AppSupervisor(processOptions, options.supervise, (fresh) =>
+          apps.set(app, fresh),
+        );
+        supervisors.set(app, supervisor);
+      } else {
+        apps.set(app, new AppProcess(processOptions));
+      }
     }
-    const stack = new RegionStack(settings, apps);
+    const stack = new RegionStack(settings, apps, supervisors);
     try {
       await Promise.all([...apps.values()].map((app) => app.waitReady(options.readyTimeoutMs)));
     } catch (error) {
@@ -56,6 +66,7 @@ export class RegionStack {
   // A new process of one app, with the same settings, once the old one is gone
   // (tests kill an app mid-work and check that a successor picks it up).
   async restart(name: AppName, readyTimeoutMs?: number): Promise<AppProcess> {
+    if (this.supervisors.has(name)) throw new Error(`${name} is supervised: its supervisor restarts it`);
     const old = this.app(name);
     await old.stop();
     const fresh = new AppProcess(old.options);
@@ -65,6 +76,7 @@ export class RegionStack {
   }
 
   async stop(): Promise<void> {
+    await Promise.all([...this.supervisors.values()].map((supervisor) => supervisor.stop()));
     await Promise.all([...this.apps.values()].map((app) => app.stop()));
   }
 }

@@ -31,6 +31,11 @@ export class TestNatsServer {
     await waitForPort(this.port);
   }
 
+  /** kill -9, as a crash would (stop() does the same). */
+  async kill(): Promise<void> {
+    await this.stop();
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;

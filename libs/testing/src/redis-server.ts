@@ -1,24 +1,39 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { waitForPort } from './nats-server';
 
 // A private Redis for a test that stops and restarts it, so the shared test
-// servers stay untouched. In memory only: a restart comes back empty.
+// servers stay untouched. In memory only, a restart comes back empty; with a
+// data folder, it keeps an append-only file as scripts/infra.sh's Redis does,
+// and a restart comes back with every acknowledged write.
 export class TestRedisServer {
   private child?: ChildProcess;
 
-  constructor(readonly port: number) {}
+  constructor(
+    readonly port: number,
+    private readonly dataDir?: string,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}/0`;
   }
 
   async start(): Promise<void> {
+    if (this.dataDir) mkdirSync(this.dataDir, { recursive: true });
+    const persistence = this.dataDir
+      ? ['--appendonly', 'yes', '--dir', this.dataDir, '--maxmemory-policy', 'noeviction']
+      : ['--appendonly', 'no'];
     this.child = spawn(
       'redis-server',
-      ['--bind', '127.0.0.1', '--port', String(this.port), '--save', '', '--appendonly', 'no'],
+      ['--bind', '127.0.0.1', '--port', String(this.port), '--save', '', ...persistence],
       { stdio: 'ignore' },
     );
     await waitForPort(this.port);
+  }
+
+  /** kill -9, as a crash would. */
+  async kill(): Promise<void> {
+    await this.stop();
   }
 
   async stop(): Promise<void> {

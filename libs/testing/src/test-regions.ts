@@ -3,14 +3,10 @@ import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
 import { freePort } from './free-port';
+import { repositoryRoot } from './repository-root';
 import { databaseUrl, testInfra } from './test-infra';
 
-// The repository, whether this runs from source (Jest) or from dist/ (bench/).
-const root = (() => {
-  let dir = __dirname;
-  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
-  return dir;
-})();
+const root = repositoryRoot();
 
 // A fixed key: test databases are fresh every run, and tests may restart an app.
 export const testWebhookSecretKey = Buffer.alloc(32, 7).toString('base64');
@@ -94,7 +90,8 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
         distDir,
         onLine,
         apps: options.apps,
-        readyTimeoutMs: options.readyTimeoutMs,
+        // A shared, busy machine may take long to start node processes.
+        readyTimeoutMs: options.readyTimeoutMs ?? 90_000,
       });
     }
   } catch (error) {

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import { DomainError, ErrorCode, type ErrorBody, httpStatusByCode, oauthErrorByCode } from '@formline/errors';
+import {
+  DomainError,
+  ErrorCode,
+  type ErrorBody,
+  httpStatusByCode,
+  isDependencyUnavailable,
+  oauthErrorByCode,
+  unavailableError,
+} from '@formline/errors';
 import { basicChallenge, bearerChallenge } from '../auth/auth-challenge';
 import { DomainErrorWithHeaders } from './domain-error-with-headers';
 
@@ -43,6 +51,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     const errorId = randomUUID();
     const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
+    if (isDependencyUnavailable(exception)) {
+      this.logger.warn({ errorId, unavailable: detail });
+      return unavailableError('A server the gateway depends on').toBody();
+    }
     this.logger.error({ errorId, error: detail });
     return { code: ErrorCode.InternalError, description: `Internal error, id ${errorId}.` };
   }

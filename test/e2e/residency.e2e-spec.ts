@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import type { Region } from '@formline/contracts';
+import { appNames } from '@formline/stack';
+import {
+  callApi,
+  createTestAccount,
+  databaseUrl,
+  findInDatabase,
+  findInFiles,
+  findInNatsStreams,
+  findInRedis,
+  type Finding,
+  startTestRegions,
+  testGlobalDatabase,
+  testInfra,
+  type TestRegions,
+  WebhookReceiver,
+} from '@formline/testing';
+
+// Residency audit (issue 19): after a mixed run on both regions (submissions,
+// webhook deliveries, one submission sent to the wrong region's address), no
+// EU response, delivery, job or payload is in any US database, queue, stream
+// or log, and the reverse. Each region's own data is found in its own stores,
+// so the search itself is proven to see what it looks for.
+describe('data residency', () => {
+  const db = testGlobalDatabase();
+  const perRegion = 15;
+  const regionsList: Region[] = ['us', 'eu'];
+  let regions: TestRegions;
+  let receiver: WebhookReceiver;
+  const needles: Record<Region, { tokens: string[]; markers: string[]; eventIds: string[] }> = {
+    us: { tokens: [], markers: [], eventIds: [] },
+    eu: { tokens: [], markers: [], eventIds: [] },
+  };
+
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    regions = await startTestRegions({ name: 'residency', extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' } });
+    const forms: Partial<Record<Region, string>> = {};
+    for (const region of regionsList) {
+      const account = await createTestAccount(db, region);
+      const base = regions.baseUrl(region);
+      const form = await callApi(`${base}/forms`, {
+        token: account.token,
+        method: 'POST',
+        body: { title: 'Residency', fields: [{ ref: 'said', title: 'Say', type: 'short_text' }] },
+      });
+      forms[region] = form.body.id as string;
+      const hook = await callApi(`${base}/forms/${forms[region]}/webhooks/residency`, {
+        token: account.token,
+        method: 'PUT',
+        body: { url: receiver.url(`/${region}`), enabled: true },
+      });
+      expect(hook.status).toBe(201);
+    }
+    // Interleaved, as a mixed load would arrive.
+    for (let i = 0; i < perRegion; i++) {
+      for (const region of regionsList) {
+        const marker = `residency-${region}-${randomUUID()}`;
+        needles[region].markers.push(marker);
+        const response = await callApi(`${regions.baseUrl(region)}/forms/${forms[region]}/submissions`, {
+          method: 'POST',
+          body: { answers: [{ field: { ref: 'said' }, type: 'text', text: marker }] },
+        });
+        expect(response.status).toBe(201);
+        needles[region].tokens.push(response.body.token as string);
+      }
+    }
+    // An EU submission sent to the US address is turned away before it is read.
+    const misdirected = `residency-eu-${randomUUID()}`;
+    needles.eu.markers.push(misdirected);
+    const wrong = await callApi(`${regions.baseUrl('us')}/forms/${forms.eu}/submissions`, {
+      method: 'POST',
+      body: { answers: [{ field: { ref: 'said' }, type: 'text', text: misdirected }] },
+    });
+    expect(wrong.status).toBe(307);
+    for (const region of regionsList) {
+      const delivered = await receiver.until(
+        `/${region}`,
+        (requests) => requests.length >= perRegion,
+        30_000,
+      );
+      needles[region].eventIds = delivered.map((request) => String(request.headers['webhook-id']));
+    }
+  }, 180_000);
+
+  afterAll(async () => {
+    await regions?.stop();
+    await receiver?.stop();
+    await db.$disconnect();
+  });
+
+  // Everything a region's stores hold, searched for the given needles.
+  async function search(region: Region, wanted: readonly string[]): Promise<Finding[]> {
+    const infra = testInfra();
+    return [
+      ...(await findInDatabase(databaseUrl(infra, `formline_responses_${region}`), wanted)),
+      ...(await findInDatabase(databaseUrl(infra, `formline_webhooks_${region}`), wanted)),
+      ...(await findInRedis(infra.redisUrl[region], wanted)),
+      ...(await findInNatsStreams(infra.natsUrl[region], wanted)),
+      ...findInFiles(
+        appNames.map((app) => regions.logFile(region, app)),
+        wanted,
+      ),
+    ];
+  }
+
+  const all = (region: Region) => [
+    ...needles[region].tokens,
+    ...needles[region].markers,
+    ...needles[region].eventIds,
+  ];
+
+  it.each([
+    ['us', 'eu'],
+    ['eu', 'us'],
+  ] as const)(
+    "no %s response, delivery, job or payload in %s's databases, Redis, NATS or logs",
+    async (home, other) => {
+      const leaks = await search(other, all(home));
+      expect(leaks).toEqual([]);
+      // The same search finds the region's own data at home: it does look.
+      const own = await search(home, all(home));
+      const where = (store: string) => own.filter((finding) => finding.store.startsWith(store));
+      const found = (predicate: (finding: Finding) => boolean, list: readonly string[]) =>
+        list.filter((needle) => own.some((finding) => predicate(finding) && finding.needle === needle));
+      expect(found((f) => f.store.endsWith(`formline_responses_${home}`), needles[home].tokens)).toHaveLength(
+        perRegion,
+      );
+      expect(
+        found((f) => f.store.endsWith(`formline_webhooks_${home}`), needles[home].eventIds),
+      ).toHaveLength(perRegion);
+      expect(found((f) => f.store.startsWith('redis'), needles[home].eventIds)).toHaveLength(perRegion);
+      expect(
+        found((f) => f.store.startsWith('nats'), needles[home].markers.slice(0, perRegion)),
+      ).toHaveLength(perRegion);
+      process.stdout.write(
+        `residency ${home}: ${own.length} findings of its own data at home (${[
+          'database',
+          'redis',
+          'nats',
+          'log',
+        ]
+          .map((store) => `${store} ${where(store).length}`)
+          .join(', ')}), none in ${other}\n`,
+      );
+    },
+  );
+
+  it('keeps responses out of the shared global database', async () => {
+    const leaks = await findInDatabase(databaseUrl(testInfra(), 'formline_global'), [
+      ...needles.us.tokens,
+      ...needles.us.markers,
+      ...needles.eu.tokens,
+      ...needles.eu.markers,
+    ]);
+    expect(leaks).toEqual([]);
+  });
+});
