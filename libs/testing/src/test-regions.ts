@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
 import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';

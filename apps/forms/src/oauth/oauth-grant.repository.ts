@@ -150,6 +150,8 @@ export class OAuthGrantRepository {
       where: { id: grantId, accountId, revokedAt: null },
       data: { revokedAt: now },
     });
+    // The gateways' caches of this account's token checks must forget them now.
+    if (count === 1) await this.announcer.tokensRevoked(accountId);
     return count === 1;
   }
 
