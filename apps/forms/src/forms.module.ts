@@ -6,6 +6,9 @@ import { AccountProfileController } from './accounts/account-profile.controller'
 import { FormController } from './form.controller';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
+import { ThemeController } from './themes/theme.controller';
+import { ThemeRepository } from './themes/theme.repository';
+import { ThemeService } from './themes/theme.service';
 import { WorkspaceController } from './workspace.controller';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
@@ -41,6 +44,7 @@ export class FormsModule implements OnApplicationShutdown {
         AccountProfileController,
         FormController,
         WorkspaceController,
+        ThemeController,
       ],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
@@ -55,6 +59,8 @@ export class FormsModule implements OnApplicationShutdown {
         FormService,
         WorkspaceRepository,
         WorkspaceService,
+        ThemeRepository,
+        ThemeService,
       ],
     };
   }

@@ -8,6 +8,7 @@ import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
 import { ResponsesController } from './responses/responses.controller';
+import { ThemesController } from './themes/themes.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
@@ -37,6 +38,7 @@ export class GatewayModule implements OnApplicationShutdown {
         MeController,
         ResponsesController,
         WebhooksController,
+        ThemesController,
         PersonalTokensController,
         OAuthApplicationsController,
         OAuthAuthorizeController,

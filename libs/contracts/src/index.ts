@@ -17,3 +17,4 @@ export * from './streams';
 export * from './submission.schema';
 export * from './webhooks.contract';
 export * from './queues';
+export * from './themes.contract';
