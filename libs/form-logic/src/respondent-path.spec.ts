@@ -1,5 +1,5 @@
 import { parseFormDefinition } from '@formline/form-definition';
-import type { AnswerValue } from '../submission/answer';
+import type { AnswerValue } from './answer';
 import { walkForm } from './respondent-path';
 
 const always = { op: 'always', vars: [] };
