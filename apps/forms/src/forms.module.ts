@@ -6,6 +6,7 @@ import { AccountProfileController } from './accounts/account-profile.controller'
 import { FormController } from './form.controller';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
+import { FormPageController } from './respondent-page/form-page.controller';
 import { ThemeController } from './themes/theme.controller';
 import { ThemeRepository } from './themes/theme.repository';
 import { ThemeService } from './themes/theme.service';
@@ -45,6 +46,7 @@ export class FormsModule implements OnApplicationShutdown {
         FormController,
         WorkspaceController,
         ThemeController,
+        FormPageController,
       ],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },

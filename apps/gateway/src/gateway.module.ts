@@ -8,6 +8,7 @@ import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
 import { ResponsesController } from './responses/responses.controller';
+import { RespondentPageController } from './respondent-page/respondent-page.controller';
 import { ThemesController } from './themes/themes.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
@@ -39,6 +40,7 @@ export class GatewayModule implements OnApplicationShutdown {
         ResponsesController,
         WebhooksController,
         ThemesController,
+        RespondentPageController,
         PersonalTokensController,
         OAuthApplicationsController,
         OAuthAuthorizeController,

@@ -10,6 +10,7 @@ import { observeHttpRequests } from './http/http-observability';
 import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
+import { allowPageSubmissions } from './respondent-page/submission-cors';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   const adapter = new FastifyAdapter();
   observeHttpRequests(adapter.getInstance(), logger);
   const served = collectServedRoutes(adapter.getInstance());
+  allowPageSubmissions(adapter.getInstance(), Object.values(regionBaseUrls(config)));
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {
     logger,
   });

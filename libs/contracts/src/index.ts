@@ -18,3 +18,4 @@ export * from './submission.schema';
 export * from './webhooks.contract';
 export * from './queues';
 export * from './themes.contract';
+export * from './form-page.contract';

@@ -39,6 +39,7 @@ export const Subjects = {
   responsesSubmissionCreate: 'responses.submission.create.v1',
   responsesResponseList: 'responses.response.list.v1',
   responsesResponseDelete: 'responses.response.delete.v1',
+  responsesResponseCount: 'responses.response.count.v1',
   webhooksWebhookUpsert: 'webhooks.webhook.upsert.v1',
   webhooksWebhookGet: 'webhooks.webhook.get.v1',
   webhooksWebhookList: 'webhooks.webhook.list.v1',
