@@ -12,3 +12,4 @@ export * from './oauth-browser';
 export * from './stream-events';
 export * from './webhook-receiver';
 export * from './eventually';
+export * from './headless-browser';
