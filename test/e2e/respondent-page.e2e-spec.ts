@@ -77,7 +77,7 @@ describe('the respondent page in a browser', () => {
       { ref: 'terms', title: 'Do you accept the terms?', type: 'legal', validations: { required: true } },
     ],
     thankyou_screens: [
-      { ref: 'tys_pro', title: 'Welcome aboard, pro team!' },
+      { ref: 'tys_pro', title: 'Welcome aboard, {{field:name}}!' },
       { ref: 'tys_basic', title: 'Thanks, basic friend!' },
     ],
     logic: [
@@ -261,7 +261,8 @@ describe('the respondent page in a browser', () => {
 
     await page.locator('.ending').waitFor();
     expect(await page.locator('.ending').getAttribute('data-ending')).toBe('tys_pro');
-    expect(await page.locator('.ending h1').innerText()).toBe('Welcome aboard, pro team!');
+    // Recall of an earlier answer in the ending's title.
+    expect(await page.locator('.ending h1').innerText()).toBe('Welcome aboard, Ada!');
     await page.screenshot({ path: artifact('respondent-page-ending.png') });
 
     // Stored in the EU, where bob's responses live; the US holds nothing of it.
@@ -354,7 +355,12 @@ describe('the respondent page in a browser', () => {
     const form = await callApi(`${base('us')}/forms`, {
       token: alice.token,
       method: 'POST',
-      body: { title: 'One question', fields: [{ ref: 'q', title: 'Anything?', type: 'short_text' }] },
+      body: {
+        title: 'One question',
+        welcome_screens: [{ title: 'Hello' }],
+        fields: [{ ref: 'q', title: 'Anything?', type: 'short_text' }],
+        settings: { show_number_of_submissions: true },
+      },
     });
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -367,13 +373,22 @@ describe('the respondent page in a browser', () => {
         await route.abort('failed');
       } else await route.continue();
     });
-    await page.goto(`${base('us')}/to/${form.body.id}`);
+    const display = `${base('us')}/to/${form.body.id}`;
+    await page.goto(display);
+    expect(await page.locator('.welcome .facts').innerText()).toBe('0 people have filled this out');
+    await page.keyboard.press('Enter');
     await page.keyboard.type('once');
     await page.keyboard.press('Enter');
     await page.getByRole('button', { name: 'Try again' }).click();
     await page.locator('.ending').waitFor();
     expect(attempts).toBe(2);
     expect((await responsesOf(alice, form.body.id, 'us')).items).toHaveLength(1);
+    // The welcome screen counts it; the other region, which holds none of its responses, shows no count.
+    await page.goto(display);
+    expect(await page.locator('.welcome .facts').innerText()).toBe('1 people have filled this out');
+    await page.goto(`${base('eu')}/to/${form.body.id}`);
+    expect(await page.locator('.welcome h1').innerText()).toBe('Hello');
+    expect(await page.locator('.welcome .facts').count()).toBe(0);
   });
 
   it('shows caller data as text, in the form language, and hides private forms', async () => {

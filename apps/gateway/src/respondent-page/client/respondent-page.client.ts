@@ -109,6 +109,21 @@ function walk(confirmed: readonly string[] = progress.confirmed) {
   );
 }
 
+// Recall: `{{field:ref}}`, `{{hidden:name}}` and `{{var:score}}` in the
+// form's texts read the answers given so far (as text, like everything else).
+function recall(text: string): string {
+  return text.replace(/\{\{(field|hidden|var):([\w-]{1,255})\}\}/g, (_match, kind: string, name: string) => {
+    if (kind === 'hidden') return Object.hasOwn(hidden, name) ? hidden[name] : '';
+    if (kind === 'var') return String(walk().variables[name as 'score' | 'price'] ?? '');
+    const answer = progress.confirmed.includes(name) ? progress.answers[name] : undefined;
+    const value = answer && valueOf(answer);
+    if (value === undefined) return '';
+    if (typeof value === 'boolean') return value ? t.yes : t.no;
+    if (Array.isArray(value)) return value.map((choice) => choice.label).join(', ');
+    return typeof value === 'object' ? value.label : String(value);
+  });
+}
+
 type Child = Node | string | undefined | false;
 function el(
   tag: string,
@@ -169,8 +184,8 @@ function renderWelcome(screen: (typeof form.welcome_screens)[number]): void {
   const section = el(
     'section',
     { class: 'screen welcome', 'aria-labelledby': 'screen-title' },
-    el('h1', { id: 'screen-title', tabindex: '-1' }, screen.title),
-    properties.description && el('p', { class: 'description' }, properties.description),
+    el('h1', { id: 'screen-title', tabindex: '-1' }, recall(screen.title)),
+    properties.description && el('p', { class: 'description' }, recall(properties.description)),
     properties.show_button !== false &&
       el('div', { class: 'actions' }, start, el('span', { class: 'hint' }, t.pressEnter)),
     facts.length > 0 && el('p', { class: 'facts' }, facts.join(' · ')),
@@ -205,7 +220,7 @@ function renderBlock(field: Field, visited: readonly string[]): void {
   const required = (field.validations as { required?: boolean } | undefined)?.required === true;
   const number = numbered.indexOf(field) + 1;
   const error = el('p', { id: ids.error, class: 'error', role: 'alert' });
-  const description = typeof properties.description === 'string' ? properties.description : undefined;
+  const description = typeof properties.description === 'string' ? recall(properties.description) : undefined;
   const describedBy = [description ? ids.description : '', ids.error].filter(Boolean).join(' ');
   const input = readerFor(field, ids.title, describedBy, required);
   const wouldEnd = (): boolean => !walkWith(field, input.reader.read()).at;
@@ -219,7 +234,7 @@ function renderBlock(field: Field, visited: readonly string[]): void {
       field.type !== 'statement' &&
       el('span', { class: 'number' }, `${number} →`),
     ' ',
-    field.title,
+    recall(field.title),
     required && el('span', { class: 'required', 'aria-hidden': 'true' }, ' *'),
   );
   const formNode = el(
@@ -664,9 +679,9 @@ async function submit(localEnding: ThankYouScreen): Promise<void> {
     if (!response.ok) throw new SubmitError(response.status, body?.description);
     forget();
     const ending = form.thankyou_screens.find((screen) => screen.ref === body?.ending?.ref) ?? localEnding;
+    finish(ending);
     progress = fresh();
     progress.started = true;
-    finish(ending);
   } catch (error) {
     submitting = false;
     const retry = el('button', { type: 'button', class: 'primary' }, t.retry);
@@ -726,12 +741,12 @@ function finish(ending: ThankYouScreen): void {
   const section = el(
     'section',
     { class: 'screen ending', 'aria-labelledby': 'screen-title', 'data-ending': ending.ref },
-    el('h1', { id: 'screen-title', tabindex: '-1' }, ending.title),
-    properties.description && el('p', { class: 'description' }, properties.description),
+    el('h1', { id: 'screen-title', tabindex: '-1' }, recall(ending.title)),
+    properties.description && el('p', { class: 'description' }, recall(properties.description)),
     button && el('div', { class: 'actions' }, button),
   );
   show(section);
-  live.textContent = ending.title;
+  live.textContent = recall(ending.title);
   section.querySelector<HTMLElement>('h1')?.focus();
 }
 
