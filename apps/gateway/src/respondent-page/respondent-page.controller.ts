@@ -109,13 +109,17 @@ export class RespondentPageController {
     security: [],
     responses: {
       200: { description: 'The script.', body: null, contentType: 'text/javascript' },
-      404: { description: 'No such file (an older version of the script).', body: null },
+      404: page('No such file (an older version of the script).'),
     },
   })
   script(@Param('file') file: string, @Res() reply: PageReply): void {
     const script = pageScript();
     if (file !== script.fileName) {
-      reply.status(404).header('cache-control', 'no-store').send();
+      const missing = missingFormPage(pageTexts(undefined));
+      this.send(reply, 404, missing.html, {
+        'cache-control': 'no-store',
+        'content-security-policy': missing.contentSecurityPolicy,
+      });
       return;
     }
     reply
