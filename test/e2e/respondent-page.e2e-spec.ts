@@ -391,6 +391,112 @@ describe('the respondent page in a browser', () => {
     expect(await page.locator('.welcome .facts').count()).toBe(0);
   });
 
+  it('renders the other field types and stores what they answer', async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Every kind',
+        settings: {
+          progress_bar: 'proportion',
+          show_question_number: false,
+          show_key_hint_on_choices: false,
+        },
+        fields: [
+          {
+            ref: 'intro',
+            title: 'Some context first',
+            type: 'statement',
+            properties: { button_text: 'Got it' },
+          },
+          {
+            ref: 'about',
+            title: 'About you',
+            type: 'group',
+            properties: {
+              fields: [
+                { ref: 'bio', title: 'Tell us more', type: 'long_text', validations: { max_length: 200 } },
+                {
+                  ref: 'country',
+                  title: 'Country?',
+                  type: 'dropdown',
+                  properties: {
+                    choices: [
+                      { ref: 'fr', label: 'France' },
+                      { ref: 'de', label: 'Germany' },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+          {
+            ref: 'nps',
+            title: 'Would you recommend us?',
+            type: 'opinion_scale',
+            properties: { steps: 11, labels: { left: 'Never', right: 'Surely' } },
+          },
+          { ref: 'phone', title: 'Phone?', type: 'phone_number' },
+          { ref: 'site', title: 'Website?', type: 'website' },
+          {
+            ref: 'tools',
+            title: 'Which tools?',
+            type: 'multiple_choice',
+            properties: {
+              allow_multiple_selection: true,
+              allow_other_choice: true,
+              choices: [
+                { ref: 'a', label: 'Alpha' },
+                { ref: 'b', label: 'Beta' },
+              ],
+            },
+            validations: { max_selection: 2 },
+          },
+        ],
+      },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect(await page.locator('.number').count()).toBe(0);
+    await page.getByRole('button', { name: 'Got it' }).click();
+    expect(await question(page)).toContain('About you');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('Line one');
+    await page.keyboard.press('Shift+Enter'); // a new line, not the next question
+    await page.keyboard.type('line two');
+    await page.keyboard.press('Enter');
+    await page.getByRole('combobox').selectOption('de');
+    await page.getByRole('button', { name: 'OK' }).click();
+    expect(await page.locator('.scale-labels').innerText()).toContain('Never');
+    expect(await page.locator('.progress-label').innerText()).toBe('2 of 6 answered');
+    await page.keyboard.press('9');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('+33 6 12 34 56 78');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('https://example.org');
+    await page.keyboard.press('Enter');
+    await page.getByText('Alpha').click();
+    await page.getByText('Beta').click();
+    await page.getByPlaceholder('Other').fill('Gamma');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('Choose at most 2');
+    await page.getByText('Beta').click();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.ending').waitFor();
+
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    const byRef = Object.fromEntries(
+      response.answers.map((a: { field: { ref: string } }) => [a.field.ref, a] as const),
+    );
+    expect(byRef.bio).toMatchObject({ type: 'text', text: 'Line one\nline two' });
+    expect(byRef.country).toMatchObject({ type: 'choice', choice: { ref: 'de', label: 'Germany' } });
+    expect(byRef.nps).toMatchObject({ type: 'number', number: 9 });
+    expect(byRef.phone).toMatchObject({ type: 'phone_number', phone_number: '+33612345678' });
+    expect(byRef.site).toMatchObject({ type: 'url', url: 'https://example.org' });
+    expect(byRef.tools).toMatchObject({ type: 'choices', choices: { refs: ['a'], other: 'Gamma' } });
+  });
+
   it('shows caller data as text, in the form language, and hides private forms', async () => {
     const hostile = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
     const form = await callApi(`${base('us')}/forms`, {
