@@ -51,3 +51,15 @@ await Promise.all(
   }),
 );
 console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
+
+// The respondent page's script, for browsers: one file beside the gateway's code.
+const { bundleBrowserScript } = await import('./bundle-browser.mjs');
+const pageDir = path.join(outDir, 'apps/gateway/src/respondent-page');
+mkdirSync(pageDir, { recursive: true });
+writeFileSync(
+  path.join(pageDir, 'respondent-page.bundle.js'),
+  await bundleBrowserScript({
+    root,
+    entry: 'apps/gateway/src/respondent-page/client/respondent-page.client.ts',
+  }),
+);

@@ -8,6 +8,10 @@ import { AccountProfileController } from './accounts/account-profile.controller'
 import { FormController } from './form.controller';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
+import { FormPageController } from './respondent-page/form-page.controller';
+import { ThemeController } from './themes/theme.controller';
+import { ThemeRepository } from './themes/theme.repository';
+import { ThemeService } from './themes/theme.service';
 import { WorkspaceController } from './workspace.controller';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
@@ -48,6 +52,8 @@ export class FormsModule implements OnApplicationShutdown {
         AccountProfileController,
         FormController,
         WorkspaceController,
+        ThemeController,
+        FormPageController,
       ],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
@@ -74,6 +80,8 @@ export class FormsModule implements OnApplicationShutdown {
         FormService,
         WorkspaceRepository,
         WorkspaceService,
+        ThemeRepository,
+        ThemeService,
       ],
     };
   }

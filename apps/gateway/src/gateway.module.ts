@@ -9,6 +9,8 @@ import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
 import { ResponsesController } from './responses/responses.controller';
+import { RespondentPageController } from './respondent-page/respondent-page.controller';
+import { ThemesController } from './themes/themes.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
 import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
@@ -40,6 +42,8 @@ export class GatewayModule implements OnApplicationShutdown {
         MeController,
         ResponsesController,
         WebhooksController,
+        ThemesController,
+        RespondentPageController,
         PersonalTokensController,
         OAuthApplicationsController,
         OAuthAuthorizeController,

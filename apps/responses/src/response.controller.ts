@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  countResponses,
   deleteResponses,
   listResponses,
   type RpcReply,
@@ -9,6 +10,7 @@ import {
 } from '@formline/contracts';
 import { ContractPipe } from '@formline/messaging';
 import { ResponseListingService } from './listing/response-listing.service';
+import { ResponseRepository } from './response.repository';
 import { SubmissionService } from './submission/submission.service';
 
 @Controller()
@@ -16,6 +18,7 @@ export class ResponseController {
   constructor(
     private readonly submissions: SubmissionService,
     private readonly listing: ResponseListingService,
+    private readonly responses: ResponseRepository,
   ) {}
 
   @MessagePattern(submitResponse.subject)
@@ -33,5 +36,12 @@ export class ResponseController {
     @Payload(new ContractPipe(deleteResponses.request)) request: RpcRequest<typeof deleteResponses>,
   ): Promise<RpcReply<typeof deleteResponses>> {
     return { deleted: await this.listing.delete(request.accountId, request.formId, request.responseIds) };
+  }
+
+  @MessagePattern(countResponses.subject)
+  async count(
+    @Payload(new ContractPipe(countResponses.request)) request: RpcRequest<typeof countResponses>,
+  ): Promise<RpcReply<typeof countResponses>> {
+    return { count: await this.responses.count(request.formId) };
   }
 }

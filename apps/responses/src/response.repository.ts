@@ -132,6 +132,11 @@ export class ResponseRepository {
     });
     return count;
   }
+
+  // The form's responses in this region (the respondent page's welcome screen).
+  count(formId: string): Promise<number> {
+    return this.db.response.count({ where: { formId } });
+  }
 }
 
 function cursorFilter(anchor: { submittedAt: Date; id: string }, direction: 'gt' | 'lt') {

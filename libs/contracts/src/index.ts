@@ -18,3 +18,5 @@ export * from './submission.schema';
 export * from './webhooks.contract';
 export * from './queues';
 export * from './change-announcements';
+export * from './themes.contract';
+export * from './form-page.contract';

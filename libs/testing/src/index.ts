@@ -19,3 +19,4 @@ export * from './reliability/fault-matrix';
 export * from './reliability/app-memory';
 export * from './reliability/test-postgres';
 export * from './reliability/residency-audit';
+export * from './headless-browser';

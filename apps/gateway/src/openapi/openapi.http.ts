@@ -23,10 +23,10 @@ export function collectServedRoutes(fastify: FastifyInstance): ServedRoute[] {
 }
 
 // The routes the document does not describe; HEAD routes are Fastify's own
-// twins of GET routes.
+// twins of GET routes, OPTIONS routes answer browsers' CORS preflights.
 export function undocumentedRoutes(served: readonly ServedRoute[], document: OpenApiDocument): string[] {
   return served
-    .filter(({ method }) => method !== 'head')
+    .filter(({ method }) => method !== 'head' && method !== 'options')
     .filter(({ method, url }) => !document.paths[openApiPath(url)]?.[method])
     .map(({ method, url }) => `${method.toUpperCase()} ${url}`);
 }

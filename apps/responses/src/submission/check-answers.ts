@@ -1,6 +1,6 @@
 import type { ErrorDetail } from '@formline/errors';
 import { allFields, type Choice, type Field, type FormDefinition } from '@formline/form-definition';
-import type { StoredAnswer } from './answer';
+import type { StoredAnswer } from '@formline/form-logic';
 import type { AnswerInput, AnswerType } from './submission.schema';
 
 // The answer type each question takes, after Typeform's response model.

@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ResponseSubmittedEvent } from '@formline/contracts';
 import { allFields, type FormDefinition } from '@formline/form-definition';
-import type { RespondentPath } from '../logic/respondent-path';
-import type { StoredAnswer } from './answer';
+import type { RespondentPath, StoredAnswer } from '@formline/form-logic';
 
 export interface BuiltResponse {
   token: string;

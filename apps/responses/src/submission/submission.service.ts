@@ -9,13 +9,12 @@ import {
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
 import { inputLimits, jsonBytes } from '@formline/input';
 import type { FormDefinition } from '@formline/form-definition';
+import { valueOf, walkForm } from '@formline/form-logic';
 import { RpcClient } from '@formline/messaging';
 import { currentRequestId } from '@formline/ops';
-import { walkForm } from '../logic/respondent-path';
 import { OutboxRelay } from '../outbox/outbox.relay';
 import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { valueOf } from './answer';
 import { checkAnswers } from './check-answers';
 import { type BuiltResponse, buildResponse } from './response.builder';
 import { submissionSchema } from './submission.schema';

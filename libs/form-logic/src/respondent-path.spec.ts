@@ -1,6 +1,6 @@
 import { parseFormDefinition } from '@formline/form-definition';
-import type { AnswerValue } from '../submission/answer';
-import { walkForm } from './respondent-path';
+import type { AnswerValue } from './answer';
+import { stepThroughForm, walkForm } from './respondent-path';
 
 const always = { op: 'always', vars: [] };
 const calc = (action: string, value: unknown, type = 'constant', target = 'score') => ({
@@ -46,6 +46,14 @@ const walk = (
     answer: (ref) => answers[ref],
     hidden: (name) => (name === 'source' ? 'ads' : undefined),
   });
+
+const isFive = {
+  op: 'equal',
+  vars: [
+    { type: 'field', value: 'a' },
+    { type: 'constant', value: 5 },
+  ],
+};
 
 describe('walkForm', () => {
   it('visits every block in order, groups then their questions, and ends on the first thank-you screen', () => {
@@ -140,5 +148,46 @@ describe('walkForm', () => {
     const path = walk([{ type: 'field', ref: 'c', actions: [jumpTo('field', 'a')] }]);
     expect(path.visited).toEqual(['a', 'g', 'g1', 'c']);
     expect(path.ending.ref).toBe('end1');
+  });
+});
+
+// The respondent's page walks the same way, one confirmed block at a time.
+describe('stepThroughForm', () => {
+  const logic = [
+    { type: 'field', ref: 'a', actions: [calc('add', 3), jumpTo('field', 'c', isFive)] },
+    { type: 'field', ref: 'c', actions: [jumpTo('thankyou', 'end2')] },
+  ];
+  const step = (confirmed: string[], answers: Record<string, AnswerValue>) =>
+    stepThroughForm(
+      formWith(logic),
+      { answer: (ref) => answers[ref], hidden: () => undefined },
+      (block) => !confirmed.includes(block.ref),
+    );
+
+  it('stops at the first block not confirmed yet, before running its logic', () => {
+    const path = step([], { a: 5 });
+    expect(path.at?.ref).toBe('a');
+    expect(path.visited).toEqual([]);
+    expect(path.variables.score).toBe(0);
+    expect(path.ending).toBeUndefined();
+  });
+
+  it('follows jumps and calculations of the confirmed blocks, as walkForm does', () => {
+    const path = step(['a'], { a: 5 });
+    expect(path.at?.ref).toBe('c');
+    expect(path.visited).toEqual(['a']);
+    expect(path.variables.score).toBe(3);
+    expect(step(['a'], { a: 4 }).at?.ref).toBe('g');
+  });
+
+  it('reaches the same ending as walkForm once every block on the path is confirmed', () => {
+    const path = step(['a', 'c'], { a: 5 });
+    expect(path.at).toBeUndefined();
+    expect(path.ending?.ref).toBe('end2');
+    const full = walkForm(formWith(logic), { answer: (ref) => ({ a: 5 })[ref], hidden: () => undefined });
+    expect({ visited: full.visited, ending: full.ending.ref }).toEqual({
+      visited: path.visited,
+      ending: 'end2',
+    });
   });
 });

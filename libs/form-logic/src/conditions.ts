@@ -1,5 +1,5 @@
 import type { Condition, ConditionVar } from '@formline/form-definition';
-import { type AnswerValue, type ChoiceValue } from '../submission/answer';
+import { type AnswerValue, type ChoiceValue } from './answer';
 
 // What a condition can see while the respondent moves through the form.
 export interface LogicState {

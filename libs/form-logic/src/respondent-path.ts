@@ -8,12 +8,39 @@ export interface RespondentPath {
   ending: ThankYouScreen;
 }
 
+export interface PartialPath {
+  /** Refs of the blocks left so far, in order (their logic has run). */
+  visited: string[];
+  variables: { score: number; price: number };
+  /** The block the walk stopped at, when it stopped before an ending. */
+  at?: Field;
+  /** The ending reached, when the walk got that far. */
+  ending?: ThankYouScreen;
+}
+
 // Replays the respondent's way through the form with their answers: blocks
 // in order (a group, then its questions), logic of hidden fields first, then
 // of each block as it is left. Calculations whose condition holds apply in
 // order; the first jump whose condition holds is taken. Without a jump to an
 // ending, the respondent reaches the first thank-you screen.
-export function walkForm(form: FormDefinition, state: Omit<LogicState, 'variable'>): RespondentPath {
+export function walkForm(form: FormDefinition, state: AnswerState): RespondentPath {
+  const path = stepThroughForm(form, state, () => false);
+  return {
+    visited: path.visited,
+    variables: path.variables,
+    ending: path.ending ?? form.thankyou_screens[0],
+  };
+}
+
+export type AnswerState = Omit<LogicState, 'variable'>;
+
+// The same walk, stopping before the first block for which `stopAt` holds
+// (the respondent's page: the block not answered yet, whose logic cannot run).
+export function stepThroughForm(
+  form: FormDefinition,
+  state: AnswerState,
+  stopAt: (block: Field) => boolean,
+): PartialPath {
   const blocks = form.fields.flatMap((field): Field[] => [field, ...(field.properties.fields ?? [])]);
   const variables = { score: form.variables.score, price: form.variables.price };
   const logicState: LogicState = {
@@ -46,13 +73,14 @@ export function walkForm(form: FormDefinition, state: Omit<LogicState, 'variable
     const block = blocks[position];
     // A jump back to a block already seen would never end: the path ends there.
     if (visited.includes(block.ref)) break;
+    if (stopAt(block)) return { visited, variables, at: block };
     visited.push(block.ref);
     const jumped = form.logic
       .filter((jump) => jump.type === 'field' && jump.ref === block.ref)
       .some((jump) => follow(jump.actions));
     if (!jumped) position += 1;
   }
-  return { visited, variables, ending: ending ?? form.thankyou_screens[0] };
+  return { visited, variables, ending };
 }
 
 function calculate(action: StoredLogicAction, variables: { score: number; price: number }): void {

@@ -1,5 +1,5 @@
 import type { Condition } from '@formline/form-definition';
-import type { AnswerValue } from '../submission/answer';
+import type { AnswerValue } from './answer';
 import { holds, type LogicState } from './conditions';
 
 // Every operator of SPEC 2.5, table-driven: [operator, answer, constant, holds?].

@@ -1,0 +1,765 @@
+import type { Choice, Field, ThankYouScreen } from '@formline/form-definition';
+import { type StoredAnswer, stepThroughForm, valueOf } from '@formline/form-logic';
+import type { PageData } from '../page-data';
+import { answerProblem, toSubmitted } from './answer-check.client';
+
+// The respondent's page, in the browser: one block at a time, the form's logic
+// deciding the next (the very code the responses service replays a submission
+// with, from libs/form-logic), then the submission and the ending. Everything
+// from the form is put on the page as text nodes, never as HTML.
+
+const data = JSON.parse(document.getElementById('form-data')!.textContent) as PageData;
+const { form, texts: t } = data;
+const settings = form.settings as {
+  autosave_progress?: boolean;
+  progress_bar?: 'percentage' | 'proportion';
+  show_progress_bar?: boolean;
+  show_time_to_complete?: boolean;
+  show_number_of_submissions?: boolean;
+  show_question_number?: boolean;
+  show_key_hint_on_choices?: boolean;
+  hide_navigation?: boolean;
+  redirect_after_submit_url?: string;
+};
+const app = document.getElementById('app')!;
+const live = document.getElementById('live')!;
+
+const blocks = form.fields.flatMap((field): Field[] => [field, ...(field.properties.fields ?? [])]);
+const questions = blocks.filter((block) => block.type !== 'statement' && block.type !== 'group');
+const numbered = blocks.filter((block) => block.type !== 'statement');
+
+// What the respondent did, kept in localStorage until submitted when the form
+// autosaves: answers by field ref, the blocks confirmed (the path so far), the
+// idempotency key of the submission (so a retry after a reload counts once).
+interface Progress {
+  answers: Record<string, StoredAnswer>;
+  confirmed: string[];
+  started: boolean;
+  landedAt: string;
+  key?: string;
+}
+const storageKey = `formline:${data.formId}`;
+const autosave = settings.autosave_progress !== false;
+let progress: Progress = restore() ?? fresh();
+const hidden = readHidden();
+let submitting = false;
+
+function fresh(): Progress {
+  return { answers: {}, confirmed: [], started: false, landedAt: new Date().toISOString() };
+}
+
+function restore(): Progress | undefined {
+  if (!autosave) return undefined;
+  try {
+    const saved = JSON.parse(localStorage.getItem(storageKey) ?? 'null') as Progress | null;
+    const ok =
+      saved !== null &&
+      typeof saved === 'object' &&
+      typeof saved.answers === 'object' &&
+      Array.isArray(saved.confirmed) &&
+      typeof saved.landedAt === 'string';
+    return ok ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function save(): void {
+  if (!autosave) return;
+  try {
+    localStorage.setItem(storageKey, JSON.stringify(progress));
+  } catch {
+    // Storage full or refused (private browsing): the page works without it.
+  }
+}
+
+function forget(): void {
+  try {
+    localStorage.removeItem(storageKey);
+  } catch {
+    // Nothing was stored.
+  }
+}
+
+// Hidden fields come from the address's query (?name=value), only those the form declares.
+function readHidden(): Record<string, string> {
+  const query = new URLSearchParams(location.search);
+  const values: Record<string, string> = {};
+  for (const name of form.hidden) {
+    const value = query.get(name);
+    if (value !== null) values[name] = value.slice(0, 2000);
+  }
+  return values;
+}
+
+// The walk of libs/form-logic over the blocks confirmed so far: where the
+// respondent is now, or the ending they reached.
+function walk(confirmed: readonly string[] = progress.confirmed) {
+  const done = new Set(confirmed);
+  return stepThroughForm(
+    form,
+    {
+      answer: (ref) => {
+        const answer = done.has(ref) ? progress.answers[ref] : undefined;
+        return answer && valueOf(answer);
+      },
+      hidden: (name) => (Object.hasOwn(hidden, name) ? hidden[name] : undefined),
+    },
+    (block) => !done.has(block.ref),
+  );
+}
+
+// Recall: `{{field:ref}}`, `{{hidden:name}}` and `{{var:score}}` in the
+// form's texts read the answers given so far (as text, like everything else).
+function recall(text: string): string {
+  return text.replace(/\{\{(field|hidden|var):([\w-]{1,255})\}\}/g, (_match, kind: string, name: string) => {
+    if (kind === 'hidden') return Object.hasOwn(hidden, name) ? hidden[name] : '';
+    if (kind === 'var') return String(walk().variables[name as 'score' | 'price'] ?? '');
+    const answer = progress.confirmed.includes(name) ? progress.answers[name] : undefined;
+    const value = answer && valueOf(answer);
+    if (value === undefined) return '';
+    if (typeof value === 'boolean') return value ? t.yes : t.no;
+    if (Array.isArray(value)) return value.map((choice) => choice.label).join(', ');
+    return typeof value === 'object' ? value.label : String(value);
+  });
+}
+
+type Child = Node | string | undefined | false;
+function el(
+  tag: string,
+  attributes: Record<string, string | boolean | undefined> = {},
+  ...children: Child[]
+) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) node.setAttribute(name, '');
+    else if (typeof value === 'string') node.setAttribute(name, value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+const say = (text: string, values: Record<string, number>) =>
+  text.replace(/\{(n|total)\}/g, (_match, name: string) => String(values[name]));
+
+function show(...children: Child[]): void {
+  app.replaceChildren(...children.filter((child): child is Node | string => Boolean(child)));
+}
+
+function focusFirst(container: HTMLElement): void {
+  const target =
+    container.querySelector<HTMLElement>('[data-autofocus]') ??
+    container.querySelector<HTMLElement>('input, select, textarea, button');
+  target?.focus();
+}
+
+function render(): void {
+  const welcome = form.welcome_screens[0];
+  if (!progress.started && welcome) return renderWelcome(welcome);
+  const path = walk();
+  if (path.at) return renderBlock(path.at, path.visited);
+  void submit(path.ending ?? form.thankyou_screens[0]);
+}
+
+function renderWelcome(screen: (typeof form.welcome_screens)[number]): void {
+  const properties = screen.properties as {
+    description?: string;
+    show_button?: boolean;
+    button_text?: string;
+  };
+  const facts: string[] = [];
+  if (settings.show_time_to_complete) facts.push(say(t.minutes, { n: minutesToComplete() }));
+  if (settings.show_number_of_submissions && data.submissionCount !== undefined)
+    facts.push(say(t.submissions, { n: data.submissionCount }));
+  const start = el(
+    'button',
+    { type: 'button', class: 'primary', 'data-autofocus': true },
+    properties.button_text ?? t.start,
+  );
+  start.addEventListener('click', () => {
+    progress.started = true;
+    save();
+    render();
+  });
+  const section = el(
+    'section',
+    { class: 'screen welcome', 'aria-labelledby': 'screen-title' },
+    el('h1', { id: 'screen-title', tabindex: '-1' }, recall(screen.title)),
+    properties.description && el('p', { class: 'description' }, recall(properties.description)),
+    properties.show_button !== false &&
+      el('div', { class: 'actions' }, start, el('span', { class: 'hint' }, t.pressEnter)),
+    facts.length > 0 && el('p', { class: 'facts' }, facts.join(' · ')),
+  );
+  section.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && event.target === section.querySelector('h1')) start.click();
+  });
+  show(section);
+  focusFirst(section);
+}
+
+// About 10 seconds a question, 30 for a long text, rounded up to minutes.
+function minutesToComplete(): number {
+  const seconds = questions.reduce((sum, field) => sum + (field.type === 'long_text' ? 30 : 10), 0);
+  return Math.max(1, Math.ceil(seconds / 60));
+}
+
+interface Reader {
+  // The answer as entered now (undefined: not answered).
+  read(): StoredAnswer | undefined;
+  // Keys A, B, C... (or digits on scales) pick an option.
+  key?(key: string): boolean;
+}
+
+function renderBlock(field: Field, visited: readonly string[]): void {
+  const ids = {
+    title: `q-${field.id}-title`,
+    description: `q-${field.id}-description`,
+    error: `q-${field.id}-error`,
+  };
+  const properties = field.properties as Record<string, unknown>;
+  const required = (field.validations as { required?: boolean } | undefined)?.required === true;
+  const number = numbered.indexOf(field) + 1;
+  const error = el('p', { id: ids.error, class: 'error', role: 'alert' });
+  const description = typeof properties.description === 'string' ? recall(properties.description) : undefined;
+  const describedBy = [description ? ids.description : '', ids.error].filter(Boolean).join(' ');
+  const input = readerFor(field, ids.title, describedBy, required);
+  const wouldEnd = (): boolean => !walkWith(field, input.reader.read()).at;
+  const okLabel = () =>
+    field.type === 'statement' || field.type === 'group' ? buttonText(field) : wouldEnd() ? t.submit : t.ok;
+  const ok = el('button', { type: 'submit', class: 'primary' }, okLabel());
+  const titleNode = el(
+    'h1',
+    { id: ids.title, class: 'title', tabindex: '-1' },
+    settings.show_question_number !== false &&
+      field.type !== 'statement' &&
+      el('span', { class: 'number' }, `${number} →`),
+    ' ',
+    recall(field.title),
+    required && el('span', { class: 'required', 'aria-hidden': 'true' }, ' *'),
+  );
+  const formNode = el(
+    'form',
+    { class: 'screen block', novalidate: true, 'aria-labelledby': ids.title, 'data-ref': field.ref },
+    titleNode,
+    description && el('p', { id: ids.description, class: 'description' }, description),
+    input.node,
+    error,
+    el('div', { class: 'actions' }, ok, el('span', { class: 'hint', 'aria-hidden': 'true' }, t.pressEnter)),
+  ) as HTMLFormElement;
+  const answerNow = () => {
+    const answer = input.reader.read();
+    error.textContent = '';
+    ok.textContent = okLabel();
+    return answer;
+  };
+  formNode.addEventListener('input', answerNow);
+  formNode.addEventListener('change', answerNow);
+  formNode.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const answer = input.reader.read();
+    const problem =
+      field.type === 'statement' || field.type === 'group' ? undefined : answerProblem(field, answer, t);
+    if (problem) {
+      error.textContent = problem;
+      formNode.querySelector('[aria-invalid]')?.setAttribute('aria-invalid', 'true');
+      focusFirst(input.node);
+      return;
+    }
+    if (answer) progress.answers[field.ref] = answer;
+    else delete progress.answers[field.ref];
+    progress.confirmed = [...visited, field.ref];
+    save();
+    render();
+  });
+  formNode.addEventListener('keydown', (event) => {
+    const target = event.target as HTMLElement;
+    const choosing = target instanceof HTMLInputElement && ['radio', 'checkbox'].includes(target.type);
+    if (event.key === 'Enter' && (choosing || (target.tagName === 'TEXTAREA' && !event.shiftKey))) {
+      event.preventDefault();
+      formNode.requestSubmit();
+      return;
+    }
+    const typing =
+      target.tagName === 'TEXTAREA' ||
+      (target.tagName === 'INPUT' && !['radio', 'checkbox'].includes((target as HTMLInputElement).type));
+    if (!typing && !event.ctrlKey && !event.metaKey && !event.altKey && input.reader.key?.(event.key)) {
+      event.preventDefault();
+      answerNow();
+    }
+  });
+  const back = el(
+    'button',
+    { type: 'button', class: 'nav', 'aria-label': t.back, disabled: visited.length === 0 },
+    '↑',
+  );
+  back.addEventListener('click', () => {
+    // Back to the block before: it and everything after it are open again
+    // (their answers stay as they were, to change or confirm).
+    progress.confirmed = visited.slice(0, -1);
+    save();
+    render();
+  });
+  show(
+    progressBar(),
+    formNode,
+    settings.hide_navigation !== true && el('nav', { class: 'navigation', 'aria-label': t.back }, back),
+  );
+  // Focus goes to the answer (its label is the question), or to the button of a statement.
+  focusFirst(input.node.querySelector('input, select, textarea') ? input.node : formNode);
+}
+
+function buttonText(field: Field): string {
+  const text = (field.properties as { button_text?: string }).button_text;
+  return text ?? t.continue;
+}
+
+// The walk as if this block were confirmed with this answer: does it end there?
+function walkWith(field: Field, answer: StoredAnswer | undefined) {
+  const saved = progress.answers[field.ref];
+  if (answer) progress.answers[field.ref] = answer;
+  else delete progress.answers[field.ref];
+  const path = walk([...walk().visited, field.ref]);
+  if (saved) progress.answers[field.ref] = saved;
+  else delete progress.answers[field.ref];
+  return path;
+}
+
+function progressBar(): Node | undefined {
+  if (settings.show_progress_bar === false || questions.length === 0) return undefined;
+  const answered = questions.filter(
+    (field) => progress.confirmed.includes(field.ref) && progress.answers[field.ref],
+  ).length;
+  const percent = Math.round((answered / questions.length) * 100);
+  const label =
+    settings.progress_bar === 'percentage'
+      ? say(t.percentAnswered, { n: percent })
+      : say(t.answered, { n: answered, total: questions.length });
+  const bar = el('div', {
+    class: 'progress',
+    role: 'progressbar',
+    'aria-valuemin': '0',
+    'aria-valuemax': String(questions.length),
+    'aria-valuenow': String(answered),
+    'aria-valuetext': label,
+  });
+  const fill = el('div', { class: 'progress-fill' });
+  fill.style.width = `${percent}%`;
+  bar.append(fill);
+  return el('div', { class: 'progress-wrap' }, bar, el('p', { class: 'progress-label' }, label));
+}
+
+function answerBase(field: Field) {
+  return { field: { id: field.id, ref: field.ref, type: field.type } };
+}
+
+function readerFor(
+  field: Field,
+  labelledBy: string,
+  describedBy: string,
+  required: boolean,
+): { node: HTMLElement; reader: Reader } {
+  const saved = progress.answers[field.ref];
+  const aria = {
+    'aria-labelledby': labelledBy,
+    'aria-describedby': describedBy,
+    'aria-required': required ? 'true' : undefined,
+    'aria-invalid': 'false',
+  };
+  const properties = field.properties as Record<string, unknown>;
+  const validations = (field.validations ?? {}) as Record<string, number | undefined>;
+  const textInput = (type: string, key: 'text' | 'email' | 'url' | 'phone_number' | 'date', extra = {}) => {
+    const input = el(type === 'textarea' ? 'textarea' : 'input', {
+      ...(type === 'textarea' ? { rows: '3' } : { type }),
+      id: `q-${field.id}-input`,
+      class: 'text',
+      placeholder: type === 'date' ? undefined : t.typeHere,
+      autocomplete: type === 'email' ? 'email' : type === 'tel' ? 'tel' : 'off',
+      ...aria,
+      ...extra,
+    }) as HTMLInputElement;
+    const previous = saved?.[key];
+    if (typeof previous === 'string') input.value = previous;
+    return {
+      node: el('div', { class: 'answer' }, input),
+      reader: {
+        read: (): StoredAnswer | undefined => {
+          let value = input.value.trim();
+          if (key === 'phone_number') value = value.replace(/[\s().-]/g, '');
+          return value === '' ? undefined : { ...answerBase(field), type: key, [key]: value };
+        },
+      },
+    };
+  };
+  switch (field.type) {
+    case 'short_text':
+      return textInput('text', 'text', {
+        maxlength: validations.max_length ? String(validations.max_length) : undefined,
+      });
+    case 'long_text':
+      return textInput('textarea', 'text', {
+        maxlength: validations.max_length ? String(validations.max_length) : undefined,
+      });
+    case 'email':
+      return textInput('email', 'email');
+    case 'website':
+      return textInput('url', 'url', { inputmode: 'url' });
+    case 'phone_number':
+      return textInput('tel', 'phone_number', { inputmode: 'tel' });
+    case 'date':
+      return textInput('date', 'date');
+    case 'number': {
+      const input = el('input', {
+        type: 'number',
+        step: 'any',
+        inputmode: 'decimal',
+        id: `q-${field.id}-input`,
+        class: 'text',
+        placeholder: t.typeHere,
+        min: validations.min_value !== undefined ? String(validations.min_value) : undefined,
+        max: validations.max_value !== undefined ? String(validations.max_value) : undefined,
+        ...aria,
+      }) as HTMLInputElement;
+      if (typeof saved?.number === 'number') input.value = String(saved.number);
+      return {
+        node: el('div', { class: 'answer' }, input),
+        reader: {
+          read: () =>
+            input.value.trim() === ''
+              ? undefined
+              : { ...answerBase(field), type: 'number', number: Number(input.value) },
+        },
+      };
+    }
+    case 'dropdown': {
+      const choices = field.properties.choices ?? [];
+      const select = el(
+        'select',
+        { id: `q-${field.id}-input`, class: 'text', ...aria },
+        el('option', { value: '' }, t.choose),
+        ...choices.map((choice) => el('option', { value: choice.ref }, choice.label)),
+      ) as HTMLSelectElement;
+      if (saved?.choice?.ref) select.value = saved.choice.ref;
+      return {
+        node: el('div', { class: 'answer' }, select),
+        reader: {
+          read: () => {
+            const choice = choices.find((c) => c.ref === select.value);
+            return choice ? { ...answerBase(field), type: 'choice', choice: pick(choice) } : undefined;
+          },
+        },
+      };
+    }
+    case 'multiple_choice':
+      return choiceGroup(
+        field,
+        aria,
+        field.properties.choices ?? [],
+        properties.allow_multiple_selection === true,
+        properties.allow_other_choice === true,
+      );
+    case 'yes_no':
+    case 'legal': {
+      const labels = field.type === 'yes_no' ? [t.yes, t.no] : [t.accept, t.decline];
+      return booleanGroup(field, aria, labels);
+    }
+    case 'rating':
+    case 'opinion_scale':
+      return scale(field, aria);
+    case 'statement':
+    case 'group':
+      // Nothing to answer: the block has only its button.
+      return { node: el('div', { class: 'answer empty' }), reader: { read: () => undefined } };
+  }
+}
+
+const pick = (choice: Choice) => ({ id: choice.id, ref: choice.ref, label: choice.label });
+const letter = (i: number) => String.fromCharCode(65 + i);
+const keyHints = () => settings.show_key_hint_on_choices !== false;
+
+function optionLabel(input: HTMLInputElement, hint: string | undefined, text: string): HTMLElement {
+  return el(
+    'label',
+    { class: 'option' },
+    input,
+    hint !== undefined && keyHints() && el('span', { class: 'key', 'aria-hidden': 'true' }, hint),
+    el('span', { class: 'option-text' }, text),
+  );
+}
+
+function choiceGroup(
+  field: Field,
+  aria: Record<string, string | undefined>,
+  choices: Choice[],
+  multiple: boolean,
+  allowOther: boolean,
+): { node: HTMLElement; reader: Reader } {
+  const saved = progress.answers[field.ref];
+  const name = `q-${field.id}`;
+  const type = multiple ? 'checkbox' : 'radio';
+  const inputs = choices.map((choice) => {
+    const input = el('input', { type, name, value: choice.ref }) as HTMLInputElement;
+    input.checked = multiple
+      ? (saved?.choices?.refs.includes(choice.ref) ?? false)
+      : saved?.choice?.ref === choice.ref;
+    return input;
+  });
+  const otherBox = el('input', { type, name, value: '' }) as HTMLInputElement;
+  const otherText = el('input', {
+    type: 'text',
+    class: 'text other-text',
+    'aria-label': t.other,
+    placeholder: t.other,
+  }) as HTMLInputElement;
+  const savedOther = multiple ? saved?.choices?.other : saved?.choice?.other;
+  if (savedOther !== undefined) {
+    otherBox.checked = true;
+    otherText.value = savedOther;
+  }
+  otherText.addEventListener('input', () => {
+    otherBox.checked = otherText.value !== '';
+  });
+  const options = choices.map((choice, i) => optionLabel(inputs[i], letter(i), choice.label));
+  if (allowOther)
+    options.push(
+      el('div', { class: 'option other' }, optionLabel(otherBox, letter(choices.length), t.other), otherText),
+    );
+  const group = el('div', { role: multiple ? 'group' : 'radiogroup', class: 'options', ...aria }, ...options);
+  const all = allowOther ? [...inputs, otherBox] : inputs;
+  return {
+    node: el('div', { class: 'answer' }, group),
+    reader: {
+      read: (): StoredAnswer | undefined => {
+        const picked = choices.filter((_choice, i) => inputs[i].checked);
+        const other =
+          allowOther && otherBox.checked && otherText.value.trim() !== ''
+            ? otherText.value.trim()
+            : undefined;
+        if (multiple) {
+          if (picked.length === 0 && other === undefined) return undefined;
+          return {
+            ...answerBase(field),
+            type: 'choices',
+            choices: {
+              ids: picked.map((c) => c.id),
+              refs: picked.map((c) => c.ref),
+              labels: picked.map((c) => c.label),
+              ...(other !== undefined ? { other } : {}),
+            },
+          };
+        }
+        if (picked[0]) return { ...answerBase(field), type: 'choice', choice: pick(picked[0]) };
+        return other !== undefined ? { ...answerBase(field), type: 'choice', choice: { other } } : undefined;
+      },
+      key: (key) => {
+        const index = key.length === 1 ? key.toUpperCase().charCodeAt(0) - 65 : -1;
+        const input = all[index];
+        if (!input) return false;
+        input.checked = multiple ? !input.checked : true;
+        if (input === otherBox) otherText.focus();
+        else input.focus();
+        return true;
+      },
+    },
+  };
+}
+
+function booleanGroup(field: Field, aria: Record<string, string | undefined>, labels: string[]) {
+  const saved = progress.answers[field.ref]?.boolean;
+  const name = `q-${field.id}`;
+  const inputs = [true, false].map((value) => {
+    const input = el('input', { type: 'radio', name, value: String(value) }) as HTMLInputElement;
+    input.checked = saved === value;
+    return input;
+  });
+  const hints =
+    field.type === 'yes_no' ? [labels[0][0].toUpperCase(), labels[1][0].toUpperCase()] : ['A', 'B'];
+  return {
+    node: el(
+      'div',
+      { class: 'answer' },
+      el(
+        'div',
+        { role: 'radiogroup', class: 'options', ...aria },
+        ...inputs.map((input, i) => optionLabel(input, hints[i], labels[i])),
+      ),
+    ),
+    reader: {
+      read: (): StoredAnswer | undefined => {
+        const index = inputs.findIndex((input) => input.checked);
+        return index < 0 ? undefined : { ...answerBase(field), type: 'boolean', boolean: index === 0 };
+      },
+      key: (key: string) => {
+        const index = hints.indexOf(key.toUpperCase());
+        if (index < 0) return false;
+        inputs[index].checked = true;
+        inputs[index].focus();
+        return true;
+      },
+    },
+  };
+}
+
+function scale(field: Field, aria: Record<string, string | undefined>) {
+  const properties = field.properties as {
+    steps?: number;
+    start_at_one?: boolean;
+    labels?: Record<string, string>;
+  };
+  const steps = properties.steps ?? (field.type === 'rating' ? 5 : 11);
+  const start = field.type === 'rating' || properties.start_at_one === true ? 1 : 0;
+  const end = field.type === 'rating' ? steps : start + steps - 1;
+  const saved = progress.answers[field.ref]?.number;
+  const name = `q-${field.id}`;
+  const values = Array.from({ length: end - start + 1 }, (_v, i) => start + i);
+  const inputs = values.map((value) => {
+    const input = el('input', { type: 'radio', name, value: String(value) }) as HTMLInputElement;
+    input.checked = saved === value;
+    return input;
+  });
+  const labels = properties.labels ?? {};
+  return {
+    node: el(
+      'div',
+      { class: 'answer' },
+      el(
+        'div',
+        { role: 'radiogroup', class: `options scale ${field.type}`, ...aria },
+        ...inputs.map((input, i) =>
+          optionLabel(input, undefined, field.type === 'rating' ? `${values[i]} ★` : String(values[i])),
+        ),
+      ),
+      (labels.left || labels.center || labels.right) &&
+        el(
+          'p',
+          { class: 'scale-labels' },
+          el('span', {}, labels.left ?? ''),
+          el('span', {}, labels.center ?? ''),
+          el('span', {}, labels.right ?? ''),
+        ),
+    ),
+    reader: {
+      read: (): StoredAnswer | undefined => {
+        const index = inputs.findIndex((input) => input.checked);
+        return index < 0 ? undefined : { ...answerBase(field), type: 'number', number: values[index] };
+      },
+      key: (key: string) => {
+        const index = values.indexOf(Number(key));
+        if (!/^\d$/.test(key) || index < 0) return false;
+        inputs[index].checked = true;
+        inputs[index].focus();
+        return true;
+      },
+    },
+  };
+}
+
+// Sends the answers on the respondent's path, once: the idempotency key is
+// made before the first attempt and kept (with the answers) until the
+// submission is stored, so a double click, a retry or a reload counts once.
+async function submit(localEnding: ThankYouScreen): Promise<void> {
+  if (submitting) return;
+  submitting = true;
+  progress.key ??= crypto.randomUUID();
+  save();
+  const path = walk();
+  const answers = path.visited.flatMap((ref) =>
+    progress.answers[ref] ? [toSubmitted(progress.answers[ref])] : [],
+  );
+  const status = el('p', { class: 'status', role: 'status' }, t.submitting);
+  show(el('section', { class: 'screen sending', 'aria-busy': 'true' }, status));
+  live.textContent = t.submitting;
+  try {
+    const response = await fetch(data.submitUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': progress.key },
+      body: JSON.stringify({ landed_at: progress.landedAt, hidden, answers }),
+    });
+    const body = (await response.json().catch(() => undefined)) as
+      { ending?: { ref?: string }; description?: string } | undefined;
+    if (!response.ok) throw new SubmitError(response.status, body?.description);
+    forget();
+    const ending = form.thankyou_screens.find((screen) => screen.ref === body?.ending?.ref) ?? localEnding;
+    finish(ending);
+    progress = fresh();
+    progress.started = true;
+  } catch (error) {
+    submitting = false;
+    const retry = el('button', { type: 'button', class: 'primary' }, t.retry);
+    retry.addEventListener('click', () => void submit(localEnding));
+    const detail =
+      error instanceof SubmitError && error.status < 500 && error.description
+        ? error.description
+        : t.submitFailed;
+    show(
+      el(
+        'section',
+        { class: 'screen failed' },
+        el('p', { class: 'error', role: 'alert' }, detail),
+        el('div', { class: 'actions' }, retry),
+      ),
+    );
+    retry.focus();
+  }
+}
+
+class SubmitError extends Error {
+  constructor(
+    readonly status: number,
+    readonly description: string | undefined,
+  ) {
+    super(`submission answered ${status}`);
+  }
+}
+
+const httpUrl = (value: unknown): value is string =>
+  typeof value === 'string' && /^https?:\/\//i.test(value) && URL.canParse(value);
+
+function finish(ending: ThankYouScreen): void {
+  const properties = ending.properties as {
+    description?: string;
+    show_button?: boolean;
+    button_text?: string;
+    button_mode?: string;
+    redirect_url?: string;
+  };
+  if (ending.type === 'url_redirect' && httpUrl(properties.redirect_url))
+    return location.assign(properties.redirect_url);
+  if (httpUrl(settings.redirect_after_submit_url)) return location.assign(settings.redirect_after_submit_url);
+  let button: HTMLElement | undefined;
+  if (properties.show_button) {
+    if (properties.button_mode === 'redirect' && httpUrl(properties.redirect_url)) {
+      button = el(
+        'a',
+        { class: 'button primary', href: properties.redirect_url, rel: 'noopener noreferrer' },
+        properties.button_text ?? t.continue,
+      );
+    } else {
+      button = el('button', { type: 'button', class: 'primary' }, properties.button_text ?? t.again);
+      button.addEventListener('click', () => location.reload());
+    }
+  }
+  const section = el(
+    'section',
+    { class: 'screen ending', 'aria-labelledby': 'screen-title', 'data-ending': ending.ref },
+    el('h1', { id: 'screen-title', tabindex: '-1' }, recall(ending.title)),
+    properties.description && el('p', { class: 'description' }, recall(properties.description)),
+    button && el('div', { class: 'actions' }, button),
+  );
+  show(section);
+  live.textContent = recall(ending.title);
+  section.querySelector<HTMLElement>('h1')?.focus();
+}
+
+document.addEventListener('keydown', (event) => {
+  // Enter on the welcome screen starts, wherever the focus is.
+  if (
+    event.key === 'Enter' &&
+    app.querySelector('.welcome') &&
+    !(event.target instanceof HTMLButtonElement)
+  ) {
+    app.querySelector<HTMLButtonElement>('.welcome button')?.click();
+  }
+});
+
+document.documentElement.classList.add('js');
+render();

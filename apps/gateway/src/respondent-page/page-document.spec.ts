@@ -1,0 +1,57 @@
+import { escapeHtml, jsonForHtml, respondentPage } from './page-document';
+import { pageTexts } from './page-texts';
+
+const theme = {
+  id: 'default',
+  name: 'Default',
+  visibility: 'public' as const,
+  font: 'Source Sans Pro' as const,
+  colors: { question: '#3D3D3D', answer: '#4FB0AE', button: '#4FB0AE', background: '#FFFFFF' },
+  has_transparent_button: false,
+  fields: { alignment: 'left' as const, font_size: 'medium' as const },
+  screens: { alignment: 'center' as const, font_size: 'small' as const },
+  rounded_corners: 'small' as const,
+};
+
+describe('the respondent page document', () => {
+  const hostile = '</script><script>alert(1)</script>\u2028"\'&<!--';
+
+  it('escapes text for HTML and JSON for a data block', () => {
+    expect(escapeHtml('<a href="x">&\'</a>')).toBe('&#60;a href=&#34;x&#34;&#62;&#38;&#39;&#60;/a&#62;');
+    const json = jsonForHtml({ title: hostile });
+    expect(json).not.toMatch(/[<>&\u2028]/);
+    expect(JSON.parse(json)).toEqual({ title: hostile });
+  });
+
+  it('keeps form text out of the markup, and lets the page talk only to its origin and the form region', () => {
+    const page = respondentPage({
+      head: {
+        title: hostile,
+        description: hostile,
+        image: 'https://img.example/a.png',
+        language: 'en',
+        indexable: false,
+      },
+      data: {
+        formId: 'f1',
+        form: { title: hostile } as never,
+        submitUrl: 'https://eu.example/forms/f1/submissions',
+        texts: pageTexts('en'),
+      },
+      theme,
+      scriptPath: '/to/assets/respondent-page.abc.js',
+    });
+    expect(page.html.match(/<script/g)).toHaveLength(2); // the data block and our script
+    expect(page.html).not.toContain('<script>alert');
+    expect(page.html).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(page.contentSecurityPolicy).toContain("connect-src 'self' https://eu.example;");
+    expect(page.contentSecurityPolicy).toContain("script-src 'self'");
+    expect(page.contentSecurityPolicy).not.toContain('unsafe');
+  });
+
+  it('reads texts in the form language, English when it has none', () => {
+    expect(pageTexts('de').submit).toBe('Absenden');
+    expect(pageTexts('ja').submit).toBe('Submit');
+    expect(pageTexts('__proto__').submit).toBe('Submit');
+  });
+});

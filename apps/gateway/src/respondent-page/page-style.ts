@@ -1,0 +1,101 @@
+import type { ThemeResource } from '@formline/contracts';
+
+// The page's style: one static sheet driven by the theme's custom properties.
+// The theme reaches CSS only through these checked values (hex colours, a
+// font named from Typeform's list, fixed keywords), never as free text.
+
+const hex = (value: string, fallback: string) =>
+  /^#(?:[0-9a-fA-F]{3}){1,2}$/.test(value) ? value : fallback;
+
+// Black or white, whichever reads better on the colour (WCAG relative luminance).
+function textOn(colour: string): string {
+  const digits =
+    colour.length === 4
+      ? [...colour.slice(1)].map((d) => d + d)
+      : [1, 3, 5].map((i) => colour.slice(i, i + 2));
+  const [r, g, b] = digits.map((d) => {
+    const c = parseInt(d, 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.4 ? '#000000' : '#FFFFFF';
+}
+
+const radius = { none: '0', small: '6px', large: '22px' } as const;
+const titleSize = { small: '1.35rem', medium: '1.6rem', large: '2rem' } as const;
+
+export function themeVariables(theme: ThemeResource): string {
+  const colors = {
+    question: hex(theme.colors.question, '#3D3D3D'),
+    answer: hex(theme.colors.answer, '#4FB0AE'),
+    button: hex(theme.colors.button, '#4FB0AE'),
+    background: hex(theme.colors.background, '#FFFFFF'),
+  };
+  const font = theme.font.replace(/[^A-Za-z0-9 ]/g, '');
+  return [
+    `--question:${colors.question}`,
+    `--answer:${colors.answer}`,
+    `--button:${theme.has_transparent_button ? 'transparent' : colors.button}`,
+    `--button-text:${theme.has_transparent_button ? colors.button : textOn(colors.button)}`,
+    `--button-border:${colors.button}`,
+    `--background:${colors.background}`,
+    `--radius:${radius[theme.rounded_corners]}`,
+    `--title-size:${titleSize[theme.fields.font_size]}`,
+    `--screen-title-size:${titleSize[theme.screens.font_size]}`,
+    `--align:${theme.fields.alignment}`,
+    `--screen-align:${theme.screens.alignment}`,
+    // Only fonts the visitor already has: nothing is fetched from a font host.
+    `--font:"${font}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif`,
+  ].join(';');
+}
+
+export const pageStyle = `
+*,*::before,*::after{box-sizing:border-box}
+html,body{margin:0;min-height:100%}
+body{background:var(--background);color:var(--question);font:18px/1.45 var(--font);-webkit-text-size-adjust:100%}
+main{max-width:44rem;margin:0 auto;padding:12vh 1.25rem 6rem;min-height:100vh}
+.screen{text-align:var(--align)}
+.welcome,.ending{text-align:var(--screen-align)}
+h1{font-size:var(--title-size);font-weight:400;margin:0 0 .5rem;line-height:1.3}
+.welcome h1,.ending h1{font-size:var(--screen-title-size);font-size:calc(var(--screen-title-size) * 1.3)}
+h1:focus{outline:none}
+.number{color:var(--answer);font-size:.8em;margin-right:.25rem}
+.required{color:var(--answer)}
+.description{opacity:.75;margin:0 0 1.25rem;white-space:pre-line}
+.answer{margin:1.25rem 0 .5rem}
+.text{width:100%;font:inherit;font-size:1.3rem;color:var(--answer);background:transparent;border:0;border-bottom:2px solid color-mix(in srgb,var(--answer) 35%,transparent);padding:.35rem 0;border-radius:0}
+.text:focus{outline:none;border-bottom-color:var(--answer)}
+textarea.text{resize:vertical}
+select.text{border:2px solid color-mix(in srgb,var(--answer) 35%,transparent);border-radius:var(--radius);padding:.5rem}
+.options{display:flex;flex-direction:column;gap:.5rem;max-width:26rem;border:0;padding:0;margin:0}
+.screen .options{margin-inline:auto}
+.block .options{margin-inline:0}
+.option{display:flex;align-items:center;gap:.6rem;color:var(--answer);background:color-mix(in srgb,var(--answer) 10%,transparent);border:1px solid color-mix(in srgb,var(--answer) 45%,transparent);border-radius:var(--radius);padding:.5rem .75rem;cursor:pointer;min-height:2.75rem}
+.option:has(input:checked){background:color-mix(in srgb,var(--answer) 28%,transparent);border-color:var(--answer)}
+.option:has(input:focus-visible){outline:3px solid var(--answer);outline-offset:2px}
+.option input{accent-color:var(--answer);width:1.1rem;height:1.1rem;margin:0}
+.key{display:inline-block;min-width:1.5rem;text-align:center;font-size:.75rem;border:1px solid var(--answer);border-radius:4px;padding:0 .25rem}
+.other{display:flex;flex-direction:column;gap:.35rem;padding:0;background:none;border:0}
+.scale{flex-direction:row;flex-wrap:wrap;max-width:none}
+.scale .option{flex:1 0 3rem;justify-content:center}
+.scale-labels{display:flex;justify-content:space-between;font-size:.85rem;opacity:.75}
+.actions{display:flex;align-items:center;gap:.75rem;margin-top:1.25rem}
+.welcome .actions,.ending .actions{justify-content:var(--screen-align)}
+button,.button{font:inherit;font-weight:600;cursor:pointer;border-radius:var(--radius);border:2px solid var(--button-border);padding:.55rem 1.2rem;min-height:2.75rem}
+.primary{background:var(--button);color:var(--button-text);text-decoration:none}
+button:focus-visible,.button:focus-visible{outline:3px solid var(--answer);outline-offset:3px}
+button:disabled{opacity:.4;cursor:default}
+.hint{font-size:.8rem;opacity:.7}
+.error{color:#b00020;background:#fff;display:inline-block;border-radius:4px;padding:0 .35rem;margin:.25rem 0;font-size:.95rem}
+.error:empty{display:none}
+.facts{font-size:.9rem;opacity:.75;margin-top:1.25rem}
+.progress-wrap{position:fixed;left:0;right:0;bottom:0;padding:.5rem 1.25rem;background:var(--background)}
+.progress{height:6px;border-radius:3px;background:color-mix(in srgb,var(--answer) 20%,transparent);overflow:hidden}
+.progress-fill{height:100%;background:var(--answer)}
+.progress-label{margin:.25rem 0 0;font-size:.8rem}
+.navigation{position:fixed;right:1.25rem;bottom:3.5rem}
+.nav{padding:.35rem .8rem;background:var(--button);color:var(--button-text)}
+.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.missing{text-align:center}
+@media (max-width:480px){body{font-size:16px}main{padding-top:8vh}.hint{display:none}}
+@media (prefers-reduced-motion:no-preference){.screen{animation:rise .25s ease-out}@keyframes rise{from{opacity:0;transform:translateY(12px)}to{opacity:1}}}
+`;

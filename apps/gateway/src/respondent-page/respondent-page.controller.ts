@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { Controller, Get, Headers, Inject, Param, Res } from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import { countResponses, type FormPage, getFormPage, type RegionBaseUrls } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import type { FormDefinition } from '@formline/form-definition';
+import { RpcClient } from '@formline/messaging';
+import { Public } from '../auth/public.decorator';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { ApiOperation } from '../openapi/api-operation.decorator';
+import { missingFormPage, respondentPage } from './page-document';
+import { pageScript } from './page-script';
+import { pageTexts } from './page-texts';
+
+interface PageReply {
+  status(code: number): PageReply;
+  header(name: string, value: string): PageReply;
+  send(body?: string): void;
+}
+
+const formIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const page = (description: string) => ({ description, body: null, contentType: 'text/html' });
+
+// `_links.display` of every form, `{base_url}/to/{form_id}`: the page where
+// respondents answer the form, served by both regions' gateways. Its script
+// submits to the region of the form's account. Private forms are shown to no
+// anonymous visitor (a page has no token): they answer like unknown ones.
+@Controller('to')
+export class RespondentPageController {
+  private readonly baseUrls: RegionBaseUrls;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.baseUrls = regionBaseUrls(config);
+  }
+
+  @Get(':form_id')
+  @Public()
+  @ApiOperation({
+    summary: "The form's page, for respondents",
+    description:
+      "For browsers: the public form to fill in (`_links.display`). It submits to the form's region.",
+    security: [],
+    responses: {
+      200: { ...page('The page.'), headers: { ETag: 'Send it back in If-None-Match to revalidate.' } },
+      304: { description: 'The page has not changed since the ETag sent.', body: null },
+      404: page('No such form, or a private one.'),
+    },
+  })
+  async show(
+    @Param('form_id') formId: string,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: PageReply,
+  ): Promise<void> {
+    const found = formIdPattern.test(formId) ? await this.findPublic(formId) : undefined;
+    if (!found) {
+      const missing = missingFormPage(pageTexts(undefined));
+      return this.send(reply, 404, missing.html, {
+        'content-security-policy': missing.contentSecurityPolicy,
+      });
+    }
+    const definition = found.definition as FormDefinition;
+    const settings = definition.settings as {
+      language?: string;
+      show_number_of_submissions?: boolean;
+      meta?: { title?: string; description?: string; allow_indexing?: boolean; image?: { href?: string } };
+    };
+    const language = settings.language ?? definition.language;
+    const texts = pageTexts(language);
+    const script = pageScript();
+    const rendered = respondentPage({
+      head: {
+        title: settings.meta?.title ?? definition.title,
+        description: settings.meta?.description,
+        image: settings.meta?.image?.href,
+        language,
+        indexable: settings.meta?.allow_indexing !== false,
+      },
+      data: {
+        formId,
+        form: definition,
+        submitUrl: `${this.baseUrls[found.region]}/forms/${formId}/submissions`,
+        texts,
+        submissionCount: settings.show_number_of_submissions ? await this.count(found) : undefined,
+      },
+      theme: found.theme,
+      scriptPath: `/to/assets/${script.fileName}`,
+    });
+    const etag = `"${createHash('sha256').update(rendered.html).digest('base64url').slice(0, 27)}"`;
+    const headers = {
+      etag,
+      // Stored, but checked again on every visit: a changed form shows at once.
+      'cache-control': 'public, no-cache',
+      'content-security-policy': rendered.contentSecurityPolicy,
+      ...(rendered.indexable ? {} : { 'x-robots-tag': 'noindex, nofollow' }),
+    };
+    if (ifNoneMatch?.split(',').some((tag) => tag.trim() === etag))
+      return this.send(reply, 304, undefined, headers);
+    this.send(reply, 200, rendered.html, headers);
+  }
+
+  @Get('assets/:file')
+  @Public()
+  @ApiOperation({
+    summary: "The respondent page's script",
+    description: 'Named after its content: kept by browsers for a year.',
+    security: [],
+    responses: {
+      200: { description: 'The script.', body: null, contentType: 'text/javascript' },
+      404: page('No such file (an older version of the script).'),
+    },
+  })
+  script(@Param('file') file: string, @Res() reply: PageReply): void {
+    const script = pageScript();
+    if (file !== script.fileName) {
+      const missing = missingFormPage(pageTexts(undefined));
+      this.send(reply, 404, missing.html, {
+        'cache-control': 'no-store',
+        'content-security-policy': missing.contentSecurityPolicy,
+      });
+      return;
+    }
+    reply
+      .status(200)
+      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(script.body);
+  }
+
+  private async findPublic(formId: string): Promise<FormPage | undefined> {
+    try {
+      const found = await this.rpc.request(getFormPage, { formId });
+      return found.isPublic ? found : undefined;
+    } catch (error) {
+      if (error instanceof DomainError && error.code === ErrorCode.FormNotFound) return undefined;
+      throw error;
+    }
+  }
+
+  // Only the form's own region holds its responses (SPEC 1 rule 2): the other
+  // region's page leaves the count out rather than show a wrong one.
+  private async count(found: FormPage): Promise<number | undefined> {
+    if (found.region !== this.config.REGION) return undefined;
+    try {
+      return (await this.rpc.request(countResponses, { formId: found.formId })).count;
+    } catch {
+      return undefined; // the welcome screen does without it
+    }
+  }
+
+  private send(
+    reply: PageReply,
+    status: number,
+    html: string | undefined,
+    headers: Record<string, string>,
+  ): void {
+    reply
+      .status(status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      // Hidden fields ride in the page's address: never hand it on to other sites.
+      .header('referrer-policy', 'no-referrer');
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+    reply.send(html);
+  }
+}

@@ -1,0 +1,554 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import {
+  callApi,
+  createTestAccount,
+  type HeadlessBrowser,
+  launchHeadlessBrowser,
+  startTestRegions,
+  testArtifactPath,
+  testGlobalDatabase,
+  testInfra,
+  type TestAccount,
+  type TestRegions,
+  WebhookReceiver,
+} from '@formline/testing';
+
+// The respondent's page (`_links.display`), driven in headless Chromium as a
+// respondent would: keyboard, mouse, a phone-sized screen. Its submissions go
+// through the public endpoint to the form's region, the webhook fires, and the
+// ending shown is the one the form's logic chose. Screenshots land in
+// .data/test/artifacts/.
+describe('the respondent page in a browser', () => {
+  const db = testGlobalDatabase();
+  let regions: TestRegions;
+  let browser: HeadlessBrowser;
+  let receiver: WebhookReceiver;
+  let alice: TestAccount; // us
+  let bob: TestAccount; // eu
+  let surveyId: string; // bob's, with logic and a hidden field
+
+  const base = (region: 'us' | 'eu') => regions.baseUrl(region);
+  const artifact = (name: string) => testArtifactPath(testInfra().dataDir, name);
+
+  const survey = (themeHref: string) => ({
+    title: 'Team plan survey',
+    hidden: ['source'],
+    theme: { href: themeHref },
+    welcome_screens: [
+      {
+        ref: 'hello',
+        title: 'Welcome to <b>Formline</b>',
+        properties: {
+          description: 'A few questions about your team.',
+          show_button: true,
+          button_text: 'Begin',
+        },
+      },
+    ],
+    fields: [
+      {
+        ref: 'name',
+        title: 'Your name?',
+        type: 'short_text',
+        validations: { required: true, max_length: 40 },
+      },
+      {
+        ref: 'plan',
+        title: 'Which plan?',
+        type: 'multiple_choice',
+        properties: {
+          choices: [
+            { ref: 'basic', label: 'Basic' },
+            { ref: 'pro', label: 'Pro' },
+          ],
+        },
+        validations: { required: true },
+      },
+      {
+        ref: 'seats',
+        title: 'How many seats?',
+        type: 'number',
+        validations: { required: true, min_value: 1, max_value: 100 },
+      },
+      { ref: 'email', title: 'Work email?', type: 'email', validations: { required: true } },
+      { ref: 'start', title: 'When do you start?', type: 'date' },
+      { ref: 'happy', title: 'How happy are you today?', type: 'rating', properties: { steps: 5 } },
+      { ref: 'newsletter', title: 'Newsletter?', type: 'yes_no' },
+      { ref: 'terms', title: 'Do you accept the terms?', type: 'legal', validations: { required: true } },
+    ],
+    thankyou_screens: [
+      { ref: 'tys_pro', title: 'Welcome aboard, {{field:name}}!' },
+      { ref: 'tys_basic', title: 'Thanks, basic friend!' },
+    ],
+    logic: [
+      {
+        type: 'field',
+        ref: 'plan',
+        actions: [
+          {
+            action: 'add',
+            details: { target: { type: 'variable', value: 'score' }, value: { type: 'constant', value: 10 } },
+            condition: {
+              op: 'is',
+              vars: [
+                { type: 'field', value: 'plan' },
+                { type: 'choice', value: 'pro' },
+              ],
+            },
+          },
+          {
+            action: 'jump',
+            details: { to: { type: 'field', value: 'email' } },
+            condition: {
+              op: 'is',
+              vars: [
+                { type: 'field', value: 'plan' },
+                { type: 'choice', value: 'basic' },
+              ],
+            },
+          },
+        ],
+      },
+      {
+        type: 'field',
+        ref: 'terms',
+        actions: [
+          {
+            action: 'jump',
+            details: { to: { type: 'thankyou', value: 'tys_pro' } },
+            condition: {
+              op: 'and',
+              vars: [
+                {
+                  op: 'is',
+                  vars: [
+                    { type: 'field', value: 'plan' },
+                    { type: 'choice', value: 'pro' },
+                  ],
+                },
+                {
+                  op: 'equal',
+                  vars: [
+                    { type: 'hidden', value: 'source' },
+                    { type: 'constant', value: 'ads' },
+                  ],
+                },
+              ],
+            },
+          },
+          {
+            action: 'jump',
+            details: { to: { type: 'thankyou', value: 'tys_basic' } },
+            condition: { op: 'always', vars: [] },
+          },
+        ],
+      },
+    ],
+    settings: {
+      progress_bar: 'percentage',
+      show_time_to_complete: true,
+      meta: { description: 'Tell us about your team', allow_indexing: false },
+    },
+  });
+
+  beforeAll(async () => {
+    browser = launchHeadlessBrowser(); // installs Debian's chromium when missing
+    alice = await createTestAccount(db, 'us');
+    bob = await createTestAccount(db, 'eu');
+    receiver = await WebhookReceiver.start();
+    regions = await startTestRegions({
+      name: 'respondent-page',
+      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
+    });
+    const theme = await callApi(`${base('eu')}/themes`, {
+      token: bob.token,
+      method: 'POST',
+      body: {
+        name: 'Night',
+        font: 'Karla',
+        colors: { question: '#FFFFFF', answer: '#F5C518', button: '#F5C518', background: '#101820' },
+        rounded_corners: 'large',
+      },
+    });
+    const created = await callApi(`${base('us')}/forms`, {
+      token: bob.token,
+      method: 'POST',
+      body: survey(`${base('us')}/themes/${theme.body.id}`),
+    });
+    expect(created.status).toBe(201);
+    surveyId = created.body.id;
+    expect(created.body._links.display).toBe(`${base('us')}/to/${surveyId}`);
+    const hook = await callApi(`${base('eu')}/forms/${surveyId}/webhooks/page`, {
+      token: bob.token,
+      method: 'PUT',
+      body: { url: receiver.url('/survey'), enabled: true },
+    });
+    expect(hook.status).toBe(201);
+  }, 600_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await regions?.stop();
+    await receiver?.stop();
+    await db.$disconnect();
+  });
+
+  const responsesOf = async (account: TestAccount, formId: string, region: 'us' | 'eu') =>
+    (await callApi(`${base(region)}/forms/${formId}/responses`, { token: account.token })).body;
+
+  // Every request the page makes, by origin: only the two base addresses may appear.
+  const watchOrigins = (context: BrowserContext) => {
+    const origins = new Set<string>();
+    context.on('request', (request) => {
+      if (!request.url().startsWith('data:')) origins.add(new URL(request.url()).origin);
+    });
+    return origins;
+  };
+
+  const focusedId = (page: Page) => page.evaluate<string>("document.activeElement?.id ?? ''");
+  const question = (page: Page) => page.locator('form.block h1').innerText();
+
+  it("is filled in on the other region's address, submits to the form's region, and shows the ending the logic chose", async () => {
+    const context = await browser.newContext();
+    const origins = watchOrigins(context);
+    const page = await context.newPage();
+    const answer = await page.goto(`${base('us')}/to/${surveyId}?source=ads&unknown=x`);
+    expect(answer?.status()).toBe(200);
+    const headers = answer!.headers();
+    expect(headers['content-security-policy']).toContain("default-src 'none'");
+    expect(headers['cache-control']).toBe('public, no-cache');
+    expect(headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(await page.locator('meta[name=robots]').getAttribute('content')).toBe('noindex, nofollow');
+    expect(await page.locator('meta[name=description]').getAttribute('content')).toBe(
+      'Tell us about your team',
+    );
+
+    // The welcome screen, as text (the title's markup is not markup), with the time to complete.
+    expect(await page.locator('.welcome h1').innerText()).toBe('Welcome to <b>Formline</b>');
+    expect(await page.locator('.welcome .facts').innerText()).toBe('Takes 2 min');
+    // The theme: its background and answer colours.
+    expect(await page.evaluate('getComputedStyle(document.body).backgroundColor')).toBe('rgb(16, 24, 32)');
+    await page.screenshot({ path: artifact('respondent-page-welcome.png') });
+    await page.getByRole('button', { name: 'Begin' }).click();
+
+    expect(await question(page)).toContain('Your name?');
+    await page.getByRole('textbox').fill('Ada');
+    await page.keyboard.press('Enter');
+    expect(await question(page)).toContain('Which plan?');
+    expect(await page.locator('.progress').getAttribute('aria-valuetext')).toBe('13% answered');
+    await page.getByText('Pro').click();
+    await page.screenshot({ path: artifact('respondent-page-question.png') });
+    await page.getByRole('button', { name: 'OK' }).click();
+
+    // Logic: a pro plan asks for seats, with its bounds.
+    expect(await question(page)).toContain('How many seats?');
+    await page.getByRole('spinbutton').fill('500');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('At most 100');
+    await page.getByRole('spinbutton').fill('12');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('ada@example.com');
+    await page.keyboard.press('Enter');
+    await page.locator('input[type=date]').fill('2027-01-15');
+    await page.keyboard.press('Enter');
+    await page.getByText('4 ★').click();
+    await page.keyboard.press('Enter');
+    await page.getByText('Yes').click();
+    await page.keyboard.press('Enter');
+    await page.getByText('I accept', { exact: true }).click();
+    expect(await page.locator('form.block button[type=submit]').innerText()).toBe('Submit');
+    await page.keyboard.press('Enter');
+
+    await page.locator('.ending').waitFor();
+    expect(await page.locator('.ending').getAttribute('data-ending')).toBe('tys_pro');
+    // Recall of an earlier answer in the ending's title.
+    expect(await page.locator('.ending h1').innerText()).toBe('Welcome aboard, Ada!');
+    await page.screenshot({ path: artifact('respondent-page-ending.png') });
+
+    // Stored in the EU, where bob's responses live; the US holds nothing of it.
+    const eu = await responsesOf(bob, surveyId, 'eu');
+    expect(eu.items).toHaveLength(1);
+    const response = eu.items[0];
+    expect(response.hidden).toEqual({ source: 'ads' });
+    expect(response.calculated).toEqual({ score: 10 });
+    expect(response.answers.map((a: { field: { ref: string } }) => a.field.ref)).toEqual([
+      'name',
+      'plan',
+      'seats',
+      'email',
+      'start',
+      'happy',
+      'newsletter',
+      'terms',
+    ]);
+    expect(response.answers[2]).toMatchObject({ type: 'number', number: 12 });
+    expect(response.answers[4]).toMatchObject({ type: 'date', date: '2027-01-15' });
+    expect((await responsesOf(bob, surveyId, 'us')).items).toHaveLength(0);
+    const [delivery] = await receiver.until('/survey', (requests) => requests.length >= 1);
+    expect(JSON.parse(delivery.body).form_response).toMatchObject({
+      token: response.token,
+      hidden: { source: 'ads' },
+      ending: { ref: 'tys_pro' },
+    });
+    // No third party: the page itself and the form's region, nothing else.
+    expect([...origins].sort()).toEqual([base('eu'), base('us')].sort());
+    // Submitted: the saved progress is gone.
+    expect(await page.evaluate(`localStorage.getItem('formline:${surveyId}')`)).toBeNull();
+  });
+
+  it('works with the keyboard alone on a phone-sized screen, keeps answers across a reload, and follows the other path', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${base('eu')}/to/${surveyId}`);
+    expect(await focusedId(page)).toBe('');
+    await page.keyboard.press('Enter'); // the welcome screen's button has the focus
+    expect(await question(page)).toContain('Your name?');
+    expect(await focusedId(page)).toMatch(/-input$/); // focus is on the answer, labelled by the question
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('Please fill this in');
+    await page.keyboard.type('Bo');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('a'); // key hint A: Basic
+    await page.keyboard.press('Enter');
+    // Logic: basic skips the seats.
+    expect(await question(page)).toContain('Work email?');
+    await page.keyboard.type('bo@example');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toContain('email address');
+    await page.screenshot({ path: artifact('respondent-page-phone-error.png') });
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+
+    // autosave_progress: a reload comes back to the same question, earlier answers kept.
+    await page.reload();
+    expect(await question(page)).toContain('Work email?');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.locator('input[type=email]').focus();
+    await page.keyboard.type('bo@example.com');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // the date is optional
+    await page.keyboard.press('Enter'); // so is the rating
+    await page.keyboard.press('n');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('b'); // "I don't accept" on a required legal question
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('Please accept to continue');
+    await page.keyboard.press('a');
+    await page.keyboard.press('Enter');
+
+    await page.locator('.ending').waitFor();
+    expect(await page.locator('.ending').getAttribute('data-ending')).toBe('tys_basic');
+    await page.screenshot({ path: artifact('respondent-page-phone-ending.png') });
+    const eu = await responsesOf(bob, surveyId, 'eu');
+    const latest = eu.items[0];
+    expect(latest.answers.map((a: { field: { ref: string } }) => a.field.ref)).toEqual([
+      'name',
+      'plan',
+      'email',
+      'newsletter',
+      'terms',
+    ]);
+    expect(latest.ending).toMatchObject({ ref: 'tys_basic' });
+  });
+
+  it('counts a submission once when the browser retries it', async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'One question',
+        welcome_screens: [{ title: 'Hello' }],
+        fields: [{ ref: 'q', title: 'Anything?', type: 'short_text' }],
+        settings: { show_number_of_submissions: true },
+      },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let attempts = 0;
+    // The first POST reaches the server and is stored, but its answer is lost on the way back.
+    await page.route('**/submissions', async (route) => {
+      attempts += 1;
+      if (attempts === 1) {
+        await route.fetch();
+        await route.abort('failed');
+      } else await route.continue();
+    });
+    const display = `${base('us')}/to/${form.body.id}`;
+    await page.goto(display);
+    expect(await page.locator('.welcome .facts').innerText()).toBe('0 people have filled this out');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('once');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('.ending').waitFor();
+    expect(attempts).toBe(2);
+    expect((await responsesOf(alice, form.body.id, 'us')).items).toHaveLength(1);
+    // The welcome screen counts it; the other region, which holds none of its responses, shows no count.
+    await page.goto(display);
+    expect(await page.locator('.welcome .facts').innerText()).toBe('1 people have filled this out');
+    await page.goto(`${base('eu')}/to/${form.body.id}`);
+    expect(await page.locator('.welcome h1').innerText()).toBe('Hello');
+    expect(await page.locator('.welcome .facts').count()).toBe(0);
+  });
+
+  it('renders the other field types and stores what they answer', async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Every kind',
+        settings: {
+          progress_bar: 'proportion',
+          show_question_number: false,
+          show_key_hint_on_choices: false,
+        },
+        fields: [
+          {
+            ref: 'intro',
+            title: 'Some context first',
+            type: 'statement',
+            properties: { button_text: 'Got it' },
+          },
+          {
+            ref: 'about',
+            title: 'About you',
+            type: 'group',
+            properties: {
+              fields: [
+                { ref: 'bio', title: 'Tell us more', type: 'long_text', validations: { max_length: 200 } },
+                {
+                  ref: 'country',
+                  title: 'Country?',
+                  type: 'dropdown',
+                  properties: {
+                    choices: [
+                      { ref: 'fr', label: 'France' },
+                      { ref: 'de', label: 'Germany' },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+          {
+            ref: 'nps',
+            title: 'Would you recommend us?',
+            type: 'opinion_scale',
+            properties: { steps: 11, labels: { left: 'Never', right: 'Surely' } },
+          },
+          { ref: 'phone', title: 'Phone?', type: 'phone_number' },
+          { ref: 'site', title: 'Website?', type: 'website' },
+          {
+            ref: 'tools',
+            title: 'Which tools?',
+            type: 'multiple_choice',
+            properties: {
+              allow_multiple_selection: true,
+              allow_other_choice: true,
+              choices: [
+                { ref: 'a', label: 'Alpha' },
+                { ref: 'b', label: 'Beta' },
+              ],
+            },
+            validations: { max_selection: 2 },
+          },
+        ],
+      },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect(await page.locator('.number').count()).toBe(0);
+    await page.getByRole('button', { name: 'Got it' }).click();
+    expect(await question(page)).toContain('About you');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('Line one');
+    await page.keyboard.press('Shift+Enter'); // a new line, not the next question
+    await page.keyboard.type('line two');
+    await page.keyboard.press('Enter');
+    await page.getByRole('combobox').selectOption('de');
+    await page.getByRole('button', { name: 'OK' }).click();
+    expect(await page.locator('.scale-labels').innerText()).toContain('Never');
+    expect(await page.locator('.progress-label').innerText()).toBe('2 of 6 answered');
+    await page.keyboard.press('9');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('+33 6 12 34 56 78');
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox').fill('https://example.org');
+    await page.keyboard.press('Enter');
+    await page.getByText('Alpha').click();
+    await page.getByText('Beta').click();
+    await page.getByPlaceholder('Other').fill('Gamma');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('Choose at most 2');
+    await page.getByText('Beta').click();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.ending').waitFor();
+
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    const byRef = Object.fromEntries(
+      response.answers.map((a: { field: { ref: string } }) => [a.field.ref, a] as const),
+    );
+    expect(byRef.bio).toMatchObject({ type: 'text', text: 'Line one\nline two' });
+    expect(byRef.country).toMatchObject({ type: 'choice', choice: { ref: 'de', label: 'Germany' } });
+    expect(byRef.nps).toMatchObject({ type: 'number', number: 9 });
+    expect(byRef.phone).toMatchObject({ type: 'phone_number', phone_number: '+33612345678' });
+    expect(byRef.site).toMatchObject({ type: 'url', url: 'https://example.org' });
+    expect(byRef.tools).toMatchObject({ type: 'choices', choices: { refs: ['a'], other: 'Gamma' } });
+  });
+
+  it('shows caller data as text, in the form language, and hides private forms', async () => {
+    const hostile = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: hostile,
+        settings: { language: 'es', meta: { title: `Meta ${hostile}` } },
+        fields: [
+          {
+            ref: 'pick',
+            title: hostile,
+            type: 'multiple_choice',
+            properties: { choices: [{ label: '<b>bold</b>' }, { label: '"quoted" & <i>' }] },
+          },
+        ],
+      },
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect(await page.title()).toBe(`Meta ${hostile}`);
+    expect(await page.locator('form.block h1').innerText()).toContain(hostile);
+    expect(await page.getByText('<b>bold</b>').count()).toBe(1);
+    expect(await page.locator('img, b, i').count()).toBe(0);
+    expect(await page.evaluate('window.pwned')).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    // The page's own words in Spanish.
+    expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    expect(await page.locator('form.block button[type=submit]').innerText()).toBe('Enviar');
+
+    // Revalidation: the same page answers 304 to its ETag.
+    const first = await fetch(`${base('us')}/to/${form.body.id}`);
+    const again = await fetch(`${base('us')}/to/${form.body.id}`, {
+      headers: { 'if-none-match': first.headers.get('etag')! },
+    });
+    expect(again.status).toBe(304);
+
+    // A private form answers as an unknown one: 404, telling nothing.
+    await callApi(`${base('us')}/forms/${form.body.id}`, {
+      token: alice.token,
+      method: 'PATCH',
+      body: [{ op: 'replace', path: '/settings/is_public', value: false }],
+    });
+    const hidden = await fetch(`${base('us')}/to/${form.body.id}`);
+    const unknown = await fetch(`${base('us')}/to/nosuchform`);
+    expect([hidden.status, unknown.status]).toEqual([404, 404]);
+    expect(await hidden.text()).toBe(await unknown.text());
+  });
+});
