@@ -15,19 +15,24 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# --- build: all dependencies, TypeScript compiled to dist/ ---------------------
-FROM ${NODE_IMAGE} AS build
+# --- all dependencies, installed from the lockfile -------------------------------
+# A stage of its own, so that a change of code reuses it, and with it the two
+# stages below that select from it.
+FROM ${NODE_IMAGE} AS deps
 # The npm of the developers' machines: it honours package.json's `allowScripts`
 # (install scripts approved by name; Prisma's engine download stays off).
 RUN npm install --global --no-audit --no-fund npm@11.19.1
 WORKDIR /src
-# Dependencies first, so that a code change reuses this layer. The postinstall
-# script generates the Prisma clients from prisma/ (with the engine stub in tools/db).
+# The postinstall script generates the Prisma clients from prisma/ (with the
+# engine stub in tools/db).
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY tools/db ./tools/db
 # `npm install`, not `npm ci`: see docs/decisions.md.
 RUN npm install --no-audit --no-fund
+
+# --- TypeScript compiled to dist/ ------------------------------------------------
+FROM deps AS build
 COPY . .
 RUN node tools/build.mjs
 
@@ -39,7 +44,7 @@ RUN node tools/build.mjs
 # databases (CockroachDB, MySQL, SQLite, SQL Server) and its `small` builds (the
 # generated clients load the PostgreSQL `fast` one), type declarations, and the
 # dependencies' source maps (the apps' own, in dist/, stay: stack traces use them).
-FROM build AS prod-deps
+FROM deps AS prod-deps
 RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' \
     ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
@@ -48,7 +53,8 @@ RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
 # --- Prisma's migration tooling only, for the migrate image ---------------------
 # The lockfile's versions, copied with what they need at run time and nothing
 # of the other development dependencies (tools/image/copy-modules.mjs).
-FROM build AS migrate-deps
+FROM deps AS migrate-deps
+COPY tools/image ./tools/image
 RUN node tools/image/copy-modules.mjs /migrate @prisma/migrate @prisma/adapter-pg prisma \
   && find /migrate/node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete
 

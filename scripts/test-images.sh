@@ -58,9 +58,11 @@ build_args=(
   --build-arg "SOURCE=$source_url"
 )
 declare -A image_of
+empty_context=$(mktemp -d)
+trap 'rm -rf "$empty_context"' EXIT
 # Every stage, so that each one's size can be reported; the shared layers are
 # built once and reused from the engine's cache.
-for stage in build prod-deps migrate-deps tini runtime app migrate; do
+for stage in deps build prod-deps migrate-deps tini runtime app migrate; do
   case "$stage" in
     app) image="localhost/formline-test-app:$tag" ;;
     migrate) image="localhost/formline-test-migrate:$tag" ;;
@@ -74,6 +76,18 @@ for stage in build prod-deps migrate-deps tini runtime app migrate; do
     log "building the $stage stage failed; the whole log: $DATA_DIR/logs/images/build-$stage.log"
     exit 1
   fi
+  if [[ $stage == app || $stage == migrate ]]; then
+    # The labels once more, on top of the Dockerfile's: podman 4.3 reuses a
+    # cached LABEL step when only a build argument changed (and ignores --label
+    # on a --target that is not the last stage), which would leave an earlier
+    # revision on the image. A FROM-only build adds metadata, no layer.
+    printf 'FROM %s\n' "$image" > "$DATA_DIR/logs/images/Dockerfile.labels"
+    nice -n 10 "$engine" build --quiet -f "$DATA_DIR/logs/images/Dockerfile.labels" -t "$image" \
+      --label "org.opencontainers.image.version=$version" \
+      --label "org.opencontainers.image.revision=$revision" \
+      --label "org.opencontainers.image.source=$source_url" \
+      "$empty_context" > /dev/null
+  fi
   current=$("$engine" image inspect --format '{{.Id}}' "$image")
   if [[ -n "$previous" && "$previous" != "$current" ]]; then
     "$engine" rmi "$previous" >/dev/null 2>&1 || true
@@ -84,7 +98,7 @@ done
 
 step "sizes"
 printf '%-14s %10s\n' stage MB
-for stage in build prod-deps migrate-deps tini runtime app migrate; do
+for stage in deps build prod-deps migrate-deps tini runtime app migrate; do
   size=$("$engine" image inspect --format '{{.Size}}' "${image_of[$stage]}")
   printf '%-14s %10d\n' "$stage" $((size / 1000000))
 done
