@@ -59,7 +59,12 @@ build_args=(
 )
 declare -A image_of
 empty_context=$(mktemp -d)
-trap 'rm -rf "$empty_context"' EXIT
+infra_was_running=1
+cleanup() {
+  rm -rf "$empty_context"
+  [[ "$infra_was_running" -gt 0 ]] || scripts/infra.sh down
+}
+trap cleanup EXIT
 # Every stage, so that each one's size can be reported; the shared layers are
 # built once and reused from the engine's cache.
 for stage in deps build prod-deps migrate-deps tini runtime app migrate; do
@@ -109,9 +114,8 @@ log "built in $((SECONDS - started)) s"
 [[ -n "${IMAGES_BUILD_ONLY:-}" ]] && exit 0
 
 step "a region from the images"
+# The servers are stopped at the end unless they were running before.
 infra_was_running=$(scripts/infra.sh status 2>/dev/null | grep -c running || true)
-stop_infra() { [[ "$infra_was_running" -gt 0 ]] || scripts/infra.sh down; }
-trap stop_infra EXIT
 status=0
 CONTAINER_ENGINE=$engine FORMLINE_APP_IMAGE=${image_of[app]} FORMLINE_MIGRATE_IMAGE=${image_of[migrate]} \
   FORMLINE_IMAGE_VERSION=$version FORMLINE_IMAGE_REVISION=$revision FORMLINE_IMAGE_SOURCE=$source_url \
