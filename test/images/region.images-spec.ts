@@ -89,7 +89,9 @@ describe('a region run from the images', () => {
     started.push(container);
   }
 
-  // Ready as the kubelet would see it: live within the startup probe's budget, then ready.
+  // Ready as the kubelet would see it: /health/ready on the port its readiness
+  // probe names. Waited for generously, not within the startup probe's budget:
+  // on a shared, loaded machine that would be a timed assertion.
   async function readiness(container: AppContainer): Promise<number | string> {
     const url = `http://127.0.0.1:${container.opsPort}${container.readinessPath}`;
     const status = await eventually(
@@ -99,7 +101,7 @@ describe('a region run from the images', () => {
           (error: unknown) => String(error),
         ),
       (answer) => answer === 200,
-      (container.startupSeconds + 10) * 1000,
+      Math.max(3 * container.startupSeconds, 180) * 1000,
       250,
     );
     if (status !== 200) {
@@ -182,7 +184,7 @@ describe('a region run from the images', () => {
       body: { answers: [{ field: { ref: 'n' }, type: 'number', number: 7 }] },
     });
     expect(submitted.status).toBe(201);
-    const [delivery] = await receiver.until('/first', (requests) => requests.length >= 1);
+    const [delivery] = await receiver.until('/first', (requests) => requests.length >= 1, 60_000);
     expect(delivery.headers['typeform-signature']).toBe(
       `sha256=${createHmac('sha256', secret).update(delivery.body).digest('base64')}`,
     );
@@ -194,6 +196,7 @@ describe('a region run from the images', () => {
     const responses = await eventually(
       () => callApi(`${baseUrl}/forms/${formId}/responses`, { token }),
       (answer) => answer.body?.total_items === 1,
+      60_000,
     );
     expect(responses.body.items).toEqual([
       expect.objectContaining({
@@ -256,9 +259,9 @@ describe('a region run from the images', () => {
       );
     // A few at a time: enough for both replicas to be busy at once, few enough
     // that a shared, loaded machine answers each within the RPC timeout.
-    const statuses = await inParallel(work, 6);
+    const statuses = await inParallel(work, 4);
     expect(statuses.filter((status) => status >= 300)).toEqual([]);
-    const burst = await receiver.until('/burst', (requests) => requests.length >= submissions, 60_000);
+    const burst = await receiver.until('/burst', (requests) => requests.length >= submissions, 120_000);
 
     // Each submission's webhook arrived once: one event id each.
     const eventIds = burst.map((request) => (JSON.parse(request.body) as { event_id: string }).event_id);
@@ -305,15 +308,16 @@ describe('a region run from the images', () => {
         // The kubelet runs the preStop hook, then sends SIGTERM; the grace period counts both.
         if (container.preStop) await engine.exec(['exec', container.name, ...container.preStop]);
         const left = Math.max(1, Math.ceil(container.graceSeconds - (Date.now() - begin) / 1000));
+        // SIGTERM, and SIGKILL once the grace period is over: exit 0 (not
+        // 137) says the app ended by itself, in time.
         await engine.stop(container.name, left);
-        const seconds = (Date.now() - begin) / 1000;
         const { running, exitCode } = await engine.state(container.name);
-        return { name: container.name, running, exitCode, inTime: seconds < container.graceSeconds, seconds };
+        return { name: container.name, running, exitCode, seconds: (Date.now() - begin) / 1000 };
       }),
     );
     console.log(`stopped: ${stops.map((stop) => `${stop.name} ${stop.seconds.toFixed(1)} s`).join(', ')}`);
-    expect(stops.map(({ name, running, exitCode, inTime }) => ({ name, running, exitCode, inTime }))).toEqual(
-      started.map((container) => ({ name: container.name, running: false, exitCode: 0, inTime: true })),
+    expect(stops.map(({ name, running, exitCode }) => ({ name, running, exitCode }))).toEqual(
+      started.map((container) => ({ name: container.name, running: false, exitCode: 0 })),
     );
   });
 });
