@@ -71,7 +71,7 @@ export default tseslint.config(
   },
   // Tests assert on JSON bodies, which are `any` by nature.
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
+    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.images-spec.ts', 'libs/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -67,15 +67,20 @@ describe('the Dockerfile', () => {
       .flatMap((current) => current.instructions)
       .filter((line) => line.toUpperCase().startsWith(`${instruction} `));
 
-  it('builds in one stage and ships two small targets that carry no build stage', () => {
-    expect(stage('build').instructions).toEqual(
-      expect.arrayContaining([expect.stringMatching(/npm install/), 'RUN node tools/build.mjs']),
+  it('installs and builds in their own stages and ships two small targets that carry neither', () => {
+    // Dependencies before the code, so that a change of code reuses the install.
+    expect(stage('deps').instructions).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^RUN npm install --no-audit/)]),
     );
+    expect(stage('deps').instructions.join('\n')).not.toMatch(/^COPY \. /m);
+    expect(stage('build').instructions).toEqual(expect.arrayContaining(['RUN node tools/build.mjs']));
+    expect(chain('build').map((current) => current.name)).toContain('deps');
     // See docs/decisions.md: npm ci cannot work with this lockfile.
     expect(stages.flatMap((current) => current.instructions).join('\n')).not.toMatch(/npm ci\b/);
     expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm prune --omit=dev/);
     for (const target of ['app', 'migrate']) {
       expect(chain(target).map((current) => current.name)).not.toContain('build');
+      expect(chain(target).map((current) => current.name)).not.toContain('deps');
       expect(stage(target).from).toBe('runtime');
     }
     expect(stage('app').instructions).toEqual(

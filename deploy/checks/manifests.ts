@@ -29,6 +29,8 @@ export interface EnvVar {
 export interface Probe {
   httpGet?: { path: string; port: number | string };
   timeoutSeconds?: number;
+  periodSeconds?: number;
+  failureThreshold?: number;
 }
 
 export interface Container {
@@ -52,6 +54,7 @@ export interface Container {
 export interface SecurityContext {
   runAsNonRoot?: boolean;
   runAsUser?: number;
+  runAsGroup?: number;
   allowPrivilegeEscalation?: boolean;
   readOnlyRootFilesystem?: boolean;
   capabilities?: { drop?: string[] };
