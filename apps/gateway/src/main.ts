@@ -2,13 +2,19 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, regionBaseUrls } from '@formline/config';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { observeHttpRequests } from './http/http-observability';
-import { answerClientError, installRequestHygiene, parseJsonBody } from './http/request-hygiene';
+import {
+  answerClientError,
+  frameworkErrorBody,
+  installRequestHygiene,
+  parseJsonBody,
+} from './http/request-hygiene';
 import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
@@ -27,6 +33,8 @@ async function main(): Promise<void> {
     trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
     bodyLimit: inputLimits.bodyBytes,
     clientErrorHandler: answerClientError,
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+      void reply.code(400).send(frameworkErrorBody(error)),
     // Long path ids reach the request checks, which answer 400 with the error
     // body (the router's own 414 has neither body nor request id).
     maxParamLength: 8 * inputLimits.id,

@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, httpStatusByCode, type ErrorDetail } from '@formline/errors';
+import { DomainError, ErrorCode, httpStatusByCode, type ErrorBody, type ErrorDetail } from '@formline/errors';
 import {
   findCallerJsonProblem,
   inputLimits,
@@ -114,6 +114,21 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
       'Content-Type: application/json; charset=utf-8\r\n' +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+// Errors of Fastify's router, raised before any route or hook runs (a path
+// whose percent-encoding is broken, such as `/forms/%` or an encoded lone
+// surrogate): answered with the error body, as everything else.
+export function frameworkErrorBody(error: { code?: string }): ErrorBody {
+  const description =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'The request path is not a valid URL (broken percent-encoding).'
+      : 'The request is not valid.';
+  return {
+    code: ErrorCode.ValidationError,
+    description,
+    details: [{ code: 'INVALID_INPUT', description, field: '', in: 'path' }],
+  };
 }
 
 const statusText: Record<number, string> = {
