@@ -1,3 +1,4 @@
+import { inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { pageOf, pageRequestSchema } from './pagination';
 import { defineRpc } from './rpc-contract';
@@ -65,7 +66,7 @@ const themeProperties = {
     .strictObject({
       href: z
         .url({ protocol: /^https?$/ })
-        .max(2048)
+        .max(inputLimits.url)
         .optional(),
       layout: z.enum(['fullscreen', 'repeat', 'no-repeat']).optional(),
       brightness: z.number().min(-1).max(1).optional(),
@@ -82,10 +83,10 @@ const themeProperties = {
 export const themeBodySchema = z
   .object({
     ...themeProperties,
-    id: z.string().optional(),
-    visibility: z.string().optional(),
-    created_at: z.string().optional(),
-    updated_at: z.string().optional(),
+    id: z.string().max(inputLimits.id).optional(),
+    visibility: z.string().max(inputLimits.name).optional(),
+    created_at: z.string().max(inputLimits.name).optional(),
+    updated_at: z.string().max(inputLimits.name).optional(),
   })
   .strict()
   .transform(({ id: _id, visibility: _v, created_at: _c, updated_at: _u, ...theme }) => theme);

@@ -4,3 +4,4 @@
 export * from './answer';
 export * from './conditions';
 export * from './respondent-path';
+export * from './answer-formats';

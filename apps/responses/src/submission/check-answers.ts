@@ -1,6 +1,12 @@
 import type { ErrorDetail } from '@formline/errors';
 import { allFields, type Choice, type Field, type FormDefinition } from '@formline/form-definition';
-import type { StoredAnswer } from '@formline/form-logic';
+import {
+  isCalendarDate,
+  isEmailAddress,
+  isPhoneNumber,
+  isWebUrl,
+  type StoredAnswer,
+} from '@formline/form-logic';
 import type { AnswerInput, AnswerType } from './submission.schema';
 
 // The answer type each question takes, after Typeform's response model.
@@ -21,8 +27,6 @@ const answerTypesByField: Record<Field['type'], readonly AnswerType[]> = {
   statement: [],
   group: [],
 };
-
-const phonePattern = /^\+[1-9]\d{6,14}$/;
 
 export interface CheckedAnswers {
   answers: Map<string, StoredAnswer>; // by field ref
@@ -76,11 +80,9 @@ function checkValue(field: Field, input: AnswerInput): string | undefined {
     case 'email':
       return isEmailAddress(input.email!) ? undefined : 'not an email address';
     case 'url':
-      return /^https?:\/\/[^\s]+$/.test(input.url!) && URL.canParse(input.url!)
-        ? undefined
-        : 'not an http(s) URL';
+      return isWebUrl(input.url!) ? undefined : 'not an http(s) URL';
     case 'phone_number':
-      return phonePattern.test(input.phone_number!)
+      return isPhoneNumber(input.phone_number!)
         ? undefined
         : 'not a phone number in E.164 form (+15551234567)';
     case 'date':
@@ -189,19 +191,4 @@ function toStored(field: Field, input: AnswerInput): StoredAnswer {
     };
   }
   return { ...base, [input.type]: input[input.type] };
-}
-
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
-
-// someone@some.where: one @, something before it, a dot inside the domain, no
-// whitespace. Written out rather than as a regex: the obvious pattern
-// backtracks quadratically on "a@" followed by many dots (lint forbids it).
-export function isEmailAddress(value: string): boolean {
-  const at = value.indexOf('@');
-  if (at <= 0 || at !== value.lastIndexOf('@') || /\s/.test(value)) return false;
-  return value.slice(at + 2, -1).includes('.');
 }

@@ -17,14 +17,7 @@ export class TestPostgres {
 
   async kill(): Promise<void> {
     await run(
-      ...asPostgresUser(pgCtl(), [
-        '-D',
-        path.join(this.dataDir, 'postgres'),
-        '-m',
-        'fast',
-        '-w',
-        'stop',
-      ]),
+      ...asPostgresUser(pgCtl(), ['-D', path.join(this.dataDir, 'postgres'), '-m', 'fast', '-w', 'stop']),
     );
   }
 

@@ -1,13 +1,16 @@
 import type { Field } from '@formline/form-definition';
-import type { StoredAnswer } from '@formline/form-logic';
+import {
+  isCalendarDate,
+  isEmailAddress,
+  isPhoneNumber,
+  isWebUrl,
+  type StoredAnswer,
+} from '@formline/form-logic';
 import type { PageTexts } from '../page-texts';
 
 // The respondent's answer checked in the browser before moving on, with the
 // rules the responses service applies to a submission (it checks again), so
 // a respondent learns at once what to correct.
-
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const phonePattern = /^\+[1-9]\d{6,14}$/;
 
 const say = (text: string, n: number) => text.replace('{n}', String(n));
 
@@ -24,11 +27,11 @@ export function answerProblem(
       return max !== undefined && answer.text!.length > max ? say(t.tooLong, max) : undefined;
     }
     case 'email':
-      return emailPattern.test(answer.email!) ? undefined : t.invalidEmail;
+      return isEmailAddress(answer.email!) ? undefined : t.invalidEmail;
     case 'url':
-      return /^https?:\/\/\S+$/.test(answer.url!) && URL.canParse(answer.url!) ? undefined : t.invalidUrl;
+      return isWebUrl(answer.url!) ? undefined : t.invalidUrl;
     case 'phone_number':
-      return phonePattern.test(answer.phone_number!) ? undefined : t.invalidPhone;
+      return isPhoneNumber(answer.phone_number!) ? undefined : t.invalidPhone;
     case 'date':
       return isCalendarDate(answer.date!) ? undefined : t.invalidDate;
     case 'boolean':
@@ -55,12 +58,6 @@ export function answerProblem(
     default:
       return undefined;
   }
-}
-
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
 // The answer as the submission body names it: the field by ref, choices by ref.

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isEmailAddress } from './check-answers';
+import { isEmailAddress } from './answer-formats';
 
 describe('isEmailAddress', () => {
   it.each(['a@b.c', 'first.last@example.co.uk', 'x+y@sub.domain.org', 'a@b.c.'])('accepts %j', (email) => {
