@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     const db = createGlobalDatabase(`${infra.databaseHostUrl}/formline_global`);
     const [demo] = await seedDemo(db, path.join(infra.dataDir, 'demo-tokens.json'));
     await db.$disconnect();
-    progress('starting region us (five apps, RATE_LIMIT_REQUESTS=0)...');
+    progress('starting region us (five apps, rate limits off)...');
     const stack = await startStack(infra, randomBytes(32).toString('base64'));
     cleanup.push(() => stack.stop());
     const receiver = new BenchReceiver(webhookSecret);

@@ -89,7 +89,11 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
       opsPorts,
       logFormat: 'json',
       extraEnv: {
+        // One load generator on one address: every limit off, or the bench
+        // would measure the 429s.
         RATE_LIMIT_REQUESTS: '0',
+        SUBMISSION_RATE_LIMIT_PER_ADDRESS: '0',
+        SUBMISSION_RATE_LIMIT_PER_FORM: '0',
         ...(profileDir
           ? {
               NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.preload.js')}`,
