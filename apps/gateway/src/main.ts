@@ -37,7 +37,7 @@ async function main(): Promise<void> {
       void reply.code(400).send(frameworkErrorBody(error)),
     // Long path ids reach the request checks, which answer 400 with the error
     // body (the router's own 414 has neither body nor request id).
-    maxParamLength: 8 * inputLimits.id,
+    routerOptions: { maxParamLength: 8 * inputLimits.id },
   });
   observeHttpRequests(adapter.getInstance(), logger);
   installRequestHygiene(adapter.getInstance());

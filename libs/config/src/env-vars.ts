@@ -65,7 +65,7 @@ export const natsVars = {
     .number()
     .int()
     .min(1)
-    .default(32)
+    .default(256)
     .describe(
       'Services: requests one process works on at once; more are answered 503 at once (retry) rather than queued behind the database.',
     ),

@@ -7,7 +7,7 @@ import { RequestContextInterceptor } from './request-context.interceptor';
 import { ReplySizeInterceptor } from './reply-size.interceptor';
 import { RpcErrorFilter } from './rpc-error.filter';
 
-const defaultMaxInFlight = 32;
+const defaultMaxInFlight = 256;
 
 export interface NatsMicroserviceOptions {
   name: string;
