@@ -192,7 +192,7 @@ describe('hostile input', () => {
     });
     expect(headers.status).toBe(431);
     expect(await headers.json()).toEqual({ code: 'HEADERS_TOO_LARGE', description: expect.any(String) });
-    for (const tag of ['%2E%2E', '__proto__', 'constructor', 'a..b', '.hidden']) {
+    for (const tag of ['%2E%2E%2Fx', '__proto__', 'constructor', 'a..b', '.hidden']) {
       expectRefused(await api('PUT', `/forms/${formId}/webhooks/${tag}`, { url: receiver.url('/x') }), 400, {
         field: 'tag',
         in: 'path',

@@ -97,8 +97,11 @@ describe('operability', () => {
         }
         expect([route, scope]).toEqual([route, expect.stringMatching(/^\w+:(read|write)$/)]);
       }
+      // Open: the OAuth endpoints and the respondent's page (public forms only).
       expect(open.sort()).toEqual([
         'get /oauth/authorize',
+        'get /to/assets/{file}',
+        'get /to/{form_id}',
         'post /oauth/authorize',
         'post /oauth/revoke',
         'post /oauth/token',
