@@ -268,7 +268,12 @@ describe('a region run from the images', () => {
     expect(new Set(eventIds).size).toBe(submissions);
     const all = await scrapeAll(started);
     const formsAfter = (await scrapeAll(replicas.forms)).map(handled);
-    const dispatcherAfter = (await scrapeAll(replicas.dispatcher)).map(delivered);
+    // A dispatcher counts a delivery once the receiver has answered and the
+    // attempt is recorded, a moment after the receiver saw it: wait for that.
+    const dispatcherAfter = await eventually(
+      async () => (await scrapeAll(replicas.dispatcher)).map(delivered),
+      (counts) => counts.reduce((sum, value) => sum + value, 0) >= receiver.received.length,
+    );
     const shares = {
       forms: formsAfter.map((after, i) => after - formsBefore[i]),
       dispatcher: dispatcherAfter.map((after, i) => after - dispatcherBefore[i]),
