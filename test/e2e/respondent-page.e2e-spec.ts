@@ -208,12 +208,17 @@ describe('the respondent page in a browser', () => {
   const focusedId = (page: Page) => page.evaluate<string>("document.activeElement?.id ?? ''");
   const question = (page: Page) => page.locator('form.block h1').innerText();
 
-  it("is filled in on the other region's address, submits to the form's region, and shows the ending the logic chose", async () => {
+  it("is opened on the other region's address, moves to the form's region, and shows the ending the logic chose", async () => {
     const context = await browser.newContext();
     const origins = watchOrigins(context);
     const page = await context.newPage();
     const answer = await page.goto(`${base('us')}/to/${surveyId}?source=ads&unknown=x`);
     expect(answer?.status()).toBe(200);
+    // Redirected to the page in the EU, where bob's responses live, hidden fields kept.
+    expect(page.url()).toBe(`${base('eu')}/to/${surveyId}?source=ads&unknown=x`);
+    expect(answer!.request().redirectedFrom()?.url()).toBe(
+      `${base('us')}/to/${surveyId}?source=ads&unknown=x`,
+    );
     const headers = answer!.headers();
     expect(headers['content-security-policy']).toContain("default-src 'none'");
     expect(headers['cache-control']).toBe('public, no-cache');
@@ -290,7 +295,7 @@ describe('the respondent page in a browser', () => {
       hidden: { source: 'ads' },
       ending: { ref: 'tys_pro' },
     });
-    // No third party: the page itself and the form's region, nothing else.
+    // No third party: the address opened and the form's region, nothing else.
     expect([...origins].sort()).toEqual([base('eu'), base('us')].sort());
     // Submitted: the saved progress is gone.
     expect(await page.evaluate(`localStorage.getItem('formline:${surveyId}')`)).toBeNull();
@@ -383,12 +388,14 @@ describe('the respondent page in a browser', () => {
     await page.locator('.ending').waitFor();
     expect(attempts).toBe(2);
     expect((await responsesOf(alice, form.body.id, 'us')).items).toHaveLength(1);
-    // The welcome screen counts it; the other region, which holds none of its responses, shows no count.
+    // The welcome screen counts it, on either region's address (the EU's sends
+    // the browser to the US page, where the responses are).
     await page.goto(display);
     expect(await page.locator('.welcome .facts').innerText()).toBe('1 people have filled this out');
     await page.goto(`${base('eu')}/to/${form.body.id}`);
+    expect(page.url()).toBe(display);
     expect(await page.locator('.welcome h1').innerText()).toBe('Hello');
-    expect(await page.locator('.welcome .facts').count()).toBe(0);
+    expect(await page.locator('.welcome .facts').innerText()).toBe('1 people have filled this out');
   });
 
   it('renders the other field types and stores what they answer', async () => {

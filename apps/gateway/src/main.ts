@@ -19,7 +19,6 @@ import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
 import { RateLimiter } from './rate-limit/rate-limiter';
-import { allowPageSubmissions } from './respondent-page/submission-cors';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -42,7 +41,6 @@ async function main(): Promise<void> {
   observeHttpRequests(adapter.getInstance(), logger);
   installRequestHygiene(adapter.getInstance());
   const served = collectServedRoutes(adapter.getInstance());
-  allowPageSubmissions(adapter.getInstance(), Object.values(regionBaseUrls(config)));
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {
     logger,
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Controller, Get, Headers, Inject, Param, Res } from '@nestjs/common';
+import { Controller, Get, Headers, Inject, Param, Req, Res } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import { countResponses, type FormPage, getFormPage, type RegionBaseUrls } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -22,9 +22,13 @@ const formIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 const page = (description: string) => ({ description, body: null, contentType: 'text/html' });
 
 // `_links.display` of every form, `{base_url}/to/{form_id}`: the page where
-// respondents answer the form, served by both regions' gateways. Its script
-// submits to the region of the form's account. Private forms are shown to no
-// anonymous visitor (a page has no token): they answer like unknown ones.
+// respondents answer the form. The link is on the default region's address
+// (forms read the same through both), so the other region's gateway redirects
+// (307, query kept: it carries the hidden fields) to the page in the form's own
+// region, which holds its responses: the respondent's browser then talks only to
+// that region, and the welcome screen's submission count is the real one.
+// Private forms are shown to no anonymous visitor (a page has no token): they
+// answer like unknown ones.
 @Controller('to')
 export class RespondentPageController {
   private readonly baseUrls: RegionBaseUrls;
@@ -46,12 +50,18 @@ export class RespondentPageController {
     responses: {
       200: { ...page('The page.'), headers: { ETag: 'Send it back in If-None-Match to revalidate.' } },
       304: { description: 'The page has not changed since the ETag sent.', body: null },
+      307: {
+        description: "The form's account lives in the other region: its page is there.",
+        body: null,
+        headers: { Location: "The page in the form's region, with the same query." },
+      },
       404: page('No such form, or a private one.'),
     },
   })
   async show(
     @Param('form_id') formId: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Req() request: { url: string },
     @Res() reply: PageReply,
   ): Promise<void> {
     const found = formIdPattern.test(formId) ? await this.findPublic(formId) : undefined;
@@ -59,6 +69,14 @@ export class RespondentPageController {
       const missing = missingFormPage(pageTexts(undefined));
       return this.send(reply, 404, missing.html, {
         'content-security-policy': missing.contentSecurityPolicy,
+      });
+    }
+    if (found.region !== this.config.REGION) {
+      const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+      // An account never changes region: browsers may keep the redirect a while.
+      return this.send(reply, 307, undefined, {
+        location: `${this.baseUrls[found.region]}/to/${formId}${query}`,
+        'cache-control': 'public, max-age=300',
       });
     }
     const definition = found.definition as FormDefinition;
@@ -83,7 +101,7 @@ export class RespondentPageController {
         form: definition,
         submitUrl: `${this.baseUrls[found.region]}/forms/${formId}/submissions`,
         texts,
-        submissionCount: settings.show_number_of_submissions ? await this.count(found) : undefined,
+        submissionCount: settings.show_number_of_submissions ? await this.count(formId) : undefined,
       },
       theme: found.theme,
       scriptPath: `/to/assets/${script.fileName}`,
@@ -140,12 +158,10 @@ export class RespondentPageController {
     }
   }
 
-  // Only the form's own region holds its responses (SPEC 1 rule 2): the other
-  // region's page leaves the count out rather than show a wrong one.
-  private async count(found: FormPage): Promise<number | undefined> {
-    if (found.region !== this.config.REGION) return undefined;
+  // The page is served only in the form's region, which holds its responses.
+  private async count(formId: string): Promise<number | undefined> {
     try {
-      return (await this.rpc.request(countResponses, { formId: found.formId })).count;
+      return (await this.rpc.request(countResponses, { formId })).count;
     } catch {
       return undefined; // the welcome screen does without it
     }
