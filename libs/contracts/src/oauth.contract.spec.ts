@@ -24,11 +24,36 @@ describe('redirectUriSchema', () => {
 });
 
 describe('scopes', () => {
-  it("are Typeform's, and offline is not an API scope", () => {
-    expect(scopes).toHaveLength(14);
-    expect(apiScopes).not.toContain('offline');
-    expect(apiScopes).toHaveLength(13);
-    expect(isScope('forms:read')).toBe(true);
-    expect(isScope('forms:delete')).toBe(false);
+  // Typeform's documented scope names: tokens and OAuth apps made for Typeform
+  // ask for exactly these, so a renamed or dropped one breaks them.
+  const typeformScopes = [
+    'accounts:read',
+    'forms:read',
+    'forms:write',
+    'images:read',
+    'images:write',
+    'themes:read',
+    'themes:write',
+    'responses:read',
+    'responses:write',
+    'webhooks:read',
+    'webhooks:write',
+    'workspaces:read',
+    'workspaces:write',
+  ];
+
+  it("are Typeform's, and offline only grants refresh tokens", () => {
+    expect([...apiScopes].sort()).toEqual([...typeformScopes].sort());
+    expect([...scopes].sort()).toEqual([...typeformScopes, 'offline'].sort());
+  });
+
+  it.each([
+    ['forms:read', true],
+    ['offline', true],
+    ['forms:delete', false],
+    ['FORMS:READ', false],
+    ['', false],
+  ])('knows %p: %p', (name, known) => {
+    expect(isScope(name)).toBe(known);
   });
 });

@@ -35,8 +35,22 @@ describe('DomainError', () => {
     },
   );
 
-  it('maps every code to an HTTP status', () => {
-    for (const code of Object.values(ErrorCode)) expect(httpStatusByCode[code]).toBeGreaterThanOrEqual(400);
+  // Clients retry only 5xx (SPEC): a caller's mistake mapped to a 5xx would be
+  // retried for ever, and an outage mapped to a 4xx would be dropped.
+  it('answers 5xx only for what the caller cannot fix', () => {
+    const serverSide = Object.values(ErrorCode).filter((code) => httpStatusByCode[code] >= 500);
+    expect(serverSide.sort()).toEqual([ErrorCode.InternalError, ErrorCode.ServiceUnavailable].sort());
+    expect(httpStatusByCode[ErrorCode.ServiceUnavailable]).toBe(503);
+  });
+
+  it('answers 404 for every missing resource and 401 for every bad credential', () => {
+    for (const code of Object.values(ErrorCode)) {
+      if (code.endsWith('_NOT_FOUND')) expect([code, httpStatusByCode[code]]).toEqual([code, 404]);
+      if (code.startsWith('TOKEN_') && code !== ErrorCode.TokenNotFound)
+        expect([code, httpStatusByCode[code]]).toEqual([code, 401]);
+    }
+    expect(httpStatusByCode[ErrorCode.RateLimited]).toBe(429);
+    expect(httpStatusByCode[ErrorCode.InsufficientScope]).toBe(403);
   });
 });
 

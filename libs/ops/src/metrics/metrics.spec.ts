@@ -1,13 +1,14 @@
-import { metricsText } from './metrics.registry';
-import { observeHttpRequest } from './http.metrics';
-import {
-  exposePipelineMetrics,
-  recordDeliveryAttempt,
-  recordDeliveryLatency,
-  setOutboxBacklog,
-  setQueueDepth,
-  setStreamConsumerLag,
-} from './pipeline.metrics';
+// The metrics live in process-wide registries: each test loads them afresh,
+// so none depends on what another one recorded before it.
+async function freshMetrics() {
+  jest.resetModules();
+  const [registry, http, pipeline] = await Promise.all([
+    import('./metrics.registry'),
+    import('./http.metrics'),
+    import('./pipeline.metrics'),
+  ]);
+  return { ...registry, ...http, ...pipeline };
+}
 
 const sample = (text: string, series: string) =>
   Number(
@@ -19,6 +20,7 @@ const sample = (text: string, series: string) =>
 
 describe('metrics', () => {
   it('counts HTTP requests per route pattern, unmatched paths together', async () => {
+    const { metricsText, observeHttpRequest } = await freshMetrics();
     observeHttpRequest({ method: 'GET', route: '/forms/:form_id', status: 200 }, 0.02);
     observeHttpRequest({ method: 'GET', route: undefined, status: 404 }, 0.001);
     const text = await metricsText();
@@ -31,7 +33,16 @@ describe('metrics', () => {
     );
   });
 
-  it('serves a pipeline stage only once exposed, at zero, and moves with the calls issues 5 and 6 make', async () => {
+  it('serves a pipeline stage only once exposed, at zero, and moves with what the apps record', async () => {
+    const {
+      metricsText,
+      exposePipelineMetrics,
+      recordDeliveryAttempt,
+      recordDeliveryLatency,
+      setOutboxBacklog,
+      setQueueDepth,
+      setStreamConsumerLag,
+    } = await freshMetrics();
     expect(await metricsText()).not.toContain('formline_outbox_backlog');
     exposePipelineMetrics('outbox', 'stream', 'queue', 'delivery');
     exposePipelineMetrics('outbox'); // twice is harmless
