@@ -69,6 +69,21 @@ export default tseslint.config(
       ],
     },
   },
+  // NATS subjects are named once, in libs/contracts (Subjects): a subject
+  // spelled elsewhere drifts from the one its handler listens on.
+  {
+    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    ignores: ['libs/contracts/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^[a-z]+(\\.[a-z_-]+)+\\.v[0-9]+$/]',
+          message: 'Name NATS subjects through Subjects in libs/contracts.',
+        },
+      ],
+    },
+  },
   // Tests assert on JSON bodies, which are `any` by nature.
   {
     files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.images-spec.ts', 'libs/testing/**/*.ts'],

@@ -13,6 +13,7 @@ import {
   type TestRegions,
   eventually,
 } from '@formline/testing';
+import { Subjects } from '@formline/contracts';
 
 // What an operator and an integrator get besides the API: the API document
 // and its page, one request id from the caller through every log line, logs
@@ -149,7 +150,10 @@ describe('operability', () => {
         ),
       ).toBeGreaterThanOrEqual(2);
       const forms = logLines('forms').filter((entry) => entry.requestId === requestId);
-      expect(forms.map((entry) => entry.subject)).toEqual(['accounts.token.verify.v1', 'forms.form.get.v1']);
+      expect(forms.map((entry) => entry.subject)).toEqual([
+        Subjects.accountsTokenVerify,
+        Subjects.formsFormGet,
+      ]);
       expect(forms.every((entry) => entry.app === 'forms' && entry.region === 'us')).toBe(true);
     });
 
@@ -253,7 +257,7 @@ describe('operability', () => {
           le: '+Inf',
         }),
       ).toBe(3);
-      const get = { subject: 'forms.form.get.v1' };
+      const get = { subject: Subjects.formsFormGet };
       expect(
         moved(gatewayBefore, gateway, 'formline_nats_request_duration_seconds_count', {
           ...get,

@@ -3,6 +3,7 @@ import { createLogger } from './logger';
 import { formatPrettyLine } from './log-pretty';
 import { REDACTED, redactText, redactValue } from './log-redaction';
 import { currentRequestId, runWithRequestId } from './request-context';
+import { Subjects } from '@formline/contracts';
 
 function capture(level = 'log') {
   const lines: string[] = [];
@@ -123,7 +124,7 @@ describe('LOG_FORMAT=pretty', () => {
       context: 'NatsRequest',
       requestId: 'r1',
       msg: 'handled',
-      subject: 'forms.form.get.v1',
+      subject: Subjects.formsFormGet,
     });
     expect(formatPrettyLine(line)).toBe(
       '03:04:05.678 INFO  [forms/NatsRequest] (r1) handled {"subject":"forms.form.get.v1"}',

@@ -1,7 +1,12 @@
 import type { NatsConnection } from '@nats-io/transport-node';
+import { Subjects } from '@formline/contracts';
 import type { ResponsesConfig } from '../responses.config';
 import { OutboxRelay, type OutboxPublisher } from './outbox.relay';
 import type { ClaimedBatch, OutboxRow, OutboxStore } from './outbox.store';
+
+// A subject no stream takes, on purpose.
+// eslint-disable-next-line no-restricted-syntax
+const unknownSubject = 'responses.unknown.v1';
 
 // The relay's decisions, against an outbox in memory: what is marked, what
 // counts an attempt, what is set aside, and what only pauses.
@@ -60,7 +65,7 @@ class MemoryOutbox {
 
 const row = (id: string, extra: Partial<MemoryRow> = {}): MemoryRow => ({
   id,
-  subject: 'responses.response.submitted.v1',
+  subject: Subjects.responsesResponseSubmitted,
   payload: '{}',
   requestId: null,
   attempts: 0,
@@ -122,10 +127,10 @@ describe('OutboxRelay', () => {
   });
 
   it('counts a refusal against the row when the stream answers (e.g. a subject no stream takes)', async () => {
-    const outbox = new MemoryOutbox([row('lost', { subject: 'responses.unknown.v1' })]);
+    const outbox = new MemoryOutbox([row('lost', { subject: unknownSubject })]);
     const relay = relayOver(outbox, 2);
     const refusing = publisher((r) =>
-      r.subject === 'responses.unknown.v1' ? named('NoRespondersError') : undefined,
+      r.subject === unknownSubject ? named('NoRespondersError') : undefined,
     );
     await relay.relayBatch(refusing);
     await relay.relayBatch(refusing);
