@@ -3,9 +3,9 @@
 async function freshMetrics() {
   jest.resetModules();
   const [registry, http, pipeline] = await Promise.all([
-    import('./metrics.registry'),
-    import('./http.metrics'),
-    import('./pipeline.metrics'),
+    import('./metrics.registry.js'),
+    import('./http.metrics.js'),
+    import('./pipeline.metrics.js'),
   ]);
   return { ...registry, ...http, ...pipeline };
 }
