@@ -38,7 +38,10 @@ export const defaultDatabasePool: DatabasePoolSettings = {
 // gets a connection: each takes longer than the 2 s to open while the
 // process is swamped by retrying clients, each is cut at 2 s, and the work
 // of opening it is lost; the service answers 503 for as long as the load
-// lasts (a soak run saw minutes) although PostgreSQL is up.
+// lasts (a soak run saw minutes) although PostgreSQL is up. So a caller
+// still waits at most `acquireTimeoutMs` (in the pool's queue, whose
+// timeout also takes it out of the queue, or for the connection opened for
+// it), while the connection opens for up to `connectTimeoutMs`.
 export function createPrismaAdapter(url: string, settings: Partial<DatabasePoolSettings> = {}): PrismaPg {
   return new PrismaPg(createDatabasePool(url, settings), { disposeExternalPool: true });
 }
@@ -46,13 +49,9 @@ export function createPrismaAdapter(url: string, settings: Partial<DatabasePoolS
 // The pool under the adapter (exported for its tests).
 export function createDatabasePool(url: string, settings: Partial<DatabasePoolSettings> = {}): pg.Pool {
   return new WatchedPool(
-    {
-      connectionString: url,
-      max: settings.size ?? defaultDatabasePool.size,
-      connectionTimeoutMillis: settings.connectTimeoutMs ?? defaultDatabasePool.connectTimeoutMs,
-      Client: WatchedClient,
-    },
+    { connectionString: url, max: settings.size ?? defaultDatabasePool.size, Client: WatchedClient },
     settings.acquireTimeoutMs ?? defaultDatabasePool.acquireTimeoutMs,
+    settings.connectTimeoutMs ?? defaultDatabasePool.connectTimeoutMs,
   );
 }
 
@@ -70,9 +69,9 @@ type PoolCallback = (
   done: (error?: Error) => void,
 ) => void;
 
-// A connection from the pool within `timeoutMs`, or a failure then; the
-// connection the pool hands out after that is given straight back (idle, for
-// the next caller) instead of being destroyed.
+// A connection from the pool within `timeoutMs`, or a failure then; a
+// connection opened for the caller that arrives later is given straight back
+// (idle, for the next caller) instead of being destroyed.
 export function withinAcquireTimeout(
   connect: () => Promise<pg.PoolClient>,
   timeoutMs: number,
@@ -123,9 +122,27 @@ class WatchedClient extends pg.Client {
   }
 }
 
+// pg-pool's own parts used below: it reads `options.connectionTimeoutMillis`
+// both when a caller queues for a busy pool (the queue's timeout) and when
+// `newClient` starts opening a connection (the connection's timeout).
+interface PgPoolInternals {
+  options: { connectionTimeoutMillis: number };
+  newClient(pendingItem: unknown): void;
+}
+
 class WatchedPool extends pg.Pool {
-  constructor(config: pg.PoolConfig, acquireTimeoutMs: number) {
-    super(config);
+  constructor(config: pg.PoolConfig, acquireTimeoutMs: number, connectTimeoutMs: number) {
+    super({ ...config, connectionTimeoutMillis: acquireTimeoutMs });
+    const internals = this as unknown as PgPoolInternals;
+    const newClient = internals.newClient.bind(this);
+    internals.newClient = (pendingItem) => {
+      internals.options.connectionTimeoutMillis = connectTimeoutMs;
+      try {
+        newClient(pendingItem);
+      } finally {
+        internals.options.connectionTimeoutMillis = acquireTimeoutMs;
+      }
+    };
     const acquire = () =>
       withinAcquireTimeout(() => super.connect(), acquireTimeoutMs).catch((error: unknown) => {
         throw asDatabaseFailure(error);
