@@ -1,6 +1,7 @@
 import { isDependencyUnavailable } from '@formline/errors';
+import { createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
-import { asDatabaseFailure } from './database-pool';
+import { asDatabaseFailure, createDatabasePool } from './database-pool';
 import { createResponsesDatabase } from './responses.database';
 
 describe('database failures', () => {
@@ -43,6 +44,107 @@ describe('database failures', () => {
       for (const error of [raw, model, transaction]) expect(isDependencyUnavailable(error)).toBe(true);
     } finally {
       await db.$disconnect();
+    }
+  });
+});
+
+// A PostgreSQL server slow to open a connection (as a busy machine is): it
+// answers each new connection's startup message after `delayMs` with
+// AuthenticationOk and ReadyForQuery, which is all a pool's connect needs.
+class SlowStartingServer {
+  opened = 0;
+  closed = 0;
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly delayMs: number) {
+    this.server = createServer((socket) => {
+      this.opened++;
+      this.sockets.add(socket);
+      socket.on('error', () => undefined);
+      socket.once('close', () => {
+        this.closed++;
+        this.sockets.delete(socket);
+      });
+      socket.once('data', () => {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          if (socket.destroyed) return;
+          const authenticationOk = Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 0]);
+          const readyForQuery = Buffer.from([0x5a, 0, 0, 0, 5, 0x49]);
+          socket.write(Buffer.concat([authenticationOk, readyForQuery]));
+        }, this.delayMs);
+        this.timers.add(timer);
+      });
+    });
+  }
+
+  async listen(): Promise<number> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return (this.server.address() as { port: number }).port;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise((resolve) => this.server.close(resolve));
+  }
+}
+
+describe('database pool', () => {
+  it('answers a caller within the acquire timeout, but keeps opening the connection for the next one', async () => {
+    const server = new SlowStartingServer(600);
+    const port = await server.listen();
+    const pool = createDatabasePool(`postgresql://postgres@127.0.0.1:${port}/none`, {
+      size: 1,
+      acquireTimeoutMs: 200,
+    });
+    try {
+      const first = await pool.connect().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      // The caller is told at once (503, retry) ...
+      expect(isDependencyUnavailable(first)).toBe(true);
+      // ... and the connection opening meanwhile is not thrown away: once
+      // open it waits in the pool for the next caller. (Cut at the caller's
+      // timeout, as pg-pool does by itself, no connection ever opens while
+      // opening one takes longer than that timeout.)
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const client = await pool.connect();
+      client.release();
+      expect(server.opened).toBe(1);
+      expect(server.closed).toBe(0);
+      // The callback form (pool.query() uses it) gets the same connection.
+      const viaCallback = await new Promise<pg.PoolClient>((resolve, reject) =>
+        pool.connect((error, pooled) =>
+          pooled ? resolve(pooled) : reject(error ?? new Error('no connection')),
+        ),
+      );
+      viaCallback.release();
+      expect(server.opened).toBe(1);
+    } finally {
+      await pool.end();
+      await server.close();
+    }
+  });
+
+  it('gives up opening a connection after the connect timeout', async () => {
+    const server = new SlowStartingServer(60_000);
+    const port = await server.listen();
+    const pool = createDatabasePool(`postgresql://postgres@127.0.0.1:${port}/none`, {
+      size: 1,
+      acquireTimeoutMs: 100,
+      connectTimeoutMs: 300,
+    });
+    try {
+      await expect(pool.connect()).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(server.closed).toBe(1);
+    } finally {
+      await pool.end();
+      await server.close();
     }
   });
 });

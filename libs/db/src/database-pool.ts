@@ -9,9 +9,19 @@ import pg from 'pg';
 export interface DatabasePoolSettings {
   size: number;
   acquireTimeoutMs: number;
+  /**
+   * How long opening one new connection may take before it is abandoned. Not
+   * what a caller waits (that is `acquireTimeoutMs`): a connection still
+   * opening when its caller gave up goes on opening and serves the next one.
+   */
+  connectTimeoutMs: number;
 }
 
-export const defaultDatabasePool: DatabasePoolSettings = { size: 10, acquireTimeoutMs: 2000 };
+export const defaultDatabasePool: DatabasePoolSettings = {
+  size: 10,
+  acquireTimeoutMs: 2000,
+  connectTimeoutMs: 30_000,
+};
 
 // Prisma's driver adapter maps the PostgreSQL server's errors and refused
 // connections to codes (P1001, SQLSTATE 57P01...), but passes on the driver's
@@ -20,14 +30,29 @@ export const defaultDatabasePool: DatabasePoolSettings = { size: 10, acquireTime
 // pool below marks them where they arise, by type: any failure to obtain a
 // connection, and any failure of a query that is not the server's answer
 // (pg.DatabaseError) nor a programming error, is the database being away.
+//
+// The caller's wait and the opening of a connection have separate bounds.
+// pg-pool has one (`connectionTimeoutMillis`) for both, and destroys a
+// connection still opening when it runs out. On a busy machine a freshly
+// started process (or every process, after PostgreSQL restarted) then never
+// gets a connection: each takes longer than the 2 s to open while the
+// process is swamped by retrying clients, each is cut at 2 s, and the work
+// of opening it is lost; the service answers 503 for as long as the load
+// lasts (a soak run saw minutes) although PostgreSQL is up. So a caller
+// still waits at most `acquireTimeoutMs` (in the pool's queue, whose
+// timeout also takes it out of the queue, or for the connection opened for
+// it), while the connection opens for up to `connectTimeoutMs`.
 export function createPrismaAdapter(url: string, settings: Partial<DatabasePoolSettings> = {}): PrismaPg {
-  const pool = new WatchedPool({
-    connectionString: url,
-    max: settings.size ?? defaultDatabasePool.size,
-    connectionTimeoutMillis: settings.acquireTimeoutMs ?? defaultDatabasePool.acquireTimeoutMs,
-    Client: WatchedClient,
-  });
-  return new PrismaPg(pool, { disposeExternalPool: true });
+  return new PrismaPg(createDatabasePool(url, settings), { disposeExternalPool: true });
+}
+
+// The pool under the adapter (exported for its tests).
+export function createDatabasePool(url: string, settings: Partial<DatabasePoolSettings> = {}): pg.Pool {
+  return new WatchedPool(
+    { connectionString: url, max: settings.size ?? defaultDatabasePool.size, Client: WatchedClient },
+    settings.acquireTimeoutMs ?? defaultDatabasePool.acquireTimeoutMs,
+    settings.connectTimeoutMs ?? defaultDatabasePool.connectTimeoutMs,
+  );
 }
 
 export function asDatabaseFailure(error: unknown): unknown {
@@ -38,6 +63,38 @@ export function asDatabaseFailure(error: unknown): unknown {
 }
 
 type Callback = (error: unknown, ...results: unknown[]) => void;
+type PoolCallback = (
+  error: unknown,
+  client: pg.PoolClient | undefined,
+  done: (error?: Error) => void,
+) => void;
+
+// A connection from the pool within `timeoutMs`, or a failure then; a
+// connection opened for the caller that arrives later is given straight back
+// (idle, for the next caller) instead of being destroyed.
+export function withinAcquireTimeout(
+  connect: () => Promise<pg.PoolClient>,
+  timeoutMs: number,
+): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error('timeout exceeded when trying to connect'));
+    }, timeoutMs);
+    connect().then(
+      (client) => {
+        clearTimeout(timer);
+        if (late) client.release();
+        else resolve(client);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        if (!late) reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
 
 // Calls `operation` with `args`, turning a failure (by callback or by promise) into asDatabaseFailure's.
 function watched(operation: (...args: unknown[]) => unknown, args: unknown[]): unknown {
@@ -65,11 +122,40 @@ class WatchedClient extends pg.Client {
   }
 }
 
+// pg-pool's own parts used below: it reads `options.connectionTimeoutMillis`
+// both when a caller queues for a busy pool (the queue's timeout) and when
+// `newClient` starts opening a connection (the connection's timeout).
+interface PgPoolInternals {
+  options: { connectionTimeoutMillis: number };
+  newClient(pendingItem: unknown): void;
+}
+
 class WatchedPool extends pg.Pool {
-  constructor(config: pg.PoolConfig) {
-    super(config);
-    const connect = this.connect.bind(this) as (...args: unknown[]) => unknown;
-    this.connect = ((...args: unknown[]) => watched(connect, args)) as pg.Pool['connect'];
+  constructor(config: pg.PoolConfig, acquireTimeoutMs: number, connectTimeoutMs: number) {
+    super({ ...config, connectionTimeoutMillis: acquireTimeoutMs });
+    const internals = this as unknown as PgPoolInternals;
+    const newClient = internals.newClient.bind(this);
+    internals.newClient = (pendingItem) => {
+      internals.options.connectionTimeoutMillis = connectTimeoutMs;
+      try {
+        newClient(pendingItem);
+      } finally {
+        internals.options.connectionTimeoutMillis = acquireTimeoutMs;
+      }
+    };
+    const acquire = () =>
+      withinAcquireTimeout(() => super.connect(), acquireTimeoutMs).catch((error: unknown) => {
+        throw asDatabaseFailure(error);
+      });
+    // Both forms: promise (Prisma's transactions) and callback (pool.query()).
+    this.connect = ((callback?: PoolCallback) => {
+      if (!callback) return acquire();
+      acquire().then(
+        (client) => callback(undefined, client, (error?: Error) => client.release(error)),
+        (error: unknown) => callback(error, undefined, () => undefined),
+      );
+      return undefined;
+    }) as pg.Pool['connect'];
     // pool.query() passes on the client's 'error' event as it is: watch it too.
     const query = this.query.bind(this) as (...args: unknown[]) => unknown;
     this.query = ((...args: unknown[]) => watched(query, args)) as pg.Pool['query'];

@@ -83,9 +83,13 @@ export class AppProcess {
   }
 }
 
-export async function readinessStatus(opsPort: number): Promise<number | undefined> {
+// The app's readiness answer; undefined when there is none within `timeoutMs`
+// (an app too busy to answer is not ready, and a caller polling it must not hang).
+export async function readinessStatus(opsPort: number, timeoutMs = 5000): Promise<number | undefined> {
   try {
-    const response = await fetch(`http://127.0.0.1:${opsPort}/health/ready`);
+    const response = await fetch(`http://127.0.0.1:${opsPort}/health/ready`, {
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await response.arrayBuffer();
     return response.status;
   } catch {

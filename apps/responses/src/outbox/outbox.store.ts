@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ResponsesPrismaClient } from '@formline/db';
+import { isDependencyUnavailable } from '@formline/errors';
 
 export interface OutboxRow {
   id: string;
@@ -80,20 +81,27 @@ export class OutboxStore {
 
   // The payloads of claimed rows, in one read; if that read fails, row by row,
   // so that only the rows PostgreSQL cannot render are left out (and named).
+  // The database being away (no free connection, a lost one) is no row's
+  // fault: it fails the whole read, so the relay pauses and counts nothing.
+  // (Taken for the rows' fault, a busy pool once sent the relay through a
+  // batch one row at a time, each waiting out the pool's timeout, for longer
+  // than its transaction lives: the relay then made no progress at all.)
   async read(
     ids: readonly string[],
   ): Promise<{ rows: OutboxRow[]; unreadable: { id: string; error: string }[] }> {
     if (ids.length === 0) return { rows: [], unreadable: [] };
     try {
       return { rows: sortedLike(ids, await this.select(ids)), unreadable: [] };
-    } catch {
+    } catch (error) {
+      if (isDependencyUnavailable(error)) throw error;
       const rows: OutboxRow[] = [];
       const unreadable: { id: string; error: string }[] = [];
       for (const id of ids) {
         try {
           rows.push(...(await this.select([id])));
-        } catch (error) {
-          unreadable.push({ id, error: `unreadable: ${String(error)}` });
+        } catch (rowError) {
+          if (isDependencyUnavailable(rowError)) throw rowError;
+          unreadable.push({ id, error: `unreadable: ${String(rowError)}` });
         }
       }
       return { rows, unreadable };

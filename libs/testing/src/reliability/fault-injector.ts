@@ -19,6 +19,8 @@ export interface FaultResult {
   recoveredMs?: number;
   /** Apps seen not ready while the fault lasted. */
   notReady: AppName[];
+  /** Apps still not ready when the recovery timeout ran out (empty when recovered). */
+  stillNotReady: AppName[];
 }
 
 // kill -9 of one app, relaunched with the same environment (a supervisor's restart).
@@ -68,15 +70,23 @@ export async function injectFault(
   await fault.restore();
   const restoredAt = Date.now();
   let recoveredMs: number | undefined;
+  let stillNotReady: AppName[] = [];
   while (Date.now() - restoredAt < recoveryTimeoutMs) {
     const statuses = await readiness(stack);
-    if ([...statuses].every(([, status]) => status === 200)) {
+    stillNotReady = statuses.filter(([, status]) => status !== 200).map(([app]) => app);
+    if (stillNotReady.length === 0) {
       recoveredMs = Date.now() - restoredAt;
       break;
     }
     await sleep(200);
   }
-  return { name: fault.name, downMs: restoredAt - brokenAt, recoveredMs, notReady: [...notReady].sort() };
+  return {
+    name: fault.name,
+    downMs: restoredAt - brokenAt,
+    recoveredMs,
+    notReady: [...notReady].sort(),
+    stillNotReady: stillNotReady.sort(),
+  };
 }
 
 async function readiness(stack: RegionStack): Promise<[AppName, number | undefined][]> {

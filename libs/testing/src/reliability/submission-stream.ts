@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 
 export interface SubmissionStreamOptions {
   /** The form's submissions address, e.g. http://127.0.0.1:3000/forms/abc/submissions. */
@@ -18,9 +19,9 @@ export interface StreamFigures {
   sent: number;
   /** Submissions the API accepted (201, or 200 replaying an earlier acceptance). */
   accepted: number;
-  /** Submissions still retrying when asked. */
+  /** Submissions still retrying when asked, or when the clients were stopped. */
   pending: number;
-  /** Submissions refused for good (a 4xx other than 429): a bug in this setting. */
+  /** Submissions refused for good (a 4xx other than 408 and 429): a bug in this setting. */
   refused: number;
   attempts: number;
   retries: number;
@@ -31,7 +32,10 @@ export interface StreamFigures {
 }
 
 // Anonymous submissions at a steady rate, each retried by its client with the
-// same Idempotency-Key on a 5xx, a 429 or a failed connection, until accepted.
+// same Idempotency-Key on a 5xx, a 429, a 408 or a failed connection, until
+// accepted. (408: the server closed a connection on which the request had not
+// fully arrived in time, e.g. while it was too busy to read it; HTTP lets the
+// client repeat the request, and the key makes that safe.)
 // Clients back off as well-behaved ones do (never sooner than Retry-After,
 // doubling from 1 s, with jitter): clients that all retry every second would
 // multiply the load while a region recovers. Records what the clients met.
@@ -47,8 +51,14 @@ export class SubmissionStream {
   private unavailableWithoutRetryAfter = 0;
   private timer?: NodeJS.Timeout;
   private stopping = false;
+  /** Set by stop(): every client gives up, the attempt under way aborted. */
+  private readonly abandon = new AbortController();
+  private abandoned?: number;
 
-  constructor(private readonly options: SubmissionStreamOptions) {}
+  constructor(private readonly options: SubmissionStreamOptions) {
+    // Every waiting client listens to it: thousands during an outage.
+    setMaxListeners(0, this.abandon.signal);
+  }
 
   start(): void {
     const intervalMs = 1000 / this.options.ratePerSecond;
@@ -69,6 +79,17 @@ export class SubmissionStream {
     clearTimeout(this.timer);
   }
 
+  /**
+   * Every client gives up now, its attempt under way aborted: nothing is
+   * accepted after this, so an audit that follows counts exactly what the
+   * clients were told. The submissions given up count as pending.
+   */
+  stop(): void {
+    this.stopSending();
+    this.abandoned ??= this.inFlight.size;
+    this.abandon.abort();
+  }
+
   /** Waits until every submission is accepted or refused, or the time runs out. */
   async settle(timeoutMs: number): Promise<boolean> {
     this.stopSending();
@@ -86,7 +107,7 @@ export class SubmissionStream {
     return {
       sent: this.sent,
       accepted: this.accepted.size,
-      pending: this.inFlight.size,
+      pending: this.abandoned ?? this.inFlight.size,
       refused: this.refused.size,
       attempts: this.attempts,
       retries: errors,
@@ -106,8 +127,10 @@ export class SubmissionStream {
     const firstIntervalMs = this.options.retryIntervalMs ?? 1000;
     const maxIntervalMs = this.options.maxRetryIntervalMs ?? 8000;
     for (let retry = 0; ; retry++) {
+      if (this.abandon.signal.aborted) return;
       this.attempts++;
       const outcome = await this.attempt(key, body);
+      if (this.abandon.signal.aborted) return;
       this.answers[outcome.status] = (this.answers[outcome.status] ?? 0) + 1;
       if (outcome.token !== undefined) {
         this.accepted.set(key, outcome.token);
@@ -119,8 +142,21 @@ export class SubmissionStream {
       }
       const backoffMs = Math.min(firstIntervalMs * 2 ** retry, maxIntervalMs);
       const delayMs = Math.max(outcome.retryAfterMs, backoffMs * (0.5 + Math.random() / 2));
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await this.pause(delayMs);
     }
+  }
+
+  // Sleeps, unless the clients are stopped meanwhile.
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.abandon.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.abandon.signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   private async attempt(
@@ -132,7 +168,10 @@ export class SubmissionStream {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'idempotency-key': key },
         body,
-        signal: AbortSignal.timeout(this.options.attemptTimeoutMs ?? 15_000),
+        signal: AbortSignal.any([
+          AbortSignal.timeout(this.options.attemptTimeoutMs ?? 15_000),
+          this.abandon.signal,
+        ]),
       });
       const text = await response.text();
       const status = String(response.status);
@@ -143,7 +182,8 @@ export class SubmissionStream {
       const retryAfter = response.headers.get('retry-after');
       if (response.status === 503 && !retryAfter) this.unavailableWithoutRetryAfter++;
       const retryAfterMs = Number(retryAfter ?? 0) * 1000 || 0;
-      return { status, retry: response.status >= 500 || response.status === 429, text, retryAfterMs };
+      const retry = response.status >= 500 || response.status === 429 || response.status === 408;
+      return { status, retry, text, retryAfterMs };
     } catch (error) {
       return { status: 'network', retry: true, text: String(error), retryAfterMs: 0 };
     }
