@@ -174,7 +174,8 @@ export class DeliveryRepository {
     if (!disable) return (await finished) > 0;
     const [count] = await this.db.$transaction([
       finished,
-      this.db.webhook.update({
+      // updateMany: a webhook deleted meanwhile is no error.
+      this.db.webhook.updateMany({
         where: { id: disable.webhookId },
         data: { enabled: false, disabledReason: disable.reason.slice(0, 1000) },
       }),

@@ -25,7 +25,7 @@ export const sendOutcomeSchema = z.discriminatedUnion('ok', [
     ok: z.literal(false),
     kind: z.enum(SendFailureKind),
     statusCode: z.int().nullable(),
-    message: z.string().max(2000),
+    message: z.string(),
     durationMs: z.number(),
     retryAfterMs: z.number().nullable(),
   }),
