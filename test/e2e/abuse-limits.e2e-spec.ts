@@ -236,7 +236,7 @@ describe('abuse limits', () => {
       expect((await submit(formId, '203.0.113.50')).status).toBe(201);
       const log = await eventually(
         () => api('GET', `/forms/${formId}/webhooks/turned/deliveries`),
-        // Written before the POST, an attempt reads `interrupted` until it ends.
+        // An attempt reads `sending` until it ends.
         (response) => finishedAttempts(response.body.items[0]?.attempts) >= 1,
       );
       const attempt = log.body.items[0].attempts.at(-1);
@@ -249,8 +249,8 @@ describe('abuse limits', () => {
   });
 });
 
-// Attempts that have ended: one is written as `interrupted` before its POST
-// and completed once the receiver answers (or the dispatcher dies).
-function finishedAttempts(attempts: { error_kind: string | null }[] | undefined): number {
-  return (attempts ?? []).filter((attempt) => attempt.error_kind !== 'interrupted').length;
+// Attempts that have ended: one reads `sending` from before its POST until
+// the receiver answers (or its dispatcher is known to have died).
+function finishedAttempts(attempts: { status: string }[] | undefined): number {
+  return (attempts ?? []).filter((attempt) => attempt.status !== 'sending').length;
 }

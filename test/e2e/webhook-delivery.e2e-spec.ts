@@ -247,7 +247,7 @@ describe('webhook delivery', () => {
     const firstAttempt = (tag: string) =>
       eventually(
         () => api(alice, 'GET', `/forms/${formId}/webhooks/${tag}/deliveries`),
-        // Written before the POST, an attempt reads `interrupted` until it ends.
+        // An attempt reads `sending` until it ends.
         (response) => finishedAttempts(response.body.items[0]?.attempts) >= 1,
       );
     const moved = await firstAttempt('moved');
@@ -274,7 +274,7 @@ describe('webhook delivery', () => {
     await tlsReceiver.until('/lax', (all) => all.length >= 1);
     const strict = await eventually(
       () => api(alice, 'GET', `/forms/${formId}/webhooks/strict/deliveries`),
-      // Written before the POST, an attempt reads `interrupted` until it ends.
+      // An attempt reads `sending` until it ends.
       (response) => finishedAttempts(response.body.items[0]?.attempts) >= 1,
     );
     expect(strict.body.items[0].attempts.at(-1).error).toMatch(/certificate/i);
@@ -327,8 +327,8 @@ function selfSignedCertificate(): { key: string; cert: string } {
   };
 }
 
-// Attempts that have ended: one is written as `interrupted` before its POST
-// and completed once the receiver answers (or the dispatcher dies).
-function finishedAttempts(attempts: { error_kind: string | null }[] | undefined): number {
-  return (attempts ?? []).filter((attempt) => attempt.error_kind !== 'interrupted').length;
+// Attempts that have ended: one reads `sending` from before its POST until
+// the receiver answers (or its dispatcher is known to have died).
+function finishedAttempts(attempts: { status: string }[] | undefined): number {
+  return (attempts ?? []).filter((attempt) => attempt.status !== 'sending').length;
 }

@@ -124,8 +124,8 @@ describe('webhook delivery pipeline', () => {
     const log = await eventually(
       () => api('GET', `/forms/${formId}/webhooks/closed/deliveries`),
       (response) =>
-        response.body.items[0]?.attempts[0]?.error_kind !== undefined &&
-        response.body.items[0]?.attempts[0]?.error_kind !== 'interrupted',
+        response.body.items[0]?.attempts[0]?.status !== undefined &&
+        response.body.items[0]?.attempts[0]?.status !== 'sending',
     );
     expect(log.body.items[0]).toMatchObject({ status: 'pending', attempt_count: 1 });
     expect(log.body.items[0].attempts[0]).toMatchObject({

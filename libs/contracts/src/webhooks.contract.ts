@@ -90,12 +90,18 @@ export const sendFailureKinds = [
   'interrupted',
 ] as const;
 
+// How an attempt stands: `sending` while its POST may still be under way;
+// `interrupted` when its dispatcher stopped before learning the answer (the
+// receiver may have it; a later attempt carries the same webhook-id).
+export const attemptStatuses = ['sending', 'succeeded', 'failed', 'interrupted'] as const;
+
 // One delivery of one event to one webhook, with its attempts, newest first.
 export const deliveryAttemptSchema = z.object({
   attempted_at: z.string(),
+  status: z.enum(attemptStatuses),
   status_code: z.int().nullable(),
   duration_ms: z.int(),
-  // Null for a 2xx; `interrupted`: the dispatcher stopped during the attempt (the receiver may have it).
+  // Null for a 2xx and while sending; `interrupted`: see `status`.
   error_kind: z.enum(sendFailureKinds).nullable(),
   error: z.string().nullable(),
   next_retry_at: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Logger } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
 
 // Where and how every app reaches its region's Redis: the URL (`rediss://` for
@@ -24,12 +25,15 @@ export function redisConnectionOptions(settings: RedisSettings): RedisOptions {
 // A Redis connection as BullMQ needs it: commands wait through a Redis restart
 // instead of failing (maxRetriesPerRequest null), and reconnects never stop.
 export function connectRedis(settings: RedisSettings, name: string): Redis {
-  return new Redis(settings.REDIS_URL, {
-    ...redisConnectionOptions(settings),
-    connectionName: name,
-    maxRetriesPerRequest: null,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
-  });
+  return reportProblems(
+    new Redis(settings.REDIS_URL, {
+      ...redisConnectionOptions(settings),
+      connectionName: name,
+      maxRetriesPerRequest: null,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    }),
+    name,
+  );
 }
 
 // For readiness: a ping that fails fast while Redis is away.
@@ -40,14 +44,47 @@ export function redisIsUp(redis: Redis): boolean {
 // A Redis connection for the request path (the gateway's rate limits): a
 // command fails at once while Redis is away, instead of holding the request.
 export function connectRedisFailFast(settings: RedisSettings, name: string): Redis {
-  return new Redis(settings.REDIS_URL, {
-    ...redisConnectionOptions(settings),
-    connectionName: name,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: 1000,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  return reportProblems(
+    new Redis(settings.REDIS_URL, {
+      ...redisConnectionOptions(settings),
+      connectionName: name,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: 1000,
+      retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    }),
+    name,
+  );
+}
+
+// Redis's error codes (the first word of its error replies) that mean our
+// credentials are wrong: no retry will help until the config is fixed.
+const credentialErrors = new Set(['WRONGPASS', 'NOAUTH', 'NOPERM']);
+
+export function describeRedisError(error: Error): string {
+  const code = error.message.split(' ', 1)[0];
+  if (credentialErrors.has(code))
+    return `Redis refused our credentials (${error.message}): check REDIS_PASSWORD and REDIS_USERNAME`;
+  return `Redis unreachable: ${error.message}`;
+}
+
+// One log line each time what goes wrong changes (not one per reconnection,
+// every 2 s), and one when Redis answers again. The connection keeps retrying:
+// the app stays up, not ready, and recovers by itself once Redis is fixed.
+function reportProblems(redis: Redis, name: string): Redis {
+  const logger = new Logger('Redis');
+  let problem: string | undefined;
+  redis.on('error', (error: Error) => {
+    const described = describeRedisError(error);
+    if (described === problem) return;
+    problem = described;
+    logger.error(`${name}: ${described}`);
   });
+  redis.on('ready', () => {
+    if (problem !== undefined) logger.log(`${name}: Redis answers again`);
+    problem = undefined;
+  });
+  return redis;
 }
 
 // Resolves once connected, or after `timeoutMs` whatever the state: a caller

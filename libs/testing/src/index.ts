@@ -6,6 +6,7 @@ export * from './http';
 export * from './nats-server';
 export * from './openapi-conformance';
 export * from './redis-server';
+export * from './test-certificate';
 export * from './tcp-proxy';
 export * from './prometheus-text';
 export * from './oauth-browser';

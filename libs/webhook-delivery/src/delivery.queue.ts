@@ -2,6 +2,7 @@ import { QueueName } from '@formline/contracts';
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { sendOutcomeSchema } from './send-outcome';
 
 // The region's webhook delivery queue, defined once for both of its sides: the
 // webhooks service adds jobs (DeliveryQueue), the dispatcher works them
@@ -10,6 +11,30 @@ import { z } from 'zod';
 
 export const deliveryQueueName = QueueName.WebhookDelivery;
 
+// What the dispatcher's policy decided after an attempt: done, again after
+// `delayMs`, or stop (and disable the webhook when `disableReason` is set).
+export const deliveryDecisionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('succeeded') }),
+  z.object({ kind: z.literal('retry'), delayMs: z.int().min(0) }),
+  z.object({ kind: z.literal('give-up'), disableReason: z.string().nullable() }),
+]);
+export type DeliveryDecision = z.output<typeof deliveryDecisionSchema>;
+
+// An attempt that ended (the receiver answered, or did not) whose outcome the
+// database could not take. Kept with the job, in Redis, so that the job's
+// next run records it instead of sending again: a receiver that acknowledged
+// a delivery never gets it twice because the database was away.
+export const unrecordedAttemptSchema = z.object({
+  attemptId: z.string().min(1),
+  attemptNumber: z.int().min(1),
+  webhookId: z.string().min(1),
+  outcome: sendOutcomeSchema,
+  decision: deliveryDecisionSchema,
+  /** When the attempt ended (ms since the epoch): a retry is due `delayMs` after it. */
+  endedAt: z.number(),
+});
+export type UnrecordedAttempt = z.output<typeof unrecordedAttemptSchema>;
+
 export const deliveryJobSchema = z.object({
   deliveryId: z.string().min(1),
   // A redelivery asked for through the API: one attempt, no retries.
@@ -17,6 +42,7 @@ export const deliveryJobSchema = z.object({
   // The request that caused it (the submission's X-Request-Id), for the logs
   // and the delivery's headers.
   requestId: z.string().max(200).optional(),
+  unrecorded: unrecordedAttemptSchema.optional(),
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;
 
@@ -47,10 +73,13 @@ export class RetryDeliveryLater extends Error {
 // delivery itself (UnrecoverableError), never BullMQ's attempt count.
 const maxAttempts = 1000;
 
-export function deliveryJobOptions(jobId: string, job: DeliveryJob): JobsOptions {
+// A redelivery (`once`) gets the same count: its single send is ended by the
+// policy too, and a run that failed before sending (database away), or whose
+// outcome waits to be recorded, must run again.
+export function deliveryJobOptions(jobId: string): JobsOptions {
   return {
     jobId,
-    attempts: job.once ? 1 : maxAttempts,
+    attempts: maxAttempts,
     backoff: { type: deliveryBackoffType },
     // Finished jobs stay a day, so their ids keep de-duplicating late re-consumptions.
     removeOnComplete: { age: 24 * 3600 },
@@ -81,7 +110,7 @@ export class DeliveryQueue {
         return {
           name: deliveryQueueName,
           data,
-          opts: deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId), data),
+          opts: deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId)),
         };
       }),
     );
@@ -92,7 +121,7 @@ export class DeliveryQueue {
     await this.queue.add(
       deliveryQueueName,
       data,
-      deliveryJobOptions(deliveryJobId.redelivery(deliveryId, attemptCount), data),
+      deliveryJobOptions(deliveryJobId.redelivery(deliveryId, attemptCount)),
     );
   }
 

@@ -12,7 +12,9 @@ export { DeliveryStatus };
 //
 //   plan            (none)  -> pending     one row per (event, webhook), unique
 //   beginAttempt    pending -> pending     attempt row written before the POST,
-//                                          as `interrupted` until it ends
+//                                          as `interrupted` until it ends, in
+//                                          flight until its deadline; earlier
+//                                          attempts still in flight are closed
 //   succeed         pending -> succeeded
 //   retryLater      pending -> pending     next_attempt_at set
 //   giveUp          pending -> failed      the webhook disabled with the reason, or not
@@ -38,6 +40,7 @@ export interface DeliveryToSend {
 
 export interface AttemptRow {
   attemptedAt: Date;
+  inFlightUntil: Date | null;
   statusCode: number | null;
   durationMs: number;
   errorKind: SendFailureKind | null;
@@ -71,6 +74,10 @@ export interface StartedAttempt {
 
 const withAttempts = { attempts: { orderBy: [{ attemptedAt: 'desc' as const }, { id: 'desc' as const }] } };
 const utcNow = `now() AT TIME ZONE 'UTC'`;
+// What an attempt says from its start: true of an attempt whose dispatcher
+// died, replaced by the real outcome when the attempt ends.
+const interruptedMessage =
+  'the dispatcher stopped during this attempt: the receiver may have received it; a later attempt carries the same webhook-id';
 
 export class DeliveryRepository {
   constructor(private readonly db: WebhooksPrismaClient) {}
@@ -114,25 +121,37 @@ export class DeliveryRepository {
 
   // Written before the POST, in one statement: if the dispatcher dies during
   // the send, the log keeps an `interrupted` attempt (the receiver may have
-  // had it), and the attempt count already includes it.
-  async beginAttempt(deliveryId: string): Promise<StartedAttempt> {
+  // had it), and the attempt count already includes it. Until `inFlightMs`
+  // has passed (the send's timeout and a margin) the log shows it as
+  // `sending`; a newer attempt ends that at once for the earlier ones (a
+  // dead dispatcher's send was taken over).
+  async beginAttempt(deliveryId: string, inFlightMs: number): Promise<StartedAttempt> {
     const attemptId = newPublicId(12);
     const [row] = await this.db.$queryRawUnsafe<{ attempt_count: number }[]>(
       `WITH counted AS (
          UPDATE deliveries SET attempt_count = attempt_count + 1, updated_at = ${utcNow}
-         WHERE id = $1 RETURNING id, attempt_count)
-       INSERT INTO delivery_attempts (id, delivery_id, attempted_at, duration_ms, error_kind, error)
-       SELECT $2, id, ${utcNow}, 0, 'interrupted', 'the dispatcher stopped during this attempt'
+         WHERE id = $1 RETURNING id, attempt_count),
+       taken_over AS (
+         UPDATE delivery_attempts SET in_flight_until = NULL
+         WHERE delivery_id = $1 AND in_flight_until IS NOT NULL)
+       INSERT INTO delivery_attempts (id, delivery_id, attempted_at, duration_ms, error_kind, error, in_flight_until)
+       SELECT $2, id, ${utcNow}, 0, 'interrupted', '${interruptedMessage}',
+         ${utcNow} + $3::int * interval '1 millisecond'
        FROM counted RETURNING (SELECT attempt_count FROM counted)`,
       deliveryId,
       attemptId,
+      inFlightMs,
     );
     if (!row) throw new Error(`delivery ${deliveryId} is gone`);
     return { attemptId, attemptNumber: row.attempt_count };
   }
 
-  async succeed(deliveryId: string, attempt: StartedAttempt, outcome: SendOutcome): Promise<void> {
-    await this.finish(deliveryId, attempt, outcome, DeliveryStatus.succeeded, null);
+  // succeed, retryLater and giveUp record how an attempt ended. Each applies
+  // once: an attempt already recorded is left as it is and the answer is
+  // false (a record retried after its first try did commit, or an outcome
+  // kept aside while the database was away and recorded later).
+  async succeed(deliveryId: string, attempt: StartedAttempt, outcome: SendOutcome): Promise<boolean> {
+    return (await this.finish(deliveryId, attempt, outcome, DeliveryStatus.succeeded, null)) > 0;
   }
 
   async retryLater(
@@ -140,8 +159,8 @@ export class DeliveryRepository {
     attempt: StartedAttempt,
     outcome: SendOutcome,
     at: Date,
-  ): Promise<void> {
-    await this.finish(deliveryId, attempt, outcome, DeliveryStatus.pending, at);
+  ): Promise<boolean> {
+    return (await this.finish(deliveryId, attempt, outcome, DeliveryStatus.pending, at)) > 0;
   }
 
   // The delivery stops; with `disable`, its webhook is turned off too, saying why.
@@ -150,27 +169,33 @@ export class DeliveryRepository {
     attempt: StartedAttempt,
     outcome: SendOutcome,
     disable: { webhookId: string; reason: string } | null,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const finished = this.finish(deliveryId, attempt, outcome, DeliveryStatus.failed, null);
-    if (!disable) {
-      await finished;
-      return;
-    }
-    await this.db.$transaction([
+    if (!disable) return (await finished) > 0;
+    const [count] = await this.db.$transaction([
       finished,
-      this.db.webhook.update({
+      // updateMany: a webhook deleted meanwhile is no error.
+      this.db.webhook.updateMany({
         where: { id: disable.webhookId },
         data: { enabled: false, disabledReason: disable.reason.slice(0, 1000) },
       }),
     ]);
+    return count > 0;
   }
 
-  // Its webhook was turned off after the job was queued: nothing is sent.
+  // Its webhook was turned off after the job was queued: nothing is sent (and
+  // an attempt a dead dispatcher left in flight is closed).
   async abandon(deliveryId: string): Promise<void> {
-    await this.db.delivery.update({
-      where: { id: deliveryId },
-      data: { status: DeliveryStatus.failed, nextAttemptAt: null },
-    });
+    await this.db.$transaction([
+      this.db.delivery.update({
+        where: { id: deliveryId },
+        data: { status: DeliveryStatus.failed, nextAttemptAt: null },
+      }),
+      this.db.deliveryAttempt.updateMany({
+        where: { deliveryId, inFlightUntil: { not: null } },
+        data: { inFlightUntil: null },
+      }),
+    ]);
   }
 
   // A person asked for it again: pending, due now. Null when it is not this webhook's.
@@ -183,7 +208,9 @@ export class DeliveryRepository {
     return this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: withAttempts });
   }
 
-  // The attempt row and the delivery's state, in one statement.
+  // The attempt row and the delivery's state, in one statement, only while the
+  // attempt is unrecorded (still `interrupted`, as beginAttempt wrote it: no
+  // send ends with that kind). The count of deliveries changed: 0 or 1.
   private finish(
     deliveryId: string,
     attempt: StartedAttempt,
@@ -195,10 +222,11 @@ export class DeliveryRepository {
     return this.db.$executeRawUnsafe(
       `WITH attempt AS (
          UPDATE delivery_attempts SET status_code = $3, duration_ms = $4,
-           error_kind = $5::send_failure_kind, error = $6, next_retry_at = $7::timestamp
-         WHERE id = $2)
+           error_kind = $5::send_failure_kind, error = $6, next_retry_at = $7::timestamp,
+           in_flight_until = NULL
+         WHERE id = $2 AND delivery_id = $1 AND error_kind = 'interrupted' RETURNING id)
        UPDATE deliveries SET status = $8::delivery_status, next_attempt_at = $7::timestamp, updated_at = ${utcNow}
-       WHERE id = $1`,
+       WHERE id = $1 AND EXISTS (SELECT 1 FROM attempt)`,
       deliveryId,
       attempt.attemptId,
       outcome.statusCode,

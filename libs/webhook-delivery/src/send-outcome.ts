@@ -1,4 +1,5 @@
 import { SendFailureKind } from '@formline/db';
+import { z } from 'zod';
 
 export { SendFailureKind };
 
@@ -16,6 +17,19 @@ export type SendOutcome =
       /** From Retry-After, when the receiver sent one. */
       retryAfterMs: number | null;
     };
+
+// The same, as kept with a queued job when the database could not take it.
+export const sendOutcomeSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), statusCode: z.int(), durationMs: z.number() }),
+  z.object({
+    ok: z.literal(false),
+    kind: z.enum(SendFailureKind),
+    statusCode: z.int().nullable(),
+    message: z.string(),
+    durationMs: z.number(),
+    retryAfterMs: z.number().nullable(),
+  }),
+]);
 
 // Node's error codes of a connection that did not carry the request through.
 const byCode: Record<string, SendFailureKind> = {

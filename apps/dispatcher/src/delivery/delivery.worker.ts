@@ -26,9 +26,10 @@ import {
   type SendOutcome,
   standardWebhookSignature,
   typeformSignature,
+  type UnrecordedAttempt,
   WebhookUrlPolicy,
 } from '@formline/webhook-delivery';
-import { Queue, UnrecoverableError, type Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../dispatcher.config';
 import { RetryPolicy } from './retry.policy';
@@ -42,6 +43,8 @@ import { sendWebhook } from './webhook.sender';
 // reason when it is gone. The attempt is written before the POST so that a
 // dispatcher killed mid-send leaves an `interrupted` attempt in the log: the
 // receiver may have had it, and the takeover sends it again (at least once).
+// An attempt that ended is never sent again because its outcome could not be
+// written: the outcome waits with the job until the database takes it.
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
@@ -49,6 +52,8 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private worker?: Worker<DeliveryJob>;
   private queue?: Queue;
   private depthTimer?: NodeJS.Timeout;
+  // The run of each delivery under way in this process.
+  private readonly running = new Map<string, Promise<void>>();
 
   constructor(
     @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
@@ -64,7 +69,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     this.worker = createDeliveryWorker(
       this.redis.duplicate(),
       // Each job runs under the request id of the submission that caused it.
-      (job) => runWithRequestId(job.requestId, () => this.deliver(job)),
+      (job, bullJob) => runWithRequestId(job.requestId, () => this.deliver(job, bullJob)),
       {
         concurrency: this.config.DISPATCHER_CONCURRENCY,
         lockMs: this.config.DISPATCHER_LOCK_MS,
@@ -93,18 +98,52 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     }
   }
 
-  async deliver(job: DeliveryJob): Promise<void> {
+  // One run of a job. A run that finds an earlier run of the same delivery
+  // still going in this process (the job's lock lapsed while the event loop
+  // stalled, and BullMQ handed the job out again) waits for it and then looks
+  // again, rather than sending beside it.
+  async deliver(job: DeliveryJob, bullJob: Job<DeliveryJob>): Promise<void> {
+    const earlier = this.running.get(job.deliveryId);
+    const run = (async () => {
+      if (earlier) await earlier.catch(() => undefined);
+      await this.runOnce(job, bullJob);
+    })();
+    this.running.set(job.deliveryId, run);
+    try {
+      await run;
+    } finally {
+      if (this.running.get(job.deliveryId) === run) this.running.delete(job.deliveryId);
+    }
+  }
+
+  private async runOnce(job: DeliveryJob, bullJob: Job<DeliveryJob>): Promise<void> {
     const once = job.once === true;
+    // An earlier run sent, and the database could not take the outcome: record
+    // it now (this throws while the database is still away: the job runs
+    // again later), and never send again for it.
+    if (job.unrecorded) {
+      if (await this.record(job.deliveryId, job.unrecorded)) {
+        this.logger.log(
+          `recorded attempt ${job.unrecorded.attemptNumber} of delivery ${job.deliveryId}, kept in the queue while the database was away`,
+        );
+        return conclude(job.unrecorded);
+      }
+      // That run's record had committed after all: carry on as usual.
+    }
     const delivery = await this.deliveries.findToSend(job.deliveryId);
-    // Gone with its webhook, or already delivered by an earlier run of this job.
-    if (!delivery || (delivery.status === DeliveryStatus.succeeded && !once)) return;
+    // Gone with its webhook, or already ended by an earlier run of this job.
+    if (!delivery || (delivery.status !== DeliveryStatus.pending && !once)) return;
     const { webhook } = delivery;
     if (!webhook.enabled && !once) {
       await this.deliveries.abandon(delivery.id);
       return;
     }
     const secret = webhook.secretSealed === null ? null : this.secrets.open(webhook.secretSealed);
-    const attempt = await this.deliveries.beginAttempt(delivery.id);
+    // In flight for the send's timeout plus a lock's length (time to record).
+    const attempt = await this.deliveries.beginAttempt(
+      delivery.id,
+      this.config.WEBHOOK_TIMEOUT_MS + this.config.DISPATCHER_LOCK_MS,
+    );
     this.logger.log(
       `delivering event ${delivery.eventId} to webhook ${webhook.id}, attempt ${attempt.attemptNumber}`,
     );
@@ -119,30 +158,73 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.urls,
     );
     recordDeliveryAttempt(outcomeOf(outcome), outcome.durationMs / 1000);
-    const decision = this.retries.decide(outcome, attempt.attemptNumber, once);
+    const ended: UnrecordedAttempt = {
+      ...attempt,
+      webhookId: webhook.id,
+      outcome,
+      decision: this.retries.decide(outcome, attempt.attemptNumber, once),
+      endedAt: Date.now(),
+    };
+    try {
+      await this.record(delivery.id, ended);
+    } catch (error) {
+      await this.keepUnrecorded(bullJob, ended, error);
+    }
+    if (ended.decision.kind === 'succeeded')
+      recordDeliveryLatency((Date.now() - delivery.createdAt.getTime()) / 1000);
+    conclude(ended);
+  }
+
+  // Writes how an attempt ended and the delivery's next state. False when it
+  // was written already.
+  private record(deliveryId: string, ended: UnrecordedAttempt): Promise<boolean> {
+    const { decision, outcome } = ended;
     switch (decision.kind) {
       case 'succeeded':
-        recordDeliveryLatency((Date.now() - delivery.createdAt.getTime()) / 1000);
-        await this.deliveries.succeed(delivery.id, attempt, outcome);
-        return;
+        return this.deliveries.succeed(deliveryId, ended, outcome);
       case 'retry':
-        await this.deliveries.retryLater(
-          delivery.id,
-          attempt,
+        return this.deliveries.retryLater(
+          deliveryId,
+          ended,
           outcome,
-          new Date(Date.now() + decision.delayMs),
+          new Date(ended.endedAt + decision.delayMs),
         );
-        throw new RetryDeliveryLater(failureMessage(outcome), decision.delayMs);
       case 'give-up':
-        await this.deliveries.giveUp(
-          delivery.id,
-          attempt,
+        return this.deliveries.giveUp(
+          deliveryId,
+          ended,
           outcome,
-          decision.disableReason === null ? null : { webhookId: webhook.id, reason: decision.disableReason },
+          decision.disableReason === null
+            ? null
+            : { webhookId: ended.webhookId, reason: decision.disableReason },
         );
-        throw new UnrecoverableError(failureMessage(outcome));
     }
   }
+
+  // The database did not take an attempt's outcome: keep it with the job (in
+  // Redis) and run the job again soon, to record it then. Only when Redis
+  // refuses too is the outcome lost, and the delivery sent again.
+  private async keepUnrecorded(
+    bullJob: Job<DeliveryJob>,
+    ended: UnrecordedAttempt,
+    error: unknown,
+  ): Promise<never> {
+    const what = `attempt ${ended.attemptNumber} of delivery ${bullJob.data.deliveryId} (${ended.outcome.ok ? `answered ${ended.outcome.statusCode}` : ended.outcome.message})`;
+    try {
+      await bullJob.updateData({ ...bullJob.data, unrecorded: ended });
+    } catch (redisError) {
+      this.logger.error(
+        `${what}: neither the database (${String(error)}) nor Redis (${String(redisError)}) took its outcome; it will be sent again`,
+      );
+      throw error;
+    }
+    this.logger.warn(`${what}: outcome kept in the queue until the database takes it: ${String(error)}`);
+    throw new RetryDeliveryLater(
+      `outcome not recorded yet: ${String(error)}`,
+      this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
+    );
+  }
+
   // Typeform's signature and Standard Webhooks' headers; `webhook-id` is the
   // event id, the same on every attempt, for receivers to de-duplicate.
   private headers(eventId: string, body: string, secret: string | null): Record<string, string> {
@@ -164,6 +246,23 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
 
 function failureMessage(outcome: SendOutcome): string {
   return outcome.ok ? 'succeeded' : outcome.message;
+}
+
+// Ends a run as its attempt's decision says: done, again later (the wait
+// counted from when the attempt ended), or stop for good.
+function conclude(ended: UnrecordedAttempt): void {
+  const { decision, outcome } = ended;
+  switch (decision.kind) {
+    case 'succeeded':
+      return;
+    case 'retry':
+      throw new RetryDeliveryLater(
+        failureMessage(outcome),
+        Math.max(0, ended.endedAt + decision.delayMs - Date.now()),
+      );
+    case 'give-up':
+      throw new UnrecoverableError(failureMessage(outcome));
+  }
 }
 
 function outcomeOf(outcome: SendOutcome): DeliveryOutcome {

@@ -1,11 +1,9 @@
-import { SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
+import { type DeliveryDecision, SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
 import type { DispatcherConfig } from '../dispatcher.config';
 
-export type Decision =
-  | { kind: 'succeeded' }
-  | { kind: 'retry'; delayMs: number }
-  // The delivery stops; `disableReason` set means the webhook is turned off too.
-  | { kind: 'give-up'; disableReason: string | null };
+// Declared with the queue's job (it may wait there to be recorded):
+// `give-up` with `disableReason` set turns the webhook off too.
+export type Decision = DeliveryDecision;
 
 // What happens after an attempt, in one place (STYLE: retry, timeout and
 // disable policy live in configuration). `attemptNumber` counts from 1.

@@ -9,6 +9,7 @@ import {
   type DeliveryRow,
 } from '@formline/webhook-delivery';
 import { WebhookService } from '../webhook/webhook.service';
+import { presentAttempt } from './attempt-status';
 
 interface WebhookKey {
   accountId: string;
@@ -28,7 +29,7 @@ export class DeliveryLogService {
 
   async list(key: WebhookKey, query: DeliveryPageQuery): Promise<DeliveryResource[]> {
     const webhook = await this.webhooks.find(key);
-    return (await this.deliveries.page(webhook.id, query)).map(toDeliveryResource);
+    return (await this.deliveries.page(webhook.id, query)).map((row) => toDeliveryResource(row));
   }
 
   async redeliver(key: WebhookKey, deliveryId: string): Promise<DeliveryResource> {
@@ -41,6 +42,7 @@ export class DeliveryLogService {
 }
 
 function toDeliveryResource(row: DeliveryRow): DeliveryResource {
+  const now = new Date();
   return {
     id: row.id,
     event_id: row.eventId,
@@ -48,13 +50,6 @@ function toDeliveryResource(row: DeliveryRow): DeliveryResource {
     attempt_count: row.attemptCount,
     next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
-    attempts: row.attempts.map((attempt) => ({
-      attempted_at: attempt.attemptedAt.toISOString(),
-      status_code: attempt.statusCode,
-      duration_ms: attempt.durationMs,
-      error_kind: attempt.errorKind,
-      error: attempt.error,
-      next_retry_at: attempt.nextRetryAt?.toISOString() ?? null,
-    })),
+    attempts: row.attempts.map((attempt) => presentAttempt(attempt, now)),
   };
 }
