@@ -75,6 +75,7 @@ interface Context {
 async function main(): Promise<void> {
   const cleanup: Array<() => Promise<void> | void> = [];
   const stopAll = async () => {
+    await Promise.all([...BenchChild.running].map((child) => child.stop()));
     for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
     cleanup.length = 0;
   };
