@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import path from 'node:path';
-import { QueueName } from '@formline/contracts';
-import { createGlobalDatabase } from '@formline/db';
-import type { AppName, AppProcess, RegionStack } from '@formline/stack';
+import { createGlobalDatabase, createWebhooksDatabase, DeliveryStatus } from '@formline/db';
+import type { AppName, RegionStack } from '@formline/stack';
 import { hashAccessToken } from '@formline/tokens';
+import { DeliveryQueue, DeliveryRepository } from '@formline/webhook-delivery';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -27,15 +28,18 @@ import { runAutocannon } from './load/autocannon';
 // `npm run bench`: each figure of the issue against a baseline doing the same
 // work, measured in the same run, in interleaved rounds (medians), on its own
 // infrastructure and ports; prints a table and writes bench/results/<time>.json.
-// Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (8, one closed-loop
+// Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (6, one closed-loop
 // round), BENCH_CONNECTIONS (50), BENCH_BACKLOG (1000 deliveries per dispatcher
 // round), BENCH_ONLY (comma-separated: read,intake,delivery,dispatcher).
+// The whole run takes about 6 minutes on a quiet 2-core machine (the issue
+// asks for under 10); each progress line says how long it has been going.
 const settings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
-  seconds: Number(process.env.BENCH_SECONDS ?? 8),
+  seconds: Number(process.env.BENCH_SECONDS ?? 6),
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   backlog: Number(process.env.BENCH_BACKLOG ?? 1000),
-  deliverySeconds: { 50: 10, 200: 20 } as Record<number, number>,
+  // 200/s for 20 s is the issue's; 50/s has no target, a shorter round does.
+  deliverySeconds: { 50: 6, 200: 20 } as Record<number, number>,
   only: process.env.BENCH_ONLY?.split(',') ?? ['read', 'intake', 'delivery', 'dispatcher'],
 };
 const submission = JSON.stringify({
@@ -45,10 +49,15 @@ const submission = JSON.stringify({
   ],
 });
 const webhookSecret = 'bench-webhook-secret';
+// DISPATCHER_CONCURRENCY's default: the raw BullMQ baseline works as many jobs at once.
+const dispatcherConcurrency = 20;
 const apps: AppName[] = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'];
 
+const benchStarted = Date.now();
+
 function progress(text: string): void {
-  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${text}\n`);
+  const elapsed = Math.round((Date.now() - benchStarted) / 1000);
+  process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)} +${elapsed}s] ${text}\n`);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,9 +73,9 @@ interface Context {
 }
 
 async function main(): Promise<void> {
-  const started = Date.now();
   const cleanup: Array<() => Promise<void> | void> = [];
   const stopAll = async () => {
+    await Promise.all([...BenchChild.running].map((child) => child.stop()));
     for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
     cleanup.length = 0;
   };
@@ -112,7 +121,11 @@ async function main(): Promise<void> {
     }
     printTable(context.figures);
     const file = writeResults(path.join(root, 'bench/results'), context.figures, settings);
-    progress(`wrote ${path.relative(root, file)}; took ${Math.round((Date.now() - started) / 1000)} s`);
+    progress(
+      `wrote ${path.relative(root, file)}; took ${Math.round((Date.now() - benchStarted) / 1000)} s (load average ${loadavg()
+        .map((v) => round(v, 1))
+        .join(', ')})`,
+    );
   } finally {
     progress('stopping everything the bench started...');
     await stopAll();
@@ -172,8 +185,8 @@ async function readPath(c: Context): Promise<void> {
       headers: { authorization: `bearer ${c.token}` },
     });
   try {
-    await load(c.stack.baseUrl, 2);
-    await load(url, 2);
+    await load(c.stack.baseUrl, 1);
+    await load(url, 1);
     const formline = [];
     const baseline = [];
     for (let round = 1; round <= settings.rounds; round++) {
@@ -355,9 +368,9 @@ async function openLoop(c: Context, url: string, rate: number, seconds: number) 
   };
 }
 
-// Until deliveries stop arriving (a backlog drained), at most a minute.
+// Until deliveries stop arriving (a backlog drained), at most 30 s.
 async function quiet(receiver: BenchReceiver): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 30_000;
   let last = -1;
   while (Date.now() < deadline && receiver.arrivals.size !== last) {
     last = receiver.arrivals.size;
@@ -366,64 +379,58 @@ async function quiet(receiver: BenchReceiver): Promise<void> {
 }
 
 // Deliveries per second from a backlog of BENCH_BACKLOG jobs: one dispatcher,
-// two dispatchers, and a bare BullMQ worker doing the same POSTs.
+// two dispatchers, and a bare BullMQ worker doing the same POSTs. The
+// product's backlog is planned the way the webhooks service plans one (its
+// DeliveryRepository writes the rows, its DeliveryQueue adds the jobs), from
+// copies of a delivered event, each with its own token: no thousands of
+// submissions and no restarts between rounds. The second dispatcher runs
+// throughout, stopped (SIGSTOP, holding no job) during the one-dispatcher rounds.
 async function dispatcherThroughput(c: Context): Promise<void> {
   const n = settings.backlog;
   progress(`dispatcher throughput: a backlog of ${n} deliveries`);
   const connection = new Redis(c.infra.redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue(QueueName.WebhookDelivery, { connection });
+  const deliveryQueue = new DeliveryQueue(connection);
   const rawQueue = new Queue('bench-raw-delivery', { connection });
-  const pg = new Client({ connectionString: `${c.infra.databaseHostUrl}/formline_webhooks_us` });
-  await pg.connect();
-  const { rows } = await pg.query('SELECT event_id, body FROM deliveries ORDER BY created_at DESC LIMIT 1');
-  await pg.end();
-  const sample = rows[0] as { event_id: string; body: string } | undefined;
-  if (!sample) throw new Error('dispatcher throughput needs a delivery first (run with delivery)');
-  let extra: AppProcess[] = [];
-  const stopDispatchers = async () => {
-    await c.stack.app('dispatcher').stop();
-    await Promise.all(extra.map((app) => app.stop()));
-    extra = [];
-  };
+  const webhooksDb = createWebhooksDatabase(`${c.infra.databaseHostUrl}/formline_webhooks_us`);
+  const deliveries = new DeliveryRepository(webhooksDb);
+  const sample = await sampleDelivery(c, webhooksDb);
+  const template = JSON.parse(sample.body) as { event_id: string; form_response: { token: string } };
+  const copies = (prefix: string) =>
+    Array.from({ length: n }, (_, i) => {
+      template.event_id = `${prefix}${i}-${randomBytes(6).toString('hex')}`;
+      template.form_response.token = `${template.event_id}t`;
+      return { eventId: template.event_id, body: JSON.stringify(template) };
+    });
   const rate = (arrivals: number[]) =>
     arrivals.length < 2 ? 0 : ((arrivals.length - 1) * 1000) / (arrivals[arrivals.length - 1] - arrivals[0]);
+  const second = await extraDispatcher(c.stack, 2);
+  const pause = (paused: boolean) => process.kill(second.pid!, paused ? 'SIGSTOP' : 'SIGCONT');
 
-  const product = async (dispatchers: number) => {
-    await stopDispatchers();
+  const product = async (dispatchers: 1 | 2) => {
+    pause(dispatchers === 1);
     c.receiver.reset();
-    await submitMany(`${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`, n);
-    await waitFor(async () => (await queue.getJobCounts('waiting')).waiting >= n, 60_000);
-    await c.stack.restart('dispatcher', 120_000);
-    for (let i = 2; i <= dispatchers; i++) extra.push(await extraDispatcher(c.stack, i));
+    const planned = await deliveries.plan(
+      copies(`bench${dispatchers}-`).map((copy) => ({ ...copy, webhookId: sample.webhookId })),
+    );
+    await deliveryQueue.addPlanned(planned);
     const arrivals = await c.receiver.until(n, 120_000);
-    await Promise.all(extra.map((app) => app.stop()));
-    extra = [];
     return rate(arrivals);
   };
   const raw = async () => {
     c.receiver.reset();
-    const template = JSON.parse(sample.body) as { form_response: { token: string } };
-    await rawQueue.addBulk(
-      Array.from({ length: n }, (_, i) => {
-        template.form_response.token = `raw${i}-${randomBytes(6).toString('hex')}`;
-        return {
-          name: 'deliver',
-          data: {
-            url: c.receiver.url('/raw'),
-            body: JSON.stringify(template),
-            secret: webhookSecret,
-            eventId: sample.event_id,
-          },
-          opts: { removeOnComplete: true },
-        };
-      }),
-    );
     const worker = BenchChild.start('baseline/raw-bullmq.worker.js', {
       redisUrl: c.infra.redisUrl,
       queue: 'bench-raw-delivery',
-      concurrency: 20,
+      concurrency: dispatcherConcurrency,
     });
     await worker.ready();
+    await rawQueue.addBulk(
+      copies('raw').map((copy) => ({
+        name: 'deliver',
+        data: { url: c.receiver.url('/raw'), body: copy.body, secret: webhookSecret, eventId: copy.eventId },
+        opts: { removeOnComplete: true },
+      })),
+    );
     const arrivals = await c.receiver.until(n, 120_000);
     await worker.stop();
     return rate(arrivals);
@@ -441,10 +448,12 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       );
     }
   } finally {
-    await Promise.all(extra.map((app) => app.stop()));
-    await queue.close();
+    pause(false);
+    await second.stop();
+    await deliveryQueue.close();
     await rawQueue.close();
     connection.disconnect();
+    await webhooksDb.$disconnect();
   }
   c.figures.push(
     figure('dispatcher: deliveries/s, one dispatcher', 'deliveries/s', one, bare, {
@@ -456,6 +465,27 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       bound: 1.3,
     }),
   );
+}
+
+// A delivery the product made to the bench's webhook (one submission, if the
+// delivery figures did not run): what the backlogs are copied from.
+async function sampleDelivery(
+  c: Context,
+  db: ReturnType<typeof createWebhooksDatabase>,
+): Promise<{ body: string; webhookId: string }> {
+  const latest = () =>
+    db.delivery.findFirst({
+      where: { status: DeliveryStatus.succeeded },
+      orderBy: { createdAt: 'desc' },
+      select: { body: true, webhookId: true },
+    });
+  let found = await latest();
+  if (!found) {
+    await submitMany(`${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`, 1);
+    await waitFor(async () => (found = await latest()) !== null, 60_000);
+  }
+  if (!found) throw new Error('dispatcher throughput: no delivery to copy');
+  return found;
 }
 
 // n accepted submissions, 10 at a time; a refused one (an overloaded stack) is sent again.

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { appNames } from '@formline/stack';
+import { appNames, appNodeFlags } from '@formline/stack';
 
 // No Docker engine runs here, so the image definition is held to its
 // structure: stages, user, what it copies from the build context; and its
@@ -162,7 +162,7 @@ describe('the image entrypoint', () => {
   it.each(appNames)('runs %s, named by argument or by APP', (app) => {
     const expected = {
       status: 0,
-      stdout: `node --disable-proto=throw --enable-source-maps dist/apps/${app}/src/main.js`,
+      stdout: `node ${appNodeFlags.join(' ')} dist/apps/${app}/src/main.js`,
       stderr: '',
     };
     expect(run('app', [app])).toEqual(expected);

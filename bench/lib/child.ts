@@ -7,13 +7,21 @@ const distBench = path.resolve(__dirname, '..');
 // never share the event loop of what they measure). It prints one JSON
 // document on stdout when done; a first line `ready <json>` when it serves.
 export class BenchChild {
+  /** Children still running: stopped with the bench, even when it is interrupted. */
+  static readonly running = new Set<BenchChild>();
   private stdout = '';
   private stderr = '';
   readonly exited: Promise<number | null>;
   private constructor(readonly child: ChildProcess) {
     child.stdout?.on('data', (chunk: Buffer) => (this.stdout += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
-    this.exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+    BenchChild.running.add(this);
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code) => {
+        BenchChild.running.delete(this);
+        resolve(code);
+      }),
+    );
   }
 
   /** `script` is relative to dist/bench, e.g. 'baseline/bare-read.server.js'. */

@@ -7,7 +7,8 @@
 #       the migrations of one database, `deploy` unless told (migrate image);
 #       DATABASE_URL names the database
 #
-# exec, so that the app is the process tini signals on SIGTERM.
+# exec, so that the app is the process tini signals on SIGTERM. The node flags
+# are those of libs/stack/src/app-process.ts (appNodeFlags, which says why).
 set -eu
 
 if [ "$#" -gt 0 ]; then
@@ -23,7 +24,7 @@ case "$role" in
       echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
       exit 2
     fi
-    exec node --disable-proto=throw --enable-source-maps "dist/apps/$role/src/main.js"
+    exec node --disable-proto=throw --enable-source-maps --liftoff-only --max-semi-space-size=2 "dist/apps/$role/src/main.js"
     ;;
   migrate)
     if [ "$#" -eq 0 ]; then

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ResponseQuery, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient, type ResponsesDb } from '@formline/db';
+import { ResponsesPrismaClient } from '@formline/db';
 import type { BuiltResponse } from './submission/response.builder';
 
 export interface NewResponse {
@@ -18,6 +18,8 @@ export interface StoredResponse {
   requestHash: string | null;
 }
 
+const utcNow = `now() AT TIME ZONE 'UTC'`;
+
 type Row = { id: string; submittedAt: Date; landedAt: Date; payload: unknown };
 
 // The region's responses. A response and the event announcing it are written
@@ -27,33 +29,35 @@ export class ResponseRepository {
   constructor(private readonly db: ResponsesPrismaClient) {}
 
   // False when the idempotency key was taken meanwhile (a concurrent retry).
+  // The hottest statement of the intake, so written by hand: both rows in one
+  // statement (atomic on its own: one round trip, no BEGIN/COMMIT), where
+  // Prisma's batch took four round trips and two planned queries.
   async insertWithEvent(response: NewResponse): Promise<boolean> {
     const { built } = response;
     try {
-      await this.db.$transaction([
-        this.db.response.create({
-          data: {
-            id: built.token,
-            formId: response.formId,
-            accountId: response.accountId,
-            landedAt: built.landedAt,
-            submittedAt: built.submittedAt,
-            payload: asJson(built.resource),
-            searchText: built.searchText,
-            idempotencyKey: response.idempotencyKey,
-            requestHash: response.requestHash,
-            requestId: response.requestId ?? null,
-          },
-        }),
-        this.db.outboxEvent.create({
-          data: {
-            id: built.event.event_id,
-            subject: Subjects.responsesResponseSubmitted,
-            payload: asJson(built.event),
-            requestId: response.requestId ?? null,
-          },
-        }),
-      ]);
+      await this.db.$executeRawUnsafe(
+        `WITH response AS (
+           INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
+             search_text, idempotency_key, request_hash, request_id, created_at)
+           VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, ${utcNow})
+           RETURNING id)
+         INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
+         SELECT $11, $12, $13::json, $10, ${utcNow} FROM response`,
+        built.token,
+        response.formId,
+        response.accountId,
+        // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
+        built.landedAt.toISOString(),
+        built.submittedAt.toISOString(),
+        JSON.stringify(built.resource),
+        built.searchText,
+        response.idempotencyKey ?? null,
+        response.requestHash,
+        response.requestId ?? null,
+        built.event.event_id,
+        Subjects.responsesResponseSubmitted,
+        JSON.stringify(built.event),
+      );
       return true;
     } catch (error) {
       if (isUniqueViolation(error) && response.idempotencyKey) return false;
@@ -148,11 +152,12 @@ function cursorFilter(anchor: { submittedAt: Date; id: string }, direction: 'gt'
   };
 }
 
+// Prisma's P2002, or a raw statement's P2010 whose driver error is PostgreSQL's 23505.
 function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === 'P2002';
-}
-
-// Responses and events are plain JSON by construction.
-function asJson(value: object): ResponsesDb.Prisma.InputJsonValue {
-  return value;
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, meta } = error as {
+    code?: string;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: string } } };
+  };
+  return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.originalCode === '23505');
 }

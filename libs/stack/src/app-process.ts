@@ -19,7 +19,16 @@ export interface AppProcessOptions {
 
 // How every app's node runs, here and in the image (deploy/image/entrypoint.sh):
 // `__proto__` access throws, so no caller JSON can reach a prototype through it.
-export const appNodeFlags = ['--disable-proto=throw', '--enable-source-maps'];
+// Memory (measured in the bench, RSS at rest): Prisma's query compiler is
+// WebAssembly that V8 otherwise also compiles with TurboFan, about 70 MB per
+// app; Liftoff alone is enough, as Prisma caches the plans it compiles. A
+// young generation of at most 2 MB per semi-space saves about 20 MB more.
+export const appNodeFlags = [
+  '--disable-proto=throw',
+  '--enable-source-maps',
+  '--liftoff-only',
+  '--max-semi-space-size=2',
+];
 
 // One running app: a real `node` process, as in production.
 export class AppProcess {

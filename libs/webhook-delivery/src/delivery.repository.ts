@@ -104,19 +104,27 @@ export class DeliveryRepository {
     return rows.filter((row) => wanted.has(`${row.eventId} ${row.webhookId}`));
   }
 
-  findToSend(deliveryId: string): Promise<DeliveryToSend | null> {
-    return this.db.delivery.findUnique({
-      where: { id: deliveryId },
-      select: {
-        id: true,
-        eventId: true,
-        body: true,
-        status: true,
-        attemptCount: true,
-        createdAt: true,
-        webhook: { select: { id: true, url: true, enabled: true, verifySsl: true, secretSealed: true } },
-      },
-    });
+  // Once per delivery attempt, the dispatcher's busiest read: by hand, as
+  // Prisma's planned query cost the dispatcher about a sixth of its time.
+  async findToSend(deliveryId: string): Promise<DeliveryToSend | null> {
+    const [row] = await this.db.$queryRawUnsafe<
+      (Omit<DeliveryToSend, 'webhook'> & {
+        webhookId: string;
+        url: string;
+        enabled: boolean;
+        verifySsl: boolean;
+        secretSealed: string | null;
+      })[]
+    >(
+      `SELECT d.id, d.event_id AS "eventId", d.body, d.status::text AS status,
+         d.attempt_count AS "attemptCount", d.created_at AS "createdAt", w.id AS "webhookId",
+         w.url, w.enabled, w.verify_ssl AS "verifySsl", w.secret_sealed AS "secretSealed"
+       FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = $1`,
+      deliveryId,
+    );
+    if (!row) return null;
+    const { webhookId, url, enabled, verifySsl, secretSealed, ...delivery } = row;
+    return { ...delivery, webhook: { id: webhookId, url, enabled, verifySsl, secretSealed } };
   }
 
   // Written before the POST, in one statement: if the dispatcher dies during

@@ -4,7 +4,6 @@ import {
   formChanged,
   type FormSnapshot,
   tokensRevoked,
-  type VersionedForm,
 } from '@formline/contracts';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { GatewayConfig } from '../gateway.config';
@@ -23,8 +22,8 @@ export type CachedPrincipal = AccessTokenPrincipal;
 export class ReadCache implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ReadCache');
   readonly principals: TtlCache<CachedPrincipal>;
-  /** By `<accountId>/<formId>`: a form is cached for the account that read it, never answered to another. */
-  readonly forms: TtlCache<{ formId: string; form: VersionedForm }>;
+  /** By `<accountId>/<formId>`: a form is cached for the account that read it, never answered to another; as its JSON. */
+  readonly forms: TtlCache<{ formId: string; version: number; body: string }>;
   readonly snapshots: TtlCache<FormSnapshot>;
   private subscriptions: Subscription[] = [];
 
