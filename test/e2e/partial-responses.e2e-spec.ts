@@ -4,6 +4,8 @@ import {
   callApi,
   createTestAccount,
   databaseUrl,
+  type HeadlessBrowser,
+  launchHeadlessBrowser,
   startTestRegions,
   testGlobalDatabase,
   testInfra,
@@ -23,8 +25,10 @@ describe('partial responses', () => {
   let regions: TestRegions;
   let receiver: WebhookReceiver;
   let alice: TestAccount; // us
+  let browser: HeadlessBrowser;
 
   beforeAll(async () => {
+    browser = launchHeadlessBrowser(); // installs Debian's chromium when missing
     alice = await createTestAccount(db, 'us');
     receiver = await WebhookReceiver.start();
     regions = await startTestRegions({
@@ -35,6 +39,7 @@ describe('partial responses', () => {
   });
 
   afterAll(async () => {
+    await browser?.close();
     await regions?.stop();
     await receiver?.stop();
     await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
@@ -262,5 +267,56 @@ describe('partial responses', () => {
       answers: [name('Ada'), seats],
     });
     expect(submitted.status).toBe(201);
+  });
+
+  // The respondent's page in headless Chromium: a partial reaches the webhook
+  // subscribed to partials while the respondent is still answering, then the
+  // final submission completes that same response.
+  it.each([
+    ['at the milestone', { autosave_progress: false, milestones: [{ field_ref: 'name' }] }],
+    ['as autosave goes', {}],
+  ])('the page sends progress %s, and its submission completes it', async (_when, settings) => {
+    const formId = await newForm(settings);
+    await api('PUT', `/forms/${formId}/webhooks/partials`, {
+      url: receiver.url(`/page-partials-${formId}`),
+      enabled: true,
+      event_types: { form_response_partial: true },
+    });
+    await api('PUT', `/forms/${formId}/webhooks/completes`, {
+      url: receiver.url(`/page-completes-${formId}`),
+      enabled: true,
+    });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${regions.baseUrl('us')}/to/${formId}`);
+    await page.getByRole('textbox').fill('Ada');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('form.block h1').innerText()).toContain('Seats?');
+
+    // Arrives while the respondent is on the next question.
+    const [partial] = await receiver.until(`/page-partials-${formId}`, (requests) => requests.length >= 1);
+    const partialEvent = JSON.parse(partial.body);
+    expect(partialEvent).toMatchObject({
+      event_type: 'form_response_partial',
+      form_response: { form_id: formId, answers: [{ field: { ref: 'name' }, text: 'Ada' }] },
+    });
+    const token = partialEvent.form_response.token as string;
+
+    await page.getByRole('spinbutton').fill('3');
+    await page.keyboard.press('Enter');
+    await page.locator('section.ending').waitFor();
+    const [completion] = await receiver.until(
+      `/page-completes-${formId}`,
+      (requests) => requests.length >= 1,
+    );
+    expect(JSON.parse(completion.body)).toMatchObject({
+      event_type: 'form_response',
+      form_response: { token, answers: [{ text: 'Ada' }, { number: 3 }] },
+    });
+    const listed = await api('GET', `/forms/${formId}/responses?response_type=partial,started,completed`);
+    expect(
+      listed.body.items.map((r: { token: string; response_type: string }) => [r.token, r.response_type]),
+    ).toEqual([[token, 'completed']]);
+    await context.close();
   });
 });
