@@ -55,7 +55,7 @@ describe('webhooks API', () => {
       enabled: true,
       verify_ssl: true,
       secret: 's3cret',
-      event_types: { form_response: true },
+      event_types: { form_response: true, form_response_partial: false },
       disabled_reason: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

@@ -8,6 +8,7 @@ import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
+import { PartialSubmissionsController } from './responses/partial-submissions.controller';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
 import { ThemesController } from './themes/themes.controller';
@@ -41,6 +42,7 @@ export class GatewayModule implements OnApplicationShutdown {
         WorkspacesController,
         MeController,
         ResponsesController,
+        PartialSubmissionsController,
         WebhooksController,
         ThemesController,
         RespondentPageController,

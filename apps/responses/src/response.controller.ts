@@ -6,17 +6,20 @@ import {
   listResponses,
   type RpcReply,
   type RpcRequest,
+  saveProgress,
   submitResponse,
 } from '@formline/contracts';
 import { ContractPipe } from '@formline/messaging';
 import { ResponseListingService } from './listing/response-listing.service';
 import { ResponseRepository } from './response.repository';
+import { ProgressService } from './submission/progress.service';
 import { SubmissionService } from './submission/submission.service';
 
 @Controller()
 export class ResponseController {
   constructor(
     private readonly submissions: SubmissionService,
+    private readonly progress: ProgressService,
     private readonly listing: ResponseListingService,
     private readonly responses: ResponseRepository,
   ) {}
@@ -24,6 +27,11 @@ export class ResponseController {
   @MessagePattern(submitResponse.subject)
   submit(@Payload(new ContractPipe(submitResponse.request)) request: RpcRequest<typeof submitResponse>) {
     return this.submissions.submit(request);
+  }
+
+  @MessagePattern(saveProgress.subject)
+  saveProgress(@Payload(new ContractPipe(saveProgress.request)) request: RpcRequest<typeof saveProgress>) {
+    return this.progress.save(request);
   }
 
   @MessagePattern(listResponses.subject)

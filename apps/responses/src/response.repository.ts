@@ -11,6 +11,17 @@ export interface NewResponse {
   requestHash: string;
   /** The request id of the submission, handed on with its event (X-Request-Id). */
   requestId?: string;
+  /** sha256 of the respondent's progress key, when the submission names one. */
+  progressKey?: string;
+}
+
+// A response in progress (or completed) found by its progress key.
+export interface ProgressRow {
+  id: string;
+  responseType: string;
+  landedAt: Date;
+  requestHash: string | null;
+  payload: Record<string, unknown>;
 }
 
 export interface StoredResponse {
@@ -38,8 +49,8 @@ export class ResponseRepository {
       await this.db.$executeRawUnsafe(
         `WITH response AS (
            INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
-             search_text, idempotency_key, request_hash, request_id, created_at)
-           VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, ${utcNow})
+             search_text, idempotency_key, request_hash, request_id, response_type, progress_key, created_at)
+           VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, ${utcNow})
            RETURNING id)
          INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
          SELECT $11, $12, $13::json, $10, ${utcNow} FROM response`,
@@ -57,9 +68,57 @@ export class ResponseRepository {
         built.event.event_id,
         Subjects.responsesResponseSubmitted,
         JSON.stringify(built.event),
+        built.responseType,
+        response.progressKey ?? null,
       );
       return true;
     } catch (error) {
+      if (isUniqueViolation(error) && (response.idempotencyKey || response.progressKey)) return false;
+      throw error;
+    }
+  }
+
+  findByProgressKey(formId: string, progressKey: string): Promise<ProgressRow | null> {
+    return this.db.response.findUnique({
+      where: { formId_progressKey: { formId, progressKey } },
+      select: { id: true, responseType: true, landedAt: true, requestHash: true, payload: true },
+    }) as Promise<ProgressRow | null>;
+  }
+
+  // Writes a new state of the response in progress `id` (a later partial save,
+  // or the final submission completing it) with its event, in one
+  // transaction. False when the response was completed meanwhile: then
+  // nothing is written, and no event exists for the write that lost.
+  async updateInProgress(id: string, response: NewResponse): Promise<boolean> {
+    const { built } = response;
+    try {
+      return await this.db.$transaction(async (tx) => {
+        const { count } = await tx.response.updateMany({
+          where: { id, formId: response.formId, responseType: { not: 'completed' } },
+          data: {
+            responseType: built.responseType,
+            landedAt: built.landedAt,
+            submittedAt: built.submittedAt,
+            payload: asJson(built.resource),
+            searchText: built.searchText,
+            requestHash: response.requestHash,
+            requestId: response.requestId ?? null,
+            ...(response.idempotencyKey ? { idempotencyKey: response.idempotencyKey } : {}),
+          },
+        });
+        if (count === 0) return false;
+        await tx.outboxEvent.create({
+          data: {
+            id: built.event.event_id,
+            subject: Subjects.responsesResponseSubmitted,
+            payload: asJson(built.event),
+            requestId: response.requestId ?? null,
+          },
+        });
+        return true;
+      });
+    } catch (error) {
+      // Another response already holds this Idempotency-Key: the caller replays it.
       if (isUniqueViolation(error) && response.idempotencyKey) return false;
       throw error;
     }
@@ -138,8 +197,9 @@ export class ResponseRepository {
   }
 
   // The form's responses in this region (the respondent page's welcome screen).
+  // Completed ones only: progress saved before the final submit is not a submission.
   count(formId: string): Promise<number> {
-    return this.db.response.count({ where: { formId } });
+    return this.db.response.count({ where: { formId, responseType: 'completed' } });
   }
 }
 

@@ -10,6 +10,7 @@ import { ResponseController } from './response.controller';
 import { ResponseRepository } from './response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { RESPONSES_NATS } from './responses.tokens';
+import { ProgressService } from './submission/progress.service';
 import { SubmissionService } from './submission/submission.service';
 
 // The responses service owns its region's responses database: submissions are
@@ -50,6 +51,7 @@ export class ResponsesModule implements OnApplicationShutdown {
         OutboxRelay,
         OutboxRetention,
         SubmissionService,
+        ProgressService,
         ResponseListingService,
       ],
     };

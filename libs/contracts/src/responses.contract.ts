@@ -30,7 +30,18 @@ export const submitResponse = defineRpc({
   reply: z.object({ response: responseResourceSchema, replayed: z.boolean() }),
 });
 
+// Saves a respondent's progress before the final submit (a partial response):
+// the same request shape as a submission; the body names its progress key.
+// `changed`: false when the save repeated what was stored (no new event), or
+// when the response was already completed (then it is left as it was).
+export const saveProgress = defineRpc({
+  subject: Subjects.responsesSubmissionProgress,
+  request: submitResponse.request,
+  reply: z.object({ response: responseResourceSchema, changed: z.boolean() }),
+});
+
 export const responseTypes = ['completed', 'partial', 'started'] as const;
+export type ResponseType = (typeof responseTypes)[number];
 export const responseSortFields = ['submitted_at', 'landed_at'] as const;
 
 // The Responses API's query parameters, parsed by the gateway.

@@ -39,6 +39,7 @@ export const Subjects = {
   formsThemePatch: 'forms.theme.patch.v1',
   formsThemeDelete: 'forms.theme.delete.v1',
   responsesSubmissionCreate: 'responses.submission.create.v1',
+  responsesSubmissionProgress: 'responses.submission.progress.v1',
   responsesResponseList: 'responses.response.list.v1',
   responsesResponseDelete: 'responses.response.delete.v1',
   responsesResponseCount: 'responses.response.count.v1',

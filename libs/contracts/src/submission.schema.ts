@@ -65,7 +65,18 @@ export const answerInputSchema = z.strictObject({
 });
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 
+// The respondent's own key of one response in progress, made at random by the
+// page: every partial save and the final submission that name it are one
+// response (the final one completes it). Whoever holds it can add to that
+// response until it is completed, so it is long and random, like a password.
+export const progressKeySchema = z
+  .string()
+  .min(16)
+  .max(128)
+  .regex(/^[\w-]+$/, 'letters, digits, "_" and "-" only');
+
 export const submissionSchema = z.strictObject({
+  progress_key: progressKeySchema.optional(),
   landed_at: z.iso.datetime({ offset: true }).max(inputLimits.name).optional(),
   hidden: z
     .record(boundedText(inputLimits.name), boundedText(inputLimits.hiddenValue))
@@ -77,3 +88,7 @@ export const submissionSchema = z.strictObject({
   answers: z.array(answerInputSchema).max(inputLimits.answers).default([]),
 });
 export type Submission = z.infer<typeof submissionSchema>;
+
+// The body of POST /forms/{form_id}/submissions/partial: the answers so far,
+// under the key that names the response in progress.
+export const partialSubmissionSchema = submissionSchema.extend({ progress_key: progressKeySchema });

@@ -6,7 +6,24 @@ import { Subjects } from './subjects';
 // Typeform's Webhooks API. A webhook belongs to a form and is named by its tag;
 // it lives in the region of the form's account, next to the responses it sends.
 
-export const webhookEventTypesSchema = z.object({ form_response: z.boolean() }).partial();
+// The kinds of event a webhook can subscribe to, as Typeform names them:
+// completed submissions, and partial responses (respondents' progress saved
+// before the final submit).
+export const webhookEventTypes = ['form_response', 'form_response_partial'] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
+// Strict: an event type this service does not know is refused with its name,
+// never dropped (a webhook subscribed to nothing would never fire, silently).
+export const webhookEventTypesInputSchema = z
+  .strictObject({ form_response: z.boolean(), form_response_partial: z.boolean() })
+  .partial();
+
+// As returned: every kind named, false unless subscribed.
+export const webhookEventTypesSchema = z.object({
+  form_response: z.boolean(),
+  form_response_partial: z.boolean(),
+});
+export type WebhookEventTypes = z.output<typeof webhookEventTypesSchema>;
 
 // The body of PUT/POST /forms/{form_id}/webhooks/{tag}. Every field may be
 // omitted on a change (toggling `enabled` alone keeps the url); creating needs url.
@@ -15,7 +32,7 @@ export const webhookInputSchema = z.strictObject({
   enabled: z.boolean().optional(),
   secret: boundedText(256).min(1).nullable().optional(),
   verify_ssl: z.boolean().optional(),
-  event_types: webhookEventTypesSchema.optional(),
+  event_types: webhookEventTypesInputSchema.optional(),
 });
 export type WebhookInput = z.output<typeof webhookInputSchema>;
 

@@ -12,6 +12,8 @@ import { type Budget, RateLimiter } from './rate-limiter';
 export class SubmissionThrottle {
   private readonly perAddress: Budget;
   private readonly perForm: Budget;
+  private readonly progressPerAddress: Budget;
+  private readonly progressPerForm: Budget;
 
   constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     const windowMs = config.SUBMISSION_RATE_LIMIT_WINDOW_MS;
@@ -23,10 +25,25 @@ export class SubmissionThrottle {
       { name: 'submit-form', limit: config.SUBMISSION_RATE_LIMIT_PER_FORM, windowMs },
       'Too many submissions to this form.',
     );
+    // Partial saves (a respondent's progress) have budgets of their own, as
+    // large: a respondent's autosaves never eat the final submission's.
+    this.progressPerAddress = limiter.budget(
+      { name: 'progress-address', limit: config.SUBMISSION_RATE_LIMIT_PER_ADDRESS, windowMs },
+      'Too many partial saves from this address.',
+    );
+    this.progressPerForm = limiter.budget(
+      { name: 'progress-form', limit: config.SUBMISSION_RATE_LIMIT_PER_FORM, windowMs },
+      'Too many partial saves to this form.',
+    );
   }
 
   async admitAnonymous(formId: string, clientAddress: string): Promise<void> {
     await this.perAddress.consume(clientAddress);
     await this.perForm.consume(formId);
+  }
+
+  async admitAnonymousProgress(formId: string, clientAddress: string): Promise<void> {
+    await this.progressPerAddress.consume(clientAddress);
+    await this.progressPerForm.consume(formId);
   }
 }

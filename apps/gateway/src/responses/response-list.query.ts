@@ -46,9 +46,10 @@ export function toResponseQuery(q: z.output<typeof responseListQuery>): Response
     ResponseQuery['sort']['field'],
     ResponseQuery['sort']['order'],
   ];
-  // `completed` is the older spelling of response_type.
-  const types =
-    q.response_type ?? (q.completed ? [q.completed === 'true' ? 'completed' : 'partial'] : undefined);
+  // `completed` is the older spelling of response_type; without either,
+  // Typeform lists completed responses only.
+  const unfinished: ResponseQuery['responseTypes'] = ['partial', 'started'];
+  const types = q.response_type ?? (q.completed === 'false' ? unfinished : undefined) ?? ['completed'];
   return {
     pageSize: q.page_size,
     since: q.since,

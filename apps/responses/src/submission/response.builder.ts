@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ResponseSubmittedEvent } from '@formline/contracts';
+import type { ResponseSubmittedEvent, ResponseType } from '@formline/contracts';
 import { allFields, type FormDefinition } from '@formline/form-definition';
 import type { RespondentPath, StoredAnswer } from '@formline/form-logic';
 
 export interface BuiltResponse {
   token: string;
+  responseType: ResponseType;
   landedAt: Date;
   submittedAt: Date;
   // The response as the Responses API lists it.
@@ -27,6 +28,8 @@ export interface ResponseFacts {
   answers: StoredAnswer[];
   hidden: Record<string, string>;
   landedAt?: string;
+  // The token of the response in progress this submission completes.
+  token?: string;
   metadata: { user_agent?: string; referer?: string };
   now: Date;
 }
@@ -37,7 +40,7 @@ export function newResponseToken(): string {
 }
 
 export function buildResponse(facts: ResponseFacts): BuiltResponse {
-  const token = newResponseToken();
+  const token = facts.token ?? newResponseToken();
   const submittedAt = facts.now;
   const landedAt = facts.landedAt ? new Date(facts.landedAt) : submittedAt;
   const { score, price } = facts.path.variables;
@@ -104,6 +107,7 @@ export function buildResponse(facts: ResponseFacts): BuiltResponse {
   };
   return {
     token,
+    responseType: 'completed',
     landedAt,
     submittedAt,
     resource,

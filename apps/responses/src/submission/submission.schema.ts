@@ -3,6 +3,7 @@
 export {
   answerInputSchema,
   answerTypes,
+  partialSubmissionSchema,
   submissionSchema,
   type AnswerInput,
   type AnswerType,

@@ -17,7 +17,7 @@ import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { checkAnswers } from './check-answers';
 import { type BuiltResponse, buildResponse } from './response.builder';
-import { submissionSchema } from './submission.schema';
+import { partialSubmissionSchema, submissionSchema } from './submission.schema';
 
 // Accepts a submission: checks it against the form, replays the form's logic,
 // stores the response with its event, and has the event relayed. Only forms
@@ -34,6 +34,59 @@ export class SubmissionService {
   async submit(
     request: RpcRequest<typeof submitResponse>,
   ): Promise<{ response: ResponseResource; replayed: boolean }> {
+    const snapshot = await this.formOf(request);
+    const requestHash = hashOf(request.body);
+    const definition = snapshot.definition as FormDefinition;
+    const checked = this.check(definition, request.body, 'complete');
+    const progressKey = checked.progressKey && hashOf(checked.progressKey);
+    // A retry that meets a concurrent one (same Idempotency-Key, or the same
+    // response in progress) looks again: the second pass replays or completes.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      if (request.idempotencyKey) {
+        const earlier = await this.replay(request.formId, request.idempotencyKey, requestHash);
+        if (earlier) return { response: earlier, replayed: true };
+      }
+      const inProgress = progressKey
+        ? await this.responses.findByProgressKey(request.formId, progressKey)
+        : null;
+      if (inProgress?.responseType === 'completed') {
+        if (inProgress.requestHash !== requestHash) throw alreadyCompleted();
+        return { response: inProgress.payload as ResponseResource, replayed: true };
+      }
+      const built = buildResponse({
+        ...checked,
+        // The response in progress keeps its token and when the respondent landed.
+        token: inProgress?.id,
+        landedAt: checked.landedAt ?? inProgress?.landedAt.toISOString(),
+        formId: request.formId,
+        accountId: snapshot.accountId,
+        definition,
+        metadata: request.metadata,
+        now: new Date(),
+      });
+      checkStoredSize(built);
+      const write = {
+        formId: request.formId,
+        accountId: snapshot.accountId,
+        built,
+        idempotencyKey: request.idempotencyKey,
+        requestHash,
+        requestId: currentRequestId(),
+        progressKey,
+      };
+      const stored = inProgress
+        ? await this.responses.updateInProgress(inProgress.id, write)
+        : await this.responses.insertWithEvent(write);
+      if (stored) {
+        this.relay.nudge();
+        return { response: built.resource, replayed: false };
+      }
+    }
+    throw new DomainError(ErrorCode.Conflict, 'The submission met a concurrent one; send it again.');
+  }
+
+  // The form's snapshot, refused unless its account lives in this region.
+  async formOf(request: RpcRequest<typeof submitResponse>) {
     const snapshot = request.form ?? (await this.rpc.request(getFormSnapshot, { formId: request.formId }));
     if (snapshot.region !== this.config.REGION) {
       throw new DomainError(
@@ -41,38 +94,7 @@ export class SubmissionService {
         `Form ${request.formId} takes submissions in region ${snapshot.region}.`,
       );
     }
-    const requestHash = createHash('sha256')
-      .update(JSON.stringify(request.body ?? null))
-      .digest('hex');
-    if (request.idempotencyKey) {
-      const earlier = await this.replay(request.formId, request.idempotencyKey, requestHash);
-      if (earlier) return { response: earlier, replayed: true };
-    }
-    const definition = snapshot.definition as FormDefinition;
-    const built = buildResponse({
-      ...this.check(definition, request.body),
-      formId: request.formId,
-      accountId: snapshot.accountId,
-      definition,
-      metadata: request.metadata,
-      now: new Date(),
-    });
-    checkStoredSize(built);
-    const inserted = await this.responses.insertWithEvent({
-      formId: request.formId,
-      accountId: snapshot.accountId,
-      built,
-      idempotencyKey: request.idempotencyKey,
-      requestHash,
-      requestId: currentRequestId(),
-    });
-    if (!inserted) {
-      // A concurrent retry with the same key won the race: answer with its response.
-      const earlier = await this.replay(request.formId, request.idempotencyKey!, requestHash);
-      if (earlier) return { response: earlier, replayed: true };
-    }
-    this.relay.nudge();
-    return { response: built.resource, replayed: false };
+    return snapshot;
   }
 
   private async replay(
@@ -91,9 +113,11 @@ export class SubmissionService {
     return earlier.payload as ResponseResource;
   }
 
-  // Every problem of the submission at once, each naming where it is.
-  private check(definition: FormDefinition, body: unknown) {
-    const parsed = submissionSchema.safeParse(body);
+  // Every problem of the submission at once, each naming where it is. A
+  // partial one (progress before the final submit) may leave required
+  // questions unanswered, and must name its progress key.
+  check(definition: FormDefinition, body: unknown, mode: 'complete' | 'partial') {
+    const parsed = (mode === 'partial' ? partialSubmissionSchema : submissionSchema).safeParse(body);
     if (!parsed.success) throw invalid(detailsFromIssues(parsed.error.issues, 'body'));
     const submission = parsed.data;
     const hidden = submission.hidden ?? {};
@@ -121,7 +145,7 @@ export class SubmissionService {
         problems.push({ code: 'NOT_ON_PATH', description, field: `answers[${i}]`, in: 'body' });
       }
     }
-    for (const ref of path.visited) {
+    for (const ref of mode === 'complete' ? path.visited : []) {
       const field = findField(definition, ref);
       const required = (field?.validations as { required?: boolean } | undefined)?.required === true;
       if (required && !answers.has(ref)) {
@@ -135,12 +159,33 @@ export class SubmissionService {
     }
     if (problems.length > 0) throw invalid(problems);
     const orderedAnswers = path.visited.flatMap((ref) => answers.get(ref) ?? []);
-    return { path, answers: orderedAnswers, hidden, landedAt: submission.landed_at };
+    return {
+      path,
+      answers: orderedAnswers,
+      hidden,
+      landedAt: submission.landed_at,
+      progressKey: submission.progress_key,
+    };
   }
 }
 
 function findField(definition: FormDefinition, ref: string) {
   return definition.fields.flatMap((f) => [f, ...(f.properties.fields ?? [])]).find((f) => f.ref === ref);
+}
+
+// The digest of a submission's body, or of a progress key (stored instead of it).
+export function hashOf(value: unknown): string {
+  return createHash('sha256')
+    .update(JSON.stringify(value ?? null))
+    .digest('hex');
+}
+
+// Like an Idempotency-Key used again with another body: the key's response is done.
+function alreadyCompleted(): DomainError {
+  return new DomainError(
+    ErrorCode.IdempotencyKeyReused,
+    'The response with this progress_key was already submitted, with other answers; use a new key for a new response.',
+  );
 }
 
 function invalid(details: ErrorDetail[]): DomainError {
@@ -151,7 +196,7 @@ function invalid(details: ErrorDetail[]): DomainError {
 // in the event the relay publishes: both travel as one NATS message (1 MB). The
 // stored response may be larger than the body (picked choices carry their
 // labels), so it is measured once built; too large is the caller's 413.
-function checkStoredSize(built: BuiltResponse): void {
+export function checkStoredSize(built: BuiltResponse): void {
   const response = jsonBytes(built.resource);
   const event = jsonBytes(built.event);
   if (response > inputLimits.storedBytes || event > inputLimits.replyBytes) {

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ResponseSubmittedEvent } from '@formline/contracts';
 import { WebhooksPrismaClient } from '@formline/db';
 import { DeliveryQueue, DeliveryRepository } from '@formline/webhook-delivery';
-import { wantsFormResponses } from '../webhook/webhook.mapper';
+import { wantsEvent } from '../webhook/webhook.mapper';
 
 export interface PlannableEvent {
   event: ResponseSubmittedEvent;
@@ -12,8 +12,9 @@ export interface PlannableEvent {
 
 // Turns submission events into deliveries, many events at once: one read of
 // the webhooks of their forms, one insert of a row per (event, enabled webhook
-// that wants form responses), one enqueue of the jobs of the rows still
-// pending. Planning the same events again finds their rows (unique per event
+// that wants its kind), one enqueue of the jobs of the rows still
+// pending. Each webhook gets the kinds of event it subscribed to (completed
+// submissions, partial responses). Planning the same events again finds their rows (unique per event
 // and webhook) and their jobs (deterministic ids): nothing is doubled.
 @Injectable()
 export class DeliveryPlanner {
@@ -41,7 +42,7 @@ export class DeliveryPlanner {
       for (const webhook of webhooks) {
         if (webhook.formId !== event.form_response.form_id || webhook.accountId !== event.account_id)
           continue;
-        if (!wantsFormResponses(webhook.eventTypes)) continue;
+        if (!wantsEvent(webhook.eventTypes, event.event_type)) continue;
         items.set(`${event.event_id} ${webhook.id}`, {
           eventId: event.event_id,
           webhookId: webhook.id,

@@ -1,4 +1,4 @@
-import type { WebhookResource } from '@formline/contracts';
+import type { WebhookEventType, WebhookEventTypes, WebhookResource } from '@formline/contracts';
 import type { SecretBox } from '@formline/webhook-delivery';
 
 interface WebhookRow {
@@ -25,14 +25,24 @@ export function toWebhookResource(row: WebhookRow, secrets: SecretBox): WebhookR
     enabled: row.enabled,
     verify_ssl: row.verifySsl,
     secret: row.secretSealed === null ? null : secrets.open(row.secretSealed),
-    event_types: row.eventTypes as WebhookResource['event_types'],
+    event_types: eventTypesOf(row.eventTypes),
     disabled_reason: row.disabledReason,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
 
-// Whether a webhook asked for this kind of event. Only form_response exists (SPEC 6).
-export function wantsFormResponses(eventTypes: unknown): boolean {
-  return (eventTypes as WebhookResource['event_types'] | null)?.form_response === true;
+// The stored subscription, every kind named: a kind never stored is off (rows
+// written before partial responses existed hold form_response alone).
+export function eventTypesOf(stored: unknown): WebhookEventTypes {
+  const types = (typeof stored === 'object' && stored !== null ? stored : {}) as Partial<WebhookEventTypes>;
+  return {
+    form_response: types.form_response === true,
+    form_response_partial: types.form_response_partial === true,
+  };
+}
+
+// Whether a webhook asked for this kind of event.
+export function wantsEvent(stored: unknown, eventType: WebhookEventType): boolean {
+  return eventTypesOf(stored)[eventType];
 }

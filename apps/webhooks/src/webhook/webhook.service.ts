@@ -4,7 +4,7 @@ import { WebhooksPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
 import { SecretBox, UrlRefused, WebhookUrlPolicy } from '@formline/webhook-delivery';
-import { toWebhookResource } from './webhook.mapper';
+import { eventTypesOf, toWebhookResource } from './webhook.mapper';
 
 interface WebhookKey {
   accountId: string;
@@ -48,7 +48,9 @@ export class WebhookService {
           enabled: input.enabled ?? false,
           verifySsl: input.verify_ssl ?? true,
           secretSealed: secretSealed ?? null,
-          eventTypes: input.event_types ?? { form_response: true },
+          // Typeform's default is completed submissions only; a body that names
+          // event types subscribes to exactly those it sets true.
+          eventTypes: eventTypesOf(input.event_types ?? { form_response: true }),
         },
       });
       return { webhook: toWebhookResource(row, this.secrets), created: true };
@@ -62,7 +64,11 @@ export class WebhookService {
         enabled: input.enabled,
         verifySsl: input.verify_ssl,
         secretSealed,
-        eventTypes: input.event_types,
+        // A change names only the kinds it changes; the others stay as they were.
+        eventTypes:
+          input.event_types === undefined
+            ? undefined
+            : { ...eventTypesOf(existing.eventTypes), ...input.event_types },
         disabledReason: revived ? null : undefined,
       },
     });

@@ -2,6 +2,7 @@ import type { Choice, Field, ThankYouScreen } from '@formline/form-definition';
 import { type StoredAnswer, stepThroughForm, valueOf } from '@formline/form-logic';
 import type { PageData } from '../page-data';
 import { answerProblem, toSubmitted } from './answer-check.client';
+import { progressSender } from './partial-progress.client';
 
 // The respondent's page, in the browser: one block at a time, the form's logic
 // deciding the next (the very code the responses service replays a submission
@@ -43,6 +44,35 @@ const autosave = settings.autosave_progress !== false;
 let progress: Progress = restore() ?? fresh();
 const hidden = readHidden();
 let submitting = false;
+// Partial responses: the answers so far, under the progress key that the
+// final submission names too (kept with the progress, so a reload keeps it).
+const partials = progressSender({
+  url: `${data.submitUrl}/partial`,
+  settings: form.settings,
+  body: () => ({
+    progress_key: progressKey(),
+    landed_at: progress.landedAt,
+    hidden,
+    answers: answersSoFar(),
+  }),
+});
+addEventListener('pagehide', () => partials.flush());
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') partials.flush();
+});
+
+function progressKey(): string {
+  if (!progress.key) {
+    progress.key = crypto.randomUUID();
+    save();
+  }
+  return progress.key;
+}
+
+// The answers on the respondent's path through the blocks confirmed so far.
+function answersSoFar() {
+  return walk().visited.flatMap((ref) => (progress.answers[ref] ? [toSubmitted(progress.answers[ref])] : []));
+}
 
 function fresh(): Progress {
   return { answers: {}, confirmed: [], started: false, landedAt: new Date().toISOString() };
@@ -269,6 +299,7 @@ function renderBlock(field: Field, visited: readonly string[]): void {
     else delete progress.answers[field.ref];
     progress.confirmed = [...visited, field.ref];
     save();
+    partials.confirmed(field.ref);
     render();
   });
   formNode.addEventListener('keydown', (event) => {
@@ -659,20 +690,17 @@ function scale(field: Field, aria: Record<string, string | undefined>) {
 async function submit(localEnding: ThankYouScreen): Promise<void> {
   if (submitting) return;
   submitting = true;
-  progress.key ??= crypto.randomUUID();
-  save();
-  const path = walk();
-  const answers = path.visited.flatMap((ref) =>
-    progress.answers[ref] ? [toSubmitted(progress.answers[ref])] : [],
-  );
+  partials.stop();
+  const key = progressKey();
+  const answers = answersSoFar();
   const status = el('p', { class: 'status', role: 'status' }, t.submitting);
   show(el('section', { class: 'screen sending', 'aria-busy': 'true' }, status));
   live.textContent = t.submitting;
   try {
     const response = await fetch(data.submitUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': progress.key },
-      body: JSON.stringify({ landed_at: progress.landedAt, hidden, answers }),
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ progress_key: key, landed_at: progress.landedAt, hidden, answers }),
     });
     const body = (await response.json().catch(() => undefined)) as
       { ending?: { ref?: string }; description?: string } | undefined;

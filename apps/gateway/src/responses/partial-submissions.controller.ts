@@ -1,0 +1,95 @@
+import { Body, Controller, Headers, HttpCode, Inject, Ip, Param, Post, Res } from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import {
+  type AccessTokenPrincipal,
+  getFormSnapshot,
+  partialSubmissionSchema,
+  responseResourceSchema,
+  saveProgress,
+} from '@formline/contracts';
+import { DomainError, ErrorCode, errorBodySchema } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import type { FastifyReply } from 'fastify';
+import { OptionalPrincipal } from '../auth/optional-principal.decorator';
+import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
+import { ReadCache } from '../cache/read-cache';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { ApiOperation } from '../openapi/api-operation.decorator';
+import { SubmissionThrottle } from '../rate-limit/submission.throttle';
+
+// Partial responses: a respondent's answers saved before the final submit, as
+// the respondent's page sends them at a milestone and as autosave goes. Who
+// may save, where, and how often are the rules of submissions: public forms
+// from anyone (rate limited per address and per form), private ones with an
+// owner's token, only in the region of the form's account (307 elsewhere).
+@Controller('forms/:form_id')
+export class PartialSubmissionsController {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly throttle: SubmissionThrottle,
+    private readonly cache: ReadCache,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {}
+
+  @Post('submissions/partial')
+  @HttpCode(200)
+  @ScopeIfAuthenticated('responses:write')
+  @ApiOperation({
+    summary: "Save a respondent's progress (a partial response)",
+    description:
+      'The answers so far, under `progress_key` (16 to 128 random letters, digits, `_` or `-`, made by the ' +
+      'respondent): every save with the same key updates one response (`response_type` `partial`, or ' +
+      '`started` with no answer yet), and a submission to `/submissions` with that key completes it, ' +
+      'keeping its token. Each save that changes it is sent to webhooks subscribed to ' +
+      '`form_response_partial`; the same save again changes nothing, and a save after the final ' +
+      'submission leaves the completed response as it is. Forms take them when they have a milestone ' +
+      'or keep `settings.autosave_progress` on.',
+    body: partialSubmissionSchema,
+    responses: {
+      200: {
+        description: 'The response in progress, as the Responses API shows it.',
+        body: responseResourceSchema,
+      },
+      307: {
+        description: "The form's responses live in the other region: save there, with the same body.",
+        body: errorBodySchema,
+        headers: { Location: "The partial submissions address in the form's region." },
+      },
+    },
+    errors: [ErrorCode.FormNotFound, ErrorCode.WrongRegion, ErrorCode.Conflict],
+  })
+  async save(
+    @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
+    @Param('form_id') formId: string,
+    @Body() body: unknown,
+    @Headers() headers: Record<string, string | undefined>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Ip() clientAddress: string,
+  ): Promise<unknown> {
+    if (!principal) await this.throttle.admitAnonymousProgress(formId, clientAddress);
+    const location = await this.cache.snapshots.getOrLoad(formId, () =>
+      this.rpc.request(getFormSnapshot, { formId }),
+    );
+    if (!location.isPublic && principal?.accountId !== location.accountId) {
+      if (!principal) {
+        throw new DomainError(
+          ErrorCode.AuthenticationFailed,
+          'This form is private: save with a token of its owner.',
+        );
+      }
+      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+    }
+    if (location.region !== this.config.REGION) {
+      const target = `${regionBaseUrls(this.config)[location.region]}/forms/${formId}/submissions/partial`;
+      void reply.status(307).header('Location', target);
+      return { code: ErrorCode.WrongRegion, description: `This form takes partial responses at ${target}.` };
+    }
+    const { response } = await this.rpc.request(saveProgress, {
+      formId,
+      body,
+      metadata: { user_agent: headers['user-agent'], referer: headers.referer },
+      form: { accountId: location.accountId, region: location.region, definition: location.definition },
+    });
+    return response;
+  }
+}

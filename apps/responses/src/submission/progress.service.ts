@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import type { ResponseResource, RpcRequest, saveProgress } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import type { FormDefinition } from '@formline/form-definition';
+import { currentRequestId } from '@formline/ops';
+import { OutboxRelay } from '../outbox/outbox.relay';
+import { ResponseRepository } from '../response.repository';
+import { buildPartialResponse } from './partial-response.builder';
+import { checkStoredSize, hashOf, SubmissionService } from './submission.service';
+
+// Partial responses: a respondent's answers saved before the final submit,
+// one response per progress key, each save that changes it announced as a
+// `form_response_partial` event in the same transaction (the outbox). The
+// final submission naming the key completes that same response
+// (SubmissionService). A form stores them when it has a milestone or keeps
+// its autosave_progress on (Typeform's default).
+@Injectable()
+export class ProgressService {
+  constructor(
+    private readonly submissions: SubmissionService,
+    private readonly responses: ResponseRepository,
+    private readonly relay: OutboxRelay,
+  ) {}
+
+  async save(
+    request: RpcRequest<typeof saveProgress>,
+  ): Promise<{ response: ResponseResource; changed: boolean }> {
+    const snapshot = await this.submissions.formOf(request);
+    const definition = snapshot.definition as FormDefinition;
+    if (!takesPartialResponses(definition)) {
+      throw new DomainError(ErrorCode.ValidationError, 'This form does not take partial responses.', [
+        {
+          code: 'PARTIAL_RESPONSES_OFF',
+          description: 'the form has no milestone and its settings.autosave_progress is false',
+          field: 'progress_key',
+          in: 'body',
+        },
+      ]);
+    }
+    const checked = this.submissions.check(definition, request.body, 'partial');
+    const progressKey = hashOf(checked.progressKey);
+    const requestHash = hashOf(request.body);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const stored = await this.responses.findByProgressKey(request.formId, progressKey);
+      // Completed already (a late save racing the final submit), or the same
+      // save again (a retry): nothing changes and no event is sent.
+      if (stored && (stored.responseType === 'completed' || stored.requestHash === requestHash)) {
+        return { response: stored.payload as ResponseResource, changed: false };
+      }
+      const built = buildPartialResponse({
+        ...checked,
+        token: stored?.id,
+        landedAt: checked.landedAt ?? stored?.landedAt.toISOString(),
+        formId: request.formId,
+        accountId: snapshot.accountId,
+        definition,
+        metadata: request.metadata,
+        now: new Date(),
+      });
+      checkStoredSize(built);
+      const write = {
+        formId: request.formId,
+        accountId: snapshot.accountId,
+        built,
+        requestHash,
+        requestId: currentRequestId(),
+        progressKey,
+      };
+      const written = stored
+        ? await this.responses.updateInProgress(stored.id, write)
+        : await this.responses.insertWithEvent(write);
+      if (written) {
+        this.relay.nudge();
+        return { response: built.resource, changed: true };
+      }
+    }
+    throw new DomainError(ErrorCode.Conflict, 'The save met a concurrent one; send it again.');
+  }
+}
+
+// Typeform's autosave_progress defaults to true; a milestone asks for a
+// partial submit point whatever autosave says.
+export function takesPartialResponses(definition: FormDefinition): boolean {
+  const settings = definition.settings as { autosave_progress?: boolean; milestones?: unknown[] };
+  return settings.autosave_progress !== false || (settings.milestones?.length ?? 0) > 0;
+}
