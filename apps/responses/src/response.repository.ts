@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { type ResponseQuery, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient } from '@formline/db';
+import { ResponsesPrismaClient, type ResponsesDb } from '@formline/db';
 import type { BuiltResponse } from './submission/response.builder';
 
 export interface NewResponse {
@@ -220,4 +220,8 @@ function isUniqueViolation(error: unknown): boolean {
     meta?: { driverAdapterError?: { cause?: { originalCode?: string } } };
   };
   return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.originalCode === '23505');
+}
+
+function asJson(value: object): ResponsesDb.Prisma.InputJsonValue {
+  return value;
 }
