@@ -10,6 +10,7 @@ import {
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
+import { imageVars } from './images/image.config';
 
 export const gatewayConfigSchema = z.object({
   ...regionVars,
@@ -21,6 +22,7 @@ export const gatewayConfigSchema = z.object({
   ...shutdownVars,
   ...httpVars,
   ...readCacheVars,
+  ...imageVars,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

@@ -19,6 +19,7 @@ import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { allowLargerBodies } from './http/body-limits';
 import { allowPageSubmissions } from './respondent-page/submission-cors';
 
 async function main(): Promise<void> {
@@ -41,6 +42,10 @@ async function main(): Promise<void> {
   });
   observeHttpRequests(adapter.getInstance(), logger);
   installRequestHygiene(adapter.getInstance());
+  // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
+  allowLargerBodies(adapter.getInstance(), [
+    { method: 'POST', url: '/images', bytes: Math.ceil(config.IMAGE_MAX_BYTES / 3) * 4 + 64 * 1024 },
+  ]);
   const served = collectServedRoutes(adapter.getInstance());
   allowPageSubmissions(adapter.getInstance(), Object.values(regionBaseUrls(config)));
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {

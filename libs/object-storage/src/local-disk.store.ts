@@ -13,7 +13,7 @@ export class LocalDiskObjectStore implements ObjectStore {
     this.root = resolve(root);
   }
 
-  async put(key: string, body: Buffer): Promise<void> {
+  async put(key: string, body: Buffer, _contentType?: string): Promise<void> {
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
     const temporary = `${path}.${randomBytes(6).toString('hex')}.part`;
