@@ -75,9 +75,14 @@ export async function renderVariant(
   box: VariantBox,
   maxPixels: number,
 ): Promise<Buffer> {
+  // A `cover` box is a square crop: as large as the box, or as the image's shorter side.
+  const { width, height } = await imageDimensions(bytes);
+  const side = Math.min(box.width, width, height);
+  const target =
+    box.fit === 'cover' ? { width: side, height: side } : { width: box.width, height: box.height };
   const image = decoder(bytes, maxPixels)
     .rotate()
-    .resize({ width: box.width, height: box.height, fit: box.fit, withoutEnlargement: true });
+    .resize({ ...target, fit: box.fit, withoutEnlargement: true });
   if (mediaType === 'image/png') return image.png().toBuffer();
   if (mediaType === 'image/gif') return image.gif().toBuffer();
   return image.jpeg({ quality: 85, mozjpeg: true }).toBuffer();

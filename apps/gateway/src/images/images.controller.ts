@@ -109,7 +109,6 @@ export class ImagesController {
       200: {
         description: 'The image’s JSON, or the image.',
         body: imageResourceSchema,
-        headers: { ETag: 'With the image itself.', 'Cache-Control': 'With the image itself.' },
       },
     },
     errors: notFound,
@@ -141,7 +140,6 @@ export class ImagesController {
       200: {
         description: 'The sized image’s JSON, or the sized image.',
         body: imageResourceSchema,
-        headers: { ETag: 'With the image itself.', 'Cache-Control': 'With the image itself.' },
       },
     },
     errors: notFound,
