@@ -10,6 +10,7 @@ import {
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
+import { fileVars } from './files/file.config';
 import { imageVars } from './images/image.config';
 
 export const gatewayConfigSchema = z.object({
@@ -23,6 +24,7 @@ export const gatewayConfigSchema = z.object({
   ...httpVars,
   ...readCacheVars,
   ...imageVars,
+  ...fileVars,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

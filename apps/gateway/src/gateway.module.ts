@@ -10,6 +10,8 @@ import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
 import { ImagesController } from './images/images.controller';
+import { FILE_STORE } from './files/respondent-file';
+import { RespondentFilesController } from './files/respondent-files.controller';
 import { IMAGE_STORE } from './images/image.store';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
@@ -47,6 +49,7 @@ export class GatewayModule implements OnApplicationShutdown {
         WebhooksController,
         ThemesController,
         ImagesController,
+        RespondentFilesController,
         RespondentPageController,
         PersonalTokensController,
         OAuthApplicationsController,
@@ -57,6 +60,7 @@ export class GatewayModule implements OnApplicationShutdown {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: IMAGE_STORE, useFactory: () => objectStoreFrom('IMAGE', config) },
+        { provide: FILE_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
         {
           provide: RpcClient,
