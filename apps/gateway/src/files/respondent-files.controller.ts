@@ -21,6 +21,11 @@ import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { FILE_STORE, fileKey, fileNameFromUrl, fileUrl, safeFileName } from './respondent-file';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
+// The body is the file itself, whatever it holds (checked by size only).
+const fileBody = z
+  .string()
+  .max(100 * 1024 * 1024)
+  .meta({ format: 'binary', description: 'The file’s bytes (at most `FILE_MAX_BYTES`).' });
 const uploadAnswer = z.object({
   file_url: z.string().describe('What the submission answers the question with (`file_url`).'),
   file_name: z.string(),
@@ -55,6 +60,7 @@ export class RespondentFilesController {
       'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`), its name in `filename`. ' +
       'Answer the question with the `file_url` returned. Rate limited as submissions are; ' +
       "only at the form's own region's address.",
+    body: fileBody,
     bodyContentTypes: ['application/octet-stream'],
     responses: { 201: { description: 'The stored file.', body: uploadAnswer } },
     errors: [ErrorCode.FormNotFound, ErrorCode.NotFound, ErrorCode.WrongRegion, ErrorCode.PayloadTooLarge],
