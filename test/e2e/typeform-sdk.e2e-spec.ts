@@ -1,4 +1,5 @@
 import { createClient } from '@typeform/api-client';
+import sharp from 'sharp';
 import {
   createTestAccount,
   startTestRegions,
@@ -86,6 +87,23 @@ describe('the official Typeform SDK (@typeform/api-client)', () => {
     const listed = await typeform.workspaces.list({ page: 'auto' });
     expect(listed.items?.map((item) => item.id)).toContain(workspace.id);
     await typeform.workspaces.delete({ id: workspace.id! });
+  });
+
+  it('adds, lists, reads in every kind of size, and deletes images', async () => {
+    // A 40×30 PNG, made here: the SDK sends it as base64.
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#336699' } })
+      .png()
+      .toBuffer();
+    const image = await typeform.images.add({ image: png.toString('base64'), fileName: 'sdk.png' });
+    expect(image).toMatchObject({ file_name: 'sdk.png', width: 40, height: 30, media_type: 'image/png' });
+    const id = image.id!;
+    expect((await typeform.images.list()).map((item) => item.id)).toContain(id);
+    expect(await typeform.images.get({ id })).toEqual(image);
+    expect(await typeform.images.get({ id, size: 'thumbnail' })).toMatchObject({ id, width: 40 });
+    expect(await typeform.images.get({ id, backgroundSize: 'tablet' })).toMatchObject({ id, height: 30 });
+    expect(await typeform.images.get({ id, choiceSize: 'supersize' })).toMatchObject({ id, width: 30 });
+    await typeform.images.delete({ id });
+    await expect(typeform.images.get({ id })).rejects.toMatchObject({ code: 'IMAGE_NOT_FOUND' });
   });
 
   it('surfaces our error body as the SDK error', async () => {

@@ -9,6 +9,7 @@ import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
+import { FormImagesCheck } from './images/form-images.check';
 import { ResourceLinks } from './resource-links';
 import { WorkspaceRepository } from './workspace.repository';
 
@@ -26,6 +27,7 @@ export class FormService {
     private readonly forms: FormRepository,
     private readonly workspaces: WorkspaceRepository,
     @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly formImages: FormImagesCheck,
     @Inject(FORMS_CONFIG) config: FormsConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));
@@ -33,6 +35,7 @@ export class FormService {
 
   async create(accountId: string, body: unknown): Promise<VersionedForm> {
     const { definition, workspaceHref } = parseFormDefinition(body);
+    await this.formImages.check(accountId, definition);
     const workspaceId = await this.resolveWorkspace(accountId, workspaceHref);
     const form = await this.forms.create({ id: newPublicId(), accountId, workspaceId, definition });
     return this.present(accountId, form);
@@ -62,6 +65,7 @@ export class FormService {
   ): Promise<VersionedForm> {
     return this.write(accountId, formId, expectedVersion, async (current) => {
       const { definition, workspaceHref } = parseFormDefinition(body, current.definition);
+      await this.formImages.check(accountId, definition);
       const workspaceId = workspaceHref
         ? await this.resolveWorkspace(accountId, workspaceHref)
         : current.workspaceId;
@@ -79,6 +83,7 @@ export class FormService {
     const written = await this.write(accountId, formId, expectedVersion, async (current) => {
       const patched = applyPatch(editableForm(current, this.links), parsedOperations, patchableRoots);
       const { definition, workspaceHref } = parseFormDefinition(patched, current.definition);
+      await this.formImages.check(accountId, definition);
       const workspaceId = workspaceHref
         ? await this.resolveWorkspace(accountId, workspaceHref)
         : current.workspaceId;

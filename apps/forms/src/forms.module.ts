@@ -9,6 +9,10 @@ import { FormController } from './form.controller';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
 import { FormPageController } from './respondent-page/form-page.controller';
+import { FormImagesCheck } from './images/form-images.check';
+import { ImageController } from './images/image.controller';
+import { ImageRepository } from './images/image.repository';
+import { ImageService } from './images/image.service';
 import { ThemeController } from './themes/theme.controller';
 import { ThemeRepository } from './themes/theme.repository';
 import { ThemeService } from './themes/theme.service';
@@ -53,6 +57,7 @@ export class FormsModule implements OnApplicationShutdown {
         FormController,
         WorkspaceController,
         ThemeController,
+        ImageController,
         FormPageController,
       ],
       providers: [
@@ -82,6 +87,9 @@ export class FormsModule implements OnApplicationShutdown {
         WorkspaceService,
         ThemeRepository,
         ThemeService,
+        ImageRepository,
+        ImageService,
+        FormImagesCheck,
       ],
     };
   }

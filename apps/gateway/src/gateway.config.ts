@@ -10,6 +10,8 @@ import {
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
+import { fileVars } from './files/file.config';
+import { imageVars } from './images/image.config';
 
 export const gatewayConfigSchema = z.object({
   ...regionVars,
@@ -21,6 +23,8 @@ export const gatewayConfigSchema = z.object({
   ...shutdownVars,
   ...httpVars,
   ...readCacheVars,
+  ...imageVars,
+  ...fileVars,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

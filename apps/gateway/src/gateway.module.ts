@@ -1,6 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { connectNats, connectRedisFailFast, RpcClient } from '@formline/messaging';
+import { objectStoreFrom } from '@formline/object-storage';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { AccessGuard } from './auth/access.guard';
 import { ReadCache } from './cache/read-cache';
@@ -9,6 +10,10 @@ import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
 import { PartialSubmissionsController } from './responses/partial-submissions.controller';
+import { ImagesController } from './images/images.controller';
+import { FILE_STORE } from './files/respondent-file';
+import { RespondentFilesController } from './files/respondent-files.controller';
+import { IMAGE_STORE } from './images/image.store';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
 import { ThemesController } from './themes/themes.controller';
@@ -45,6 +50,8 @@ export class GatewayModule implements OnApplicationShutdown {
         PartialSubmissionsController,
         WebhooksController,
         ThemesController,
+        ImagesController,
+        RespondentFilesController,
         RespondentPageController,
         PersonalTokensController,
         OAuthApplicationsController,
@@ -54,6 +61,8 @@ export class GatewayModule implements OnApplicationShutdown {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: IMAGE_STORE, useFactory: () => objectStoreFrom('IMAGE', config) },
+        { provide: FILE_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
         {
           provide: RpcClient,

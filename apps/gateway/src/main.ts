@@ -19,6 +19,7 @@ import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
 import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
 import { describeRoutes } from './openapi/openapi.routes';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { allowLargerBodies } from './http/body-limits';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -40,6 +41,19 @@ async function main(): Promise<void> {
   });
   observeHttpRequests(adapter.getInstance(), logger);
   installRequestHygiene(adapter.getInstance());
+  // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
+  allowLargerBodies(adapter.getInstance(), [
+    { method: 'POST', url: '/images', bytes: Math.ceil(config.IMAGE_MAX_BYTES / 3) * 4 + 64 * 1024 },
+    { method: 'POST', url: '/forms/:form_id/files/:field_id', bytes: config.FILE_MAX_BYTES },
+  ]);
+  // Respondents' files arrive as raw bytes; every other route refuses a body that is not JSON.
+  adapter
+    .getInstance()
+    .addContentTypeParser(
+      'application/octet-stream',
+      { parseAs: 'buffer', bodyLimit: inputLimits.bodyBytes },
+      (_request, body, done) => done(null, body),
+    );
   const served = collectServedRoutes(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {
     logger,

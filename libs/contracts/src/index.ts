@@ -19,4 +19,5 @@ export * from './webhooks.contract';
 export * from './queues';
 export * from './change-announcements';
 export * from './themes.contract';
+export * from './images.contract';
 export * from './form-page.contract';

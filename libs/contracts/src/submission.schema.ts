@@ -37,6 +37,15 @@ const choicesValue = z.strictObject({
   other: boundedText(inputLimits.answerShort).optional(),
 });
 
+// A payment as Typeform records it: the amount charged, as a decimal string,
+// the card's last four digits and the payer's name. Recorded, never charged.
+const paymentValue = z.strictObject({
+  amount: boundedText(32),
+  last4: boundedText(4).optional(),
+  name: boundedText(inputLimits.answerShort).optional(),
+  success: z.boolean().optional(),
+});
+
 export const answerTypes = [
   'text',
   'email',
@@ -47,6 +56,8 @@ export const answerTypes = [
   'date',
   'url',
   'phone_number',
+  'file_url',
+  'payment',
 ] as const;
 export type AnswerType = (typeof answerTypes)[number];
 
@@ -62,6 +73,8 @@ export const answerInputSchema = z.strictObject({
   date: boundedText(inputLimits.answerShort).optional(),
   url: boundedText(inputLimits.url).optional(),
   phone_number: boundedText(inputLimits.answerShort).optional(),
+  file_url: boundedText(inputLimits.url).optional(),
+  payment: paymentValue.optional(),
 });
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 

@@ -90,8 +90,59 @@ export const fieldTypes = [
   'legal',
   'statement',
   'group',
+  'picture_choice',
+  'nps',
+  'ranking',
+  'matrix',
+  'contact_info',
+  'address',
+  'file_upload',
+  'payment',
+  'calendly',
 ] as const;
 export type FieldType = (typeof fieldTypes)[number];
+
+// Blocks answered on one screen through their own inner fields (the rows of a
+// matrix, the lines of an address), each inner field answered on its own, as
+// Typeform's responses list them. A group's inner fields are blocks of their own.
+export const compositeFieldTypes = ['matrix', 'contact_info', 'address'] as const;
+export type CompositeFieldType = (typeof compositeFieldTypes)[number];
+
+// The lines of a contact_info and of an address block (Typeform's subfield keys).
+export const contactInfoSubfields = ['first_name', 'last_name', 'email', 'phone_number', 'company'] as const;
+export const addressSubfields = [
+  'address_line1',
+  'address_line2',
+  'city',
+  'state',
+  'zip',
+  'country',
+] as const;
+
+// Typeform's form types (`type` of a form).
+export const formTypes = [
+  'quiz',
+  'classification',
+  'score',
+  'branching',
+  'classification_branching',
+  'score_branching',
+] as const;
+
+// Currencies a payment block may charge in (Typeform's list).
+export const paymentCurrencies = [
+  'AUD',
+  'BRL',
+  'CAD',
+  'CHF',
+  'DKK',
+  'EUR',
+  'GBP',
+  'MXN',
+  'NOK',
+  'SEK',
+  'USD',
+] as const;
 
 export const ratingShapes = [
   'star',

@@ -61,6 +61,8 @@ export interface Milestone {
 
 export interface FormDefinition {
   title: string;
+  /** Typeform's form type (quiz, classification, score, branching, ...); absent in forms stored before it was kept. */
+  type?: string;
   language: string;
   fields: Field[];
   hidden: string[];
@@ -71,9 +73,11 @@ export interface FormDefinition {
   theme?: { href: string };
   settings: Record<string, unknown> & { milestones?: Milestone[] };
   cui_settings: Record<string, unknown>;
+  /** The page's own texts as the form overrides them (PUT /forms/{id}/messages); never part of the form resource. */
+  messages?: Record<string, string>;
 }
 
-// Every field, groups' inner fields included, in form order.
+// Every field, the inner fields of groups and composite blocks included, in form order.
 export function allFields(fields: readonly Field[]): Field[] {
   return fields.flatMap((field) => [field, ...(field.properties.fields ?? [])]);
 }

@@ -1,6 +1,6 @@
 import { boundedText, inputLimits, isPrototypeKey } from '@formline/input';
 import { z } from 'zod';
-import { languages } from './enums';
+import { formTypes, languages } from './enums';
 import { fieldSchema } from './field.schema';
 import { logicJumpSchema } from './logic.schema';
 import { thankYouScreenSchema, welcomeScreenSchema } from './screen.schema';
@@ -12,6 +12,7 @@ import { cuiSettingsSchema, settingsSchema } from './settings.schema';
 // as it is, and those are ignored.
 export const formInputSchema = z.strictObject({
   title: boundedText(inputLimits.formTitle, { error: 'title is required' }).min(1, 'title is required'),
+  type: z.enum(formTypes).optional(),
   language: z.enum(languages).optional(),
   fields: z.array(fieldSchema).max(inputLimits.fields).optional(),
   hidden: z
@@ -34,7 +35,6 @@ export const formInputSchema = z.strictObject({
   cui_settings: cuiSettingsSchema.optional(),
   // Read-only, ignored on input.
   id: boundedText(inputLimits.id).optional(),
-  type: boundedText(inputLimits.name).optional(),
   created_at: boundedText(inputLimits.name).optional(),
   last_updated_at: boundedText(inputLimits.name).optional(),
   published_at: boundedText(inputLimits.name).optional(),

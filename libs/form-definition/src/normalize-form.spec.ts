@@ -13,6 +13,7 @@ describe('normalizeForm', () => {
   it('fills every documented default on a minimal form', () => {
     expect(normalizeForm({ title: 'Minimal' }, undefined, counterIds())).toEqual({
       title: 'Minimal',
+      type: 'quiz',
       language: 'en',
       fields: [],
       hidden: [],

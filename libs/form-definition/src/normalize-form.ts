@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { newPublicId } from '@formline/ids';
+import { compositeFieldTypes } from './enums';
 import type { FieldInput, ChoiceInput } from './field.schema';
 import type { FormInput } from './form-input.schema';
 import {
@@ -46,6 +47,7 @@ export function normalizeForm(
   const showNumberOfSubmissions = settings.show_number_of_submissions;
   return {
     title: input.title,
+    type: input.type ?? 'quiz',
     language,
     fields,
     hidden: input.hidden ?? [],
@@ -84,6 +86,8 @@ export function normalizeForm(
       is_typing_emulation_disabled: input.cui_settings?.is_typing_emulation_disabled ?? false,
       typing_emulation_speed: input.cui_settings?.typing_emulation_speed,
     }),
+    // Messages are written through their own endpoint; a new version of the form keeps them.
+    ...(previous?.messages ? { messages: previous.messages } : {}),
   };
 }
 
@@ -99,15 +103,45 @@ const propertyDefaults: Partial<Record<Field['type'], Record<string, unknown>>> 
   rating: { steps: 5, shape: 'star' },
   opinion_scale: { steps: 11, start_at_one: false },
   date: { structure: 'MMDDYYYY', separator: '/' },
+  picture_choice: {
+    randomize: false,
+    allow_multiple_selection: false,
+    allow_other_choice: false,
+    supersized: false,
+    show_labels: true,
+  },
+  ranking: { randomize: false },
+  matrix: { randomize: false },
+  payment: { currency: 'USD', price: { type: 'variable', value: 'price' }, show_button: true },
 };
-const withoutValidations = new Set<Field['type']>(['statement', 'group']);
+const withoutValidations = new Set<Field['type']>(['statement', 'group', ...compositeFieldTypes]);
+
+// The lines a contact_info or address block has when the client names none.
+const defaultSubfields: Partial<Record<Field['type'], Array<{ key: string; type: string; title: string }>>> =
+  {
+    contact_info: [
+      { key: 'first_name', type: 'short_text', title: 'First name' },
+      { key: 'last_name', type: 'short_text', title: 'Last name' },
+      { key: 'email', type: 'email', title: 'Email' },
+      { key: 'phone_number', type: 'phone_number', title: 'Phone number' },
+      { key: 'company', type: 'short_text', title: 'Company' },
+    ],
+    address: [
+      { key: 'address_line1', type: 'short_text', title: 'Address' },
+      { key: 'address_line2', type: 'short_text', title: 'Address line 2' },
+      { key: 'city', type: 'short_text', title: 'City/Town' },
+      { key: 'state', type: 'short_text', title: 'State/Region/Province' },
+      { key: 'zip', type: 'short_text', title: 'Zip/Post code' },
+      { key: 'country', type: 'short_text', title: 'Country' },
+    ],
+  };
 
 function normalizeField(input: FieldInput, stable: StableIds): Field {
   const { id, ref } = stable.forField(input.id, input.ref);
   const given = { ...input.properties } as Record<string, unknown>;
   const properties: Field['properties'] = { ...propertyDefaults[input.type], ...given };
-  if (input.type === 'group')
-    properties.fields = input.properties.fields.map((inner) => normalizeField(inner, stable));
+  const inner = innerFieldsOf(input);
+  if (inner) properties.fields = inner.map((field) => normalizeField(field, stable));
   if (Array.isArray(given.choices)) {
     const previousChoices = stable.previousChoices(id);
     properties.choices = (given.choices as ChoiceInput[]).map((choice) =>
@@ -125,6 +159,23 @@ function normalizeField(input: FieldInput, stable: StableIds): Field {
     attachment: input.attachment && withAttachmentDefaults(input.attachment),
     layout: input.layout && withLayoutDefaults(input.layout),
   });
+}
+
+// The inner fields of a group or composite block, the default lines when a
+// contact_info or address block names none.
+function innerFieldsOf(input: FieldInput): FieldInput[] | undefined {
+  const given = (input.properties as { fields?: FieldInput[] } | undefined)?.fields;
+  if (given) return given;
+  const defaults = defaultSubfields[input.type];
+  return defaults?.map(
+    (line) =>
+      ({
+        title: line.title,
+        type: line.type,
+        properties: { subfield_key: line.key },
+        validations: { required: false },
+      }) as FieldInput,
+  );
 }
 
 function normalizeChoice(input: ChoiceInput, previous: readonly Choice[], ids: IdSource): Choice {

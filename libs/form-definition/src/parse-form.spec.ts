@@ -5,6 +5,7 @@ import {
   calculationValueTypes,
   conditionOperators,
   fieldTypes,
+  formTypes,
   jumpTargetTypes,
   languages,
   layoutPlacements,
@@ -14,8 +15,10 @@ import {
   typingEmulationSpeeds,
   videoScales,
 } from './enums';
+import { allFields } from './form-definition';
 import { parseFormDefinition } from './parse-form';
 import { fullForm, withValue } from './test-form.fixture';
+import { typeformFormWithEveryField } from './typeform-form.fixture';
 
 // Table-driven over SPEC section 2: every enum value accepted, an invalid value
 // rejected with the path of the offending property; every required property
@@ -299,6 +302,28 @@ describe('rules', () => {
     ));
 });
 
+describe('form type', () => {
+  it.each(formTypes.map((type) => [type]))('keeps the type %s', (type) =>
+    expect(parseFormDefinition({ title: 't', type }).definition.type).toBe(type),
+  );
+  it('defaults to quiz, as Typeform does', () =>
+    expect(parseFormDefinition({ title: 't' }).definition.type).toBe('quiz'));
+  it('rejects a type Typeform does not have', () => rejectedAt({ title: 't', type: 'poll' }, 'type'));
+});
+
+describe("Typeform's own form JSON", () => {
+  it('holds every field type and is accepted as it is', () => {
+    const form = typeformFormWithEveryField();
+    const types = new Set((form.fields as Array<{ type: string }>).map((field) => field.type));
+    expect([...fieldTypes].filter((type) => !types.has(type))).toEqual([]);
+    const { definition } = parseFormDefinition(form);
+    expect(definition.type).toBe('score');
+    expect(definition.fields.map((field) => field.ref)).toEqual(
+      (form.fields as Array<{ ref: string }>).map((field) => field.ref),
+    );
+  });
+});
+
 describe('field types', () => {
   const examples: Record<(typeof fieldTypes)[number], Record<string, unknown>> = {
     short_text: {},
@@ -316,6 +341,25 @@ describe('field types', () => {
     legal: {},
     statement: { properties: { button_text: 'Continue' } },
     group: { properties: { fields: [{ title: 'Inner', type: 'short_text' }] } },
+    picture_choice: {
+      properties: {
+        supersized: true,
+        choices: [{ label: 'A', attachment: { type: 'image', href: 'https://images.example.com/a.png' } }],
+      },
+      validations: { max_selection: 1 },
+    },
+    nps: { properties: { labels: { left: 'no', right: 'yes' } } },
+    ranking: { properties: { choices: [{ label: 'A' }, { label: 'B' }] } },
+    matrix: {
+      properties: {
+        fields: [{ title: 'Row', type: 'multiple_choice', properties: { choices: [{ label: 'Col' }] } }],
+      },
+    },
+    contact_info: {},
+    address: {},
+    file_upload: { validations: { required: true } },
+    payment: { properties: { currency: 'EUR', price: { type: 'variable', value: 'price' } } },
+    calendly: { application: { id: 'calendly', iframe_url: 'https://calendly.example.com/x' } },
   };
   it.each(fieldTypes.map((type) => [type]))('accepts %s', (type) =>
     accepted({ title: 't', fields: [{ title: 'Q', type, ...examples[type] }] }),
@@ -328,6 +372,108 @@ describe('field types', () => {
     rejectedAt(
       { title: 't', fields: [{ title: 'Q', type: 'number', validations: { min_value: 5, max_value: 1 } }] },
       'fields[0].validations.min_value',
+    ));
+  it('rejects a matrix whose rows have different columns', () =>
+    rejectedAt(
+      {
+        title: 't',
+        fields: [
+          {
+            title: 'M',
+            type: 'matrix',
+            properties: {
+              fields: ['A', 'B'].map((column) => ({
+                title: column,
+                type: 'multiple_choice',
+                properties: { choices: [{ label: column }] },
+              })),
+            },
+          },
+        ],
+      },
+      'fields[0].properties.fields[1].properties.choices',
+    ));
+  it('rejects a matrix row that is not a multiple_choice', () =>
+    rejectedAt(
+      {
+        title: 't',
+        fields: [{ title: 'M', type: 'matrix', properties: { fields: [{ title: 'R', type: 'yes_no' }] } }],
+      },
+      'fields[0].properties.fields[0].type',
+    ));
+  it('rejects an address line that is not one of its subfield keys', () =>
+    rejectedAt(
+      {
+        title: 't',
+        fields: [
+          {
+            title: 'A',
+            type: 'address',
+            properties: {
+              fields: [{ title: 'x', type: 'short_text', properties: { subfield_key: 'email' } }],
+            },
+          },
+        ],
+      },
+      'fields[0].properties.fields[0].properties.subfield_key',
+    ));
+  it('rejects a payment inside a group, as Typeform does', () =>
+    rejectedAt(
+      {
+        title: 't',
+        fields: [{ title: 'G', type: 'group', properties: { fields: [{ title: 'P', type: 'payment' }] } }],
+      },
+      'fields[0].properties.fields[0].type',
+    ));
+  it('rejects a payment currency Typeform does not charge in', () =>
+    rejectedAt(
+      { title: 't', fields: [{ title: 'P', type: 'payment', properties: { currency: 'XYZ' } }] },
+      'fields[0].properties.currency',
+    ));
+  it('gives contact_info and address blocks their lines when the client names none', () => {
+    const { definition } = parseFormDefinition({
+      title: 't',
+      fields: [
+        { ref: 'c', title: 'C', type: 'contact_info' },
+        { ref: 'a', title: 'A', type: 'address' },
+      ],
+    });
+    const lines = definition.fields.map((field) =>
+      (field.properties.fields ?? []).map((inner) => [inner.type, inner.properties.subfield_key]),
+    );
+    expect(lines).toEqual([
+      [
+        ['short_text', 'first_name'],
+        ['short_text', 'last_name'],
+        ['email', 'email'],
+        ['phone_number', 'phone_number'],
+        ['short_text', 'company'],
+      ],
+      [
+        ['short_text', 'address_line1'],
+        ['short_text', 'address_line2'],
+        ['short_text', 'city'],
+        ['short_text', 'state'],
+        ['short_text', 'zip'],
+        ['short_text', 'country'],
+      ],
+    ]);
+    expect(definition.fields[0].validations).toBeUndefined();
+    expect(new Set(allFields(definition.fields).map((f) => f.ref)).size).toBe(13);
+  });
+  it('bounds the lines of a contact_info block', () =>
+    rejectedAt(
+      {
+        title: 't',
+        fields: [
+          {
+            title: 'C',
+            type: 'contact_info',
+            properties: { fields: Array.from({ length: 6 }, () => ({ title: 'x', type: 'short_text' })) },
+          },
+        ],
+      },
+      'fields[0].properties.fields',
     ));
   it('rejects rating steps out of range', () =>
     rejectedAt(

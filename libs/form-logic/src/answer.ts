@@ -11,6 +11,8 @@ export interface StoredAnswer {
   date?: string;
   url?: string;
   phone_number?: string;
+  file_url?: string;
+  payment?: { amount: string; last4?: string; name?: string; success?: boolean };
 }
 
 // What logic conditions compare: the answer's value, choices as their refs and labels.
@@ -29,7 +31,11 @@ export function valueOf(answer: StoredAnswer): AnswerValue | undefined {
       const picked = labels.map((label, i) => ({ ref: refs[i], label }));
       return other ? [...picked, { label: other }] : picked;
     }
+    case 'payment':
+      return answer.payment && Number(answer.payment.amount);
     default:
-      return answer[answer.type as 'text' | 'email' | 'number' | 'boolean' | 'date' | 'url' | 'phone_number'];
+      return answer[
+        answer.type as 'file_url' | 'text' | 'email' | 'number' | 'boolean' | 'date' | 'url' | 'phone_number'
+      ];
   }
 }

@@ -1,4 +1,5 @@
-import { parseFormDefinition } from '@formline/form-definition';
+import { compositeFieldTypes, type Field, fieldTypes, parseFormDefinition } from '@formline/form-definition';
+import { isComposite } from './blocks';
 import type { AnswerValue } from './answer';
 import { stepThroughForm, walkForm } from './respondent-path';
 
@@ -189,5 +190,74 @@ describe('stepThroughForm', () => {
       visited: path.visited,
       ending: 'end2',
     });
+  });
+});
+
+// A composite block (matrix, contact_info, address) is one screen: its inner
+// fields are left with it, and their logic runs when it is left.
+describe('composite blocks', () => {
+  const form = parseFormDefinition({
+    title: 't',
+    fields: [
+      {
+        ref: 'm',
+        title: 'M',
+        type: 'matrix',
+        properties: {
+          fields: [
+            {
+              ref: 'row',
+              title: 'Row',
+              type: 'multiple_choice',
+              properties: { choices: [{ ref: 'yes', label: 'Yes' }] },
+            },
+          ],
+        },
+      },
+      { ref: 'contact', title: 'C', type: 'contact_info' },
+      { ref: 'last', title: 'L', type: 'short_text' },
+    ],
+    thankyou_screens: [{ ref: 'early', title: 'Early' }],
+    logic: [
+      {
+        type: 'field',
+        ref: 'row',
+        actions: [
+          jumpTo('thankyou', 'early', {
+            op: 'is',
+            vars: [
+              { type: 'field', value: 'row' },
+              { type: 'choice', value: 'yes' },
+            ],
+          }),
+        ],
+      },
+    ],
+  }).definition;
+  const contactRefs = (form.fields[1].properties.fields ?? []).map((f) => f.ref);
+
+  it('visits a composite block and its inner fields together', () => {
+    const path = walkForm(form, { answer: () => undefined, hidden: () => undefined });
+    expect(path.visited).toEqual(['m', 'row', 'contact', ...contactRefs, 'last']);
+  });
+  it('runs the logic of an inner field when its block is left', () => {
+    const path = walkForm(form, {
+      answer: (ref) => (ref === 'row' ? { ref: 'yes', label: 'Yes' } : undefined),
+      hidden: () => undefined,
+    });
+    expect(path.visited).toEqual(['m', 'row']);
+    expect(path.ending.ref).toBe('early');
+  });
+  it('stops at the composite block, never at its inner fields', () => {
+    const stops: string[] = [];
+    stepThroughForm(form, { answer: () => undefined, hidden: () => undefined }, (block) => {
+      stops.push(block.ref);
+      return false;
+    });
+    expect(stops).toEqual(['m', 'contact', 'last']);
+  });
+  it('knows the same composite types as the form model', () => {
+    const types = fieldTypes.filter((type) => isComposite({ type } as Field));
+    expect(types).toEqual([...compositeFieldTypes]);
   });
 });

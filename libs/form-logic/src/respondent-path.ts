@@ -1,4 +1,5 @@
 import type { Field, FormDefinition, StoredLogicAction, ThankYouScreen } from '@formline/form-definition';
+import { isComposite, respondentBlocks } from './blocks';
 import { type LogicState, holds } from './conditions';
 
 export interface RespondentPath {
@@ -41,7 +42,7 @@ export function stepThroughForm(
   state: AnswerState,
   stopAt: (block: Field) => boolean,
 ): PartialPath {
-  const blocks = form.fields.flatMap((field): Field[] => [field, ...(field.properties.fields ?? [])]);
+  const blocks = respondentBlocks(form.fields);
   const variables = { score: form.variables.score, price: form.variables.price };
   const logicState: LogicState = {
     ...state,
@@ -74,9 +75,14 @@ export function stepThroughForm(
     // A jump back to a block already seen would never end: the path ends there.
     if (visited.includes(block.ref)) break;
     if (stopAt(block)) return { visited, variables, at: block };
-    visited.push(block.ref);
+    // A composite block's inner fields are answered on its screen: left with it.
+    const left = [
+      block.ref,
+      ...(isComposite(block) ? (block.properties.fields ?? []).map((f) => f.ref) : []),
+    ];
+    visited.push(...left);
     const jumped = form.logic
-      .filter((jump) => jump.type === 'field' && jump.ref === block.ref)
+      .filter((jump) => jump.type === 'field' && left.includes(jump.ref))
       .some((jump) => follow(jump.actions));
     if (!jumped) position += 1;
   }

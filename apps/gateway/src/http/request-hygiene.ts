@@ -72,7 +72,8 @@ export function checkRequestInputs(request: FastifyRequest): void {
       if (problem) problems.push(detail(name, 'header', `the value ${problem}`));
     }
   }
-  if (request.body !== undefined) {
+  // Raw bytes (a respondent's file) are not JSON to walk.
+  if (request.body !== undefined && !Buffer.isBuffer(request.body)) {
     const problem = findCallerJsonProblem(request.body, inputLimits.jsonDepth);
     if (problem) problems.push(detail(problem.field, 'body', problem.description));
   }

@@ -43,6 +43,60 @@ const form = parseFormDefinition({
     { ref: 'site', title: 'q', type: 'website' },
     { ref: 'legal', title: 'q', type: 'legal', validations: { required: true } },
     { ref: 'statement', title: 'q', type: 'statement' },
+    {
+      ref: 'picture',
+      title: 'q',
+      type: 'picture_choice',
+      properties: {
+        allow_multiple_selection: true,
+        choices: [
+          { ref: 'p1', label: 'P1' },
+          { ref: 'p2', label: 'P2' },
+        ],
+      },
+      validations: { max_selection: 1 },
+    },
+    { ref: 'nps', title: 'q', type: 'nps' },
+    {
+      ref: 'rank',
+      title: 'q',
+      type: 'ranking',
+      properties: {
+        choices: [
+          { ref: 'r1', label: 'R1' },
+          { ref: 'r2', label: 'R2' },
+          { ref: 'r3', label: 'R3' },
+        ],
+      },
+    },
+    {
+      ref: 'matrix',
+      title: 'q',
+      type: 'matrix',
+      properties: {
+        fields: [
+          {
+            ref: 'row1',
+            title: 'Row 1',
+            type: 'multiple_choice',
+            properties: { choices: [{ ref: 'row1_good', label: 'Good' }] },
+          },
+        ],
+      },
+    },
+    {
+      ref: 'contact',
+      title: 'q',
+      type: 'contact_info',
+      properties: {
+        fields: [
+          { ref: 'contact_email', title: 'Email', type: 'email', properties: { subfield_key: 'email' } },
+        ],
+      },
+    },
+    { ref: 'upload', title: 'q', type: 'file_upload' },
+    { ref: 'pay', title: 'q', type: 'payment' },
+    { ref: 'call', title: 'q', type: 'calendly' },
   ],
 }).definition;
 
@@ -68,6 +122,18 @@ describe('checkAnswers', () => {
     ['phone', 'phone_number', '+34600111222'],
     ['site', 'url', 'https://example.com/x'],
     ['legal', 'boolean', true],
+    ['picture', 'choice', { ref: 'p2' }],
+    ['picture', 'choices', { refs: ['p1'] }],
+    ['nps', 'number', 0],
+    ['nps', 'number', 10],
+    ['rank', 'choices', { refs: ['r3', 'r1', 'r2'] }],
+    ['rank', 'choices', { labels: ['R2', 'R3', 'R1'] }],
+    ['row1', 'choice', { ref: 'row1_good' }],
+    ['contact_email', 'email', 'ann@example.com'],
+    ['upload', 'file_url', 'https://files.example.com/logo.png'],
+    ['pay', 'payment', { amount: '10.50', last4: '4242', name: 'Ann', success: true }],
+    ['pay', 'payment', { amount: '3' }],
+    ['call', 'url', 'https://calendly.com/scheduled_events/abc'],
   ])('accepts %s as %s %p', (ref, type, value) => {
     expect(problemsOf(answer(ref, type, value))).toEqual([]);
   });
@@ -92,9 +158,42 @@ describe('checkAnswers', () => {
     ['site', 'url', 'ftp://example.com', 'answers[0].url'],
     ['legal', 'boolean', false, 'answers[0].boolean'],
     ['statement', 'text', 'x', 'answers[0].type'],
+    ['picture', 'choices', { refs: ['p1', 'p2'] }, 'answers[0].choices'],
+    ['picture', 'choice', { ref: 'zzz' }, 'answers[0].choice'],
+    ['nps', 'number', 11, 'answers[0].number'],
+    ['nps', 'number', -1, 'answers[0].number'],
+    ['nps', 'number', 4.5, 'answers[0].number'],
+    ['rank', 'choices', { refs: ['r1', 'r2'] }, 'answers[0].choices'],
+    ['rank', 'choices', { refs: ['r1', 'r1', 'r2'] }, 'answers[0].choices'],
+    ['rank', 'choices', { refs: ['r1', 'r2'], labels: ['R3'] }, 'answers[0].choices'],
+    ['rank', 'choice', { ref: 'r1' }, 'answers[0].type'],
+    ['matrix', 'choice', { ref: 'row1_good' }, 'answers[0].type'],
+    ['row1', 'choice', { ref: 'zzz' }, 'answers[0].choice'],
+    ['contact', 'text', 'x', 'answers[0].type'],
+    ['contact_email', 'email', 'nope', 'answers[0].email'],
+    ['upload', 'file_url', 'file:///etc/passwd', 'answers[0].file_url'],
+    ['upload', 'text', 'logo.png', 'answers[0].type'],
+    ['pay', 'payment', { amount: 'ten' }, 'answers[0].payment'],
+    ['pay', 'payment', { amount: '1.234' }, 'answers[0].payment'],
+    ['pay', 'payment', { amount: '1', last4: '42' }, 'answers[0].payment'],
+    ['call', 'url', 'calendly', 'answers[0].url'],
     ['missing', 'text', 'x', 'answers[0].field'],
   ])('refuses %s as %s %p at %s', (ref, type, value, field) => {
     expect(problemsOf(answer(ref, type, value))).toEqual([field]);
+  });
+
+  it('stores a ranking in the order the respondent gave', () => {
+    const { answers } = checkAnswers(form, [answer('rank', 'choices', { refs: ['r3', 'r1', 'r2'] })]);
+    expect(answers.get('rank')?.choices).toMatchObject({
+      refs: ['r3', 'r1', 'r2'],
+      labels: ['R3', 'R1', 'R2'],
+    });
+  });
+
+  it('stores a payment as given (recorded, never charged)', () => {
+    const payment = { amount: '10.50', last4: '4242', name: 'Ann', success: true };
+    const { answers } = checkAnswers(form, [answer('pay', 'payment', payment)]);
+    expect(answers.get('pay')).toMatchObject({ type: 'payment', payment });
   });
 
   it('refuses a question answered twice', () => {

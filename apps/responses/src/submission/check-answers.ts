@@ -26,6 +26,17 @@ const answerTypesByField: Record<Field['type'], readonly AnswerType[]> = {
   website: ['url'],
   statement: [],
   group: [],
+  picture_choice: ['choice', 'choices'],
+  nps: ['number'],
+  ranking: ['choices'],
+  // Answered through their inner fields, one answer each.
+  matrix: [],
+  contact_info: [],
+  address: [],
+  file_upload: ['file_url'],
+  payment: ['payment'],
+  // The scheduled event's URL, as Typeform records a Calendly booking.
+  calendly: ['url'],
 };
 
 export interface CheckedAnswers {
@@ -80,7 +91,10 @@ function checkValue(field: Field, input: AnswerInput): string | undefined {
     case 'email':
       return isEmailAddress(input.email!) ? undefined : 'not an email address';
     case 'url':
-      return isWebUrl(input.url!) ? undefined : 'not an http(s) URL';
+    case 'file_url':
+      return isWebUrl(input[input.type]!) ? undefined : 'not an http(s) URL';
+    case 'payment':
+      return checkPayment(input.payment!);
     case 'phone_number':
       return isPhoneNumber(input.phone_number!)
         ? undefined
@@ -110,6 +124,9 @@ function checkNumber(
   validations: Record<string, number | boolean | undefined>,
   properties: Record<string, unknown>,
 ): string | undefined {
+  if (field.type === 'nps') {
+    return Number.isInteger(value) && value >= 0 && value <= 10 ? undefined : 'a whole number from 0 to 10';
+  }
   if (field.type === 'rating' || field.type === 'opinion_scale') {
     const steps = properties.steps as number;
     const start = field.type === 'rating' || properties.start_at_one === true ? 1 : 0;
@@ -131,10 +148,11 @@ function checkChoices(
   validations: Record<string, number | boolean | undefined>,
   properties: Record<string, unknown>,
 ): string | undefined {
-  if (!properties.allow_multiple_selection) return 'this question takes one choice (type choice)';
   const named = [...(value.ids ?? []), ...(value.refs ?? []), ...(value.labels ?? [])];
   const picked = pickedChoices(field, value);
   if (picked.length !== named.length) return 'names a choice the question does not have';
+  if (field.type === 'ranking') return checkRanking(field, value, picked);
+  if (!properties.allow_multiple_selection) return 'this question takes one choice (type choice)';
   if (value.other !== undefined && !properties.allow_other_choice)
     return 'this question has no "other" choice';
   const count = new Set(picked.map((choice) => choice.ref)).size + (value.other !== undefined ? 1 : 0);
@@ -143,6 +161,30 @@ function checkChoices(
   if (count === 0) return 'pick at least one choice';
   if (min !== undefined && count < min) return `pick at least ${min}`;
   if (max !== undefined && count > max) return `pick at most ${max}`;
+  return undefined;
+}
+
+// A ranking names every choice once, in the respondent's order, by one kind
+// of name (ids, refs or labels) so that the order is unambiguous.
+function checkRanking(
+  field: Field,
+  value: NonNullable<AnswerInput['choices']>,
+  picked: readonly Choice[],
+): string | undefined {
+  const lists = [value.ids, value.refs, value.labels].filter((list) => list !== undefined);
+  if (lists.length !== 1) return 'rank the choices by ids, refs or labels (one list)';
+  if (value.other !== undefined) return 'a ranking has no "other" choice';
+  const all = field.properties.choices ?? [];
+  const distinct = new Set(picked.map((choice) => choice.ref)).size;
+  return distinct === picked.length && distinct === all.length
+    ? undefined
+    : `rank every choice once (${all.length} choices)`;
+}
+
+// Typeform's amounts: a decimal string with at most two decimals.
+function checkPayment(payment: NonNullable<AnswerInput['payment']>): string | undefined {
+  if (!/^\d{1,12}(?:\.\d{1,2})?$/.test(payment.amount)) return 'amount is a decimal such as "12.50"';
+  if (payment.last4 !== undefined && !/^\d{4}$/.test(payment.last4)) return 'last4 is four digits';
   return undefined;
 }
 

@@ -123,6 +123,8 @@ function searchTextOf(answers: readonly StoredAnswer[], hidden: Record<string, s
     answer.email,
     answer.url,
     answer.phone_number,
+    answer.file_url,
+    answer.payment?.name,
     answer.date,
     answer.number?.toString(),
     answer.boolean?.toString(),

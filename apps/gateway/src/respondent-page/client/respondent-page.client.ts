@@ -1,5 +1,6 @@
 import type { Choice, Field, ThankYouScreen } from '@formline/form-definition';
 import { type StoredAnswer, stepThroughForm, valueOf } from '@formline/form-logic';
+import { fileUploadControl } from './file-upload.client';
 import type { PageData } from '../page-data';
 import { answerProblem, toSubmitted } from './answer-check.client';
 import { progressSender } from './partial-progress.client';
@@ -499,6 +500,18 @@ function readerFor(
     case 'statement':
     case 'group':
       // Nothing to answer: the block has only its button.
+      return { node: el('div', { class: 'answer empty' }), reader: { read: () => undefined } };
+    case 'file_upload':
+      return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved });
+    case 'address':
+    case 'calendly':
+    case 'contact_info':
+    case 'matrix':
+    case 'nps':
+    case 'payment':
+    case 'picture_choice':
+    case 'ranking':
+      // Controls of these blocks come with the form model's page work; until then, nothing to answer here.
       return { node: el('div', { class: 'answer empty' }), reader: { read: () => undefined } };
   }
 }

@@ -1,0 +1,81 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import type { RegionBaseUrls } from '@formline/contracts';
+import { DomainError, type ErrorDetail, ErrorCode } from '@formline/errors';
+import type { FormDefinition } from '@formline/form-definition';
+import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { imageIdFromHref } from './image-href';
+import { ImageRepository } from './image.repository';
+
+// Every image a form shows must be one of its account's uploaded images,
+// named by its address (SPEC 2.4, 2.7; Typeform refuses any other): image
+// attachments of fields, choices, screens and layouts, and the
+// conversational avatar. A form naming another account's image, a deleted
+// one or an outside address is refused, never stored.
+@Injectable()
+export class FormImagesCheck {
+  private readonly baseUrls: RegionBaseUrls;
+
+  constructor(
+    private readonly images: ImageRepository,
+    @Inject(FORMS_CONFIG) config: FormsConfig,
+  ) {
+    this.baseUrls = regionBaseUrls(config);
+  }
+
+  async check(accountId: string, definition: FormDefinition): Promise<void> {
+    const used = imageReferences(definition);
+    if (used.length === 0) return;
+    const ids = used.map(({ href }) => imageIdFromHref(href, this.baseUrls));
+    const owned = await this.images.ownedIds(
+      accountId,
+      ids.filter((id): id is string => id !== undefined),
+    );
+    const problems: ErrorDetail[] = used.flatMap(({ path, href }, i) => {
+      const id = ids[i];
+      if (id !== undefined && owned.has(id)) return [];
+      const description =
+        id === undefined
+          ? `${href} is not an image of this service: upload it with POST /images and use its src`
+          : `the image ${id} is not one of the account's images`;
+      return [{ code: ErrorCode.ImageNotFound, description, field: path, in: 'body' }];
+    });
+    if (problems.length > 0) {
+      throw new DomainError(
+        ErrorCode.ValidationError,
+        'the form uses images the account does not have',
+        problems,
+      );
+    }
+  }
+}
+
+// Where the form names an image: each `attachment` of type image (wherever the
+// model has one) and `cui_settings.avatar`, with its path in the body.
+export function imageReferences(definition: FormDefinition): Array<{ path: string; href: string }> {
+  const found: Array<{ path: string; href: string }> = [];
+  const visit = (value: unknown, path: string, depth: number) => {
+    if (depth > 16 || value === null || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, `${path}[${i}]`, depth + 1));
+      return;
+    }
+    for (const key of Object.keys(value)) {
+      const child = (value as Record<string, unknown>)[key];
+      const at = path ? `${path}.${key}` : key;
+      if (key === 'attachment' && isImageAttachment(child))
+        found.push({ path: `${at}.href`, href: child.href });
+      visit(child, at, depth + 1);
+    }
+  };
+  visit(definition, '', 0);
+  const avatar = definition.cui_settings.avatar;
+  if (typeof avatar === 'string') found.push({ path: 'cui_settings.avatar', href: avatar });
+  return found;
+}
+
+function isImageAttachment(value: unknown): value is { type: 'image'; href: string } {
+  if (value === null || typeof value !== 'object') return false;
+  const attachment = value as { type?: unknown; href?: unknown };
+  return attachment.type === 'image' && typeof attachment.href === 'string';
+}

@@ -1,0 +1,179 @@
+import { Body, Controller, Get, HttpCode, Inject, Ip, Param, Post, Query, Res } from '@nestjs/common';
+import { regionBaseUrls } from '@formline/config';
+import { type AccessTokenPrincipal, getFormSnapshot, listResponses } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { allFields, type FormDefinition } from '@formline/form-definition';
+import { newPublicId } from '@formline/ids';
+import { inputLimits } from '@formline/input';
+import { RpcClient } from '@formline/messaging';
+import type { ObjectStore } from '@formline/object-storage';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { OptionalPrincipal } from '../auth/optional-principal.decorator';
+import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
+import { Principal } from '../auth/principal.decorator';
+import { RequiredScope } from '../auth/required-scope.decorator';
+import { ReadCache } from '../cache/read-cache';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { QueryPipe } from '../http/query.pipe';
+import { ApiOperation } from '../openapi/api-operation.decorator';
+import { SubmissionThrottle } from '../rate-limit/submission.throttle';
+import { FILE_STORE, fileKey, fileNameFromUrl, fileUrl, safeFileName } from './respondent-file';
+
+const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
+// The body is the file itself, whatever it holds (checked by size only).
+const fileBody = z
+  .string()
+  .max(100 * 1024 * 1024)
+  .meta({ format: 'binary', description: 'The file’s bytes (at most `FILE_MAX_BYTES`).' });
+const uploadAnswer = z.object({
+  file_url: z.string().describe('What the submission answers the question with (`file_url`).'),
+  file_name: z.string(),
+  size: z.int(),
+});
+
+// Files of `file_upload` questions. A respondent uploads the file first (as a
+// submission, anonymous on a public form, rate limited and bounded), then
+// submits the `file_url` it got as the answer; the form's owner downloads it
+// through Typeform's response files endpoint. Files are responses data: they
+// stay in the store of the form's account's region.
+@Controller('forms/:form_id')
+export class RespondentFilesController {
+  private readonly regionBase: string;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: ReadCache,
+    private readonly submissions: SubmissionThrottle,
+    @Inject(FILE_STORE) private readonly store: ObjectStore,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.regionBase = regionBaseUrls(config)[config.REGION];
+  }
+
+  @Post('files/:field_id')
+  @HttpCode(201)
+  @ScopeIfAuthenticated('responses:write')
+  @ApiOperation({
+    summary: 'Upload a file for a file_upload question',
+    description:
+      'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`), its name in `filename`. ' +
+      'Answer the question with the `file_url` returned. Rate limited as submissions are; ' +
+      "only at the form's own region's address.",
+    body: fileBody,
+    bodyContentTypes: ['application/octet-stream'],
+    responses: { 201: { description: 'The stored file.', body: uploadAnswer } },
+    errors: [ErrorCode.FormNotFound, ErrorCode.NotFound, ErrorCode.WrongRegion, ErrorCode.PayloadTooLarge],
+  })
+  async upload(
+    @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
+    @Param('form_id') formId: string,
+    @Param('field_id') fieldId: string,
+    @Query(new QueryPipe(uploadQuery)) query: z.output<typeof uploadQuery>,
+    @Body() body: unknown,
+    @Ip() clientAddress: string,
+  ): Promise<z.output<typeof uploadAnswer>> {
+    if (!principal) await this.submissions.admitAnonymous(formId, clientAddress);
+    const form = await this.cache.snapshots.getOrLoad(formId, () =>
+      this.rpc.request(getFormSnapshot, { formId }),
+    );
+    if (!form.isPublic && principal?.accountId !== form.accountId) {
+      if (!principal) {
+        throw new DomainError(
+          ErrorCode.AuthenticationFailed,
+          'This form is private: upload with a token of its owner.',
+        );
+      }
+      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+    }
+    if (form.region !== this.config.REGION) {
+      const target = `${regionBaseUrls(this.config)[form.region]}/forms/${formId}/files/${fieldId}`;
+      throw new DomainError(ErrorCode.WrongRegion, `This form takes files at ${target}.`);
+    }
+    const field = fileField(form.definition as FormDefinition, fieldId);
+    if (!Buffer.isBuffer(body) || body.length === 0) {
+      throw new DomainError(
+        ErrorCode.ValidationError,
+        'Send the file as the body, with Content-Type application/octet-stream.',
+        [{ code: 'INVALID_FILE', description: 'the body must hold the file', field: '', in: 'body' }],
+      );
+    }
+    if (body.length > this.config.FILE_MAX_BYTES) {
+      throw new DomainError(
+        ErrorCode.PayloadTooLarge,
+        `A file may hold at most ${this.config.FILE_MAX_BYTES} bytes.`,
+      );
+    }
+    const fileName = `${newPublicId(16)}-${safeFileName(query.filename)}`;
+    await this.store.put(
+      fileKey(this.config.REGION, formId, field.id, fileName),
+      body,
+      'application/octet-stream',
+    );
+    return {
+      file_url: fileUrl(this.regionBase, formId, field.id, fileName),
+      file_name: fileName,
+      size: body.length,
+    };
+  }
+
+  @Get('responses/:response_id/fields/:field_id/files/:filename')
+  @RequiredScope('responses:read')
+  @ApiOperation({
+    summary: "Download a response's file",
+    description:
+      "The file a response answered a file_upload question with, as an attachment. Only the region of the form's account holds it.",
+    responses: { 200: { description: 'The file.', body: null, contentType: 'application/octet-stream' } },
+    errors: [ErrorCode.FormNotFound, ErrorCode.NotFound],
+  })
+  async download(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('response_id') responseId: string,
+    @Param('field_id') fieldId: string,
+    @Param('filename') filename: string,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const page = await this.rpc.request(listResponses, {
+      accountId: principal.accountId,
+      formId,
+      query: {
+        pageSize: 1,
+        includedResponseIds: [responseId],
+        sort: { field: 'submitted_at', order: 'desc' },
+      },
+    });
+    const answers = (page.items[0]?.answers ?? []) as Array<{
+      field?: { id?: string };
+      type?: string;
+      file_url?: string;
+    }>;
+    const answer = answers.find((item) => item.field?.id === fieldId && item.type === 'file_url');
+    const stored = answer?.file_url
+      ? fileNameFromUrl(answer.file_url, this.regionBase, formId, fieldId)
+      : undefined;
+    const bytes =
+      stored === filename
+        ? await this.store.get(fileKey(this.config.REGION, formId, fieldId, stored))
+        : undefined;
+    if (!bytes)
+      throw new DomainError(ErrorCode.NotFound, `No file ${filename.slice(0, 120)} in that response.`);
+    void reply
+      .header('Content-Type', 'application/octet-stream')
+      .header('Content-Disposition', `attachment; filename="${filename}"`)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, no-store')
+      .send(bytes);
+  }
+}
+
+function fileField(definition: FormDefinition, fieldId: string) {
+  const field = allFields(definition.fields).find((item) => item.id === fieldId || item.ref === fieldId);
+  if (!field || field.type !== 'file_upload') {
+    throw new DomainError(
+      ErrorCode.NotFound,
+      `The form has no file_upload question ${fieldId.slice(0, 120)}.`,
+    );
+  }
+  return field;
+}

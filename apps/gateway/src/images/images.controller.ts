@@ -1,0 +1,278 @@
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
+import {
+  type AccessTokenPrincipal,
+  deleteImage,
+  getImage,
+  type ImageKind,
+  type ImageMediaType,
+  type ImageResource,
+  imageResourceSchema,
+  imageSizes,
+  imageUploadSchema,
+  listImages,
+  locateImage,
+  recordImage,
+} from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { newPublicId } from '@formline/ids';
+import { RpcClient } from '@formline/messaging';
+import type { ObjectStore } from '@formline/object-storage';
+import { WebhookUrlPolicy } from '@formline/webhook-delivery';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { OptionalPrincipal } from '../auth/optional-principal.decorator';
+import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
+import { Principal } from '../auth/principal.decorator';
+import { RequiredScope } from '../auth/required-scope.decorator';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { ApiOperation } from '../openapi/api-operation.decorator';
+import { parseRequest } from '../validation/parse-request';
+import { imageDimensions, inspectImage, renderVariant } from './image-processing';
+import { variantBox } from './image-sizes';
+import { fetchImageUrl, tooLarge } from './image-url.fetcher';
+import { IMAGE_STORE, originalKey, variantKey } from './image.store';
+
+// Images never change once uploaded, so their bytes may be cached for good.
+const immutable = 'public, max-age=31536000, immutable';
+const bytesNote =
+  'With `Accept: application/json` (and a token with `images:read`) the answer is the image’s JSON; ' +
+  'otherwise the image itself, to anyone (forms show images to their respondents), with `ETag` and ' +
+  '`Cache-Control: immutable`.';
+const notFound = [ErrorCode.ImageNotFound];
+
+// Typeform's Images API. The bytes live in the image store, shared by both
+// regions (images are form material, like forms themselves); the records in
+// the global database, through the forms service.
+@Controller('images')
+export class ImagesController {
+  private readonly policy: WebhookUrlPolicy;
+
+  constructor(
+    private readonly rpc: RpcClient,
+    @Inject(IMAGE_STORE) private readonly store: ObjectStore,
+    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+  ) {
+    this.policy = new WebhookUrlPolicy(config.IMAGE_URL_ALLOWED_HOSTS);
+  }
+
+  @Post()
+  @HttpCode(201)
+  @RequiredScope('images:write')
+  @ApiOperation({
+    summary: 'Upload an image',
+    description:
+      'The image as base64 in `image`, or a public `url` to fetch it from; PNG, JPEG or GIF, ' +
+      'at most `IMAGE_MAX_BYTES` bytes and `IMAGE_MAX_PIXELS` pixels.',
+    body: imageUploadSchema,
+    responses: { 201: { description: 'The new image.', body: imageResourceSchema } },
+    errors: [ErrorCode.PayloadTooLarge],
+  })
+  async upload(@Principal() principal: AccessTokenPrincipal, @Body() body: unknown): Promise<ImageResource> {
+    const upload = parseRequest(imageUploadSchema, body, 'body');
+    const limits = { maxBytes: this.config.IMAGE_MAX_BYTES, timeoutMs: this.config.IMAGE_FETCH_TIMEOUT_MS };
+    const bytes =
+      upload.image !== undefined
+        ? decodeBase64(upload.image, limits.maxBytes)
+        : await fetchImageUrl(upload.url ?? '', this.policy, limits);
+    const facts = await inspectImage(bytes, this.config.IMAGE_MAX_PIXELS);
+    const id = newPublicId(16);
+    await this.store.put(originalKey(id), bytes, facts.mediaType);
+    try {
+      return await this.rpc.request(recordImage, {
+        accountId: principal.accountId,
+        image: { id, fileName: upload.file_name, byteSize: bytes.length, ...facts },
+      });
+    } catch (error) {
+      // No record, no image: the bytes go too (best effort; without a record they are never served).
+      await this.store.delete([originalKey(id)]).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  @Get()
+  @RequiredScope('images:read')
+  @ApiOperation({
+    summary: 'List images',
+    description: 'The account’s images, newest first (at most 2000).',
+    responses: { 200: { description: 'The images.', body: z.array(imageResourceSchema) } },
+  })
+  list(@Principal() principal: AccessTokenPrincipal): Promise<ImageResource[]> {
+    return this.rpc.request(listImages, { accountId: principal.accountId });
+  }
+
+  @Get(':image_id')
+  @ScopeIfAuthenticated('images:read')
+  @ApiOperation({
+    summary: 'Retrieve an image',
+    description: bytesNote,
+    responses: {
+      200: {
+        description: 'The image’s JSON, or the image.',
+        body: imageResourceSchema,
+      },
+    },
+    errors: notFound,
+  })
+  async retrieve(
+    @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
+    @Param('image_id') imageId: string,
+    @Headers('accept') accept: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    if (wantsJson(accept, principal)) {
+      void reply.send(await this.rpc.request(getImage, { accountId: owner(principal).accountId, imageId }));
+      return;
+    }
+    const image = await this.rpc.request(locateImage, { imageId });
+    await this.sendBytes(reply, `"${image.id}"`, image.mediaType, ifNoneMatch, () => this.original(image.id));
+  }
+
+  @Get(':image_id/:kind/:size')
+  @ScopeIfAuthenticated('images:read')
+  @ApiOperation({
+    summary: 'Retrieve an image in a size',
+    description:
+      `Kinds and sizes: ${Object.entries(imageSizes)
+        .map(([kind, sizes]) => `\`${kind}\`: ${sizes.join(', ')}`)
+        .join('; ')}. ` + bytesNote,
+    responses: {
+      200: {
+        description: 'The sized image’s JSON, or the sized image.',
+        body: imageResourceSchema,
+      },
+    },
+    errors: notFound,
+  })
+  async variant(
+    @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
+    @Param('image_id') imageId: string,
+    @Param('kind') kind: string,
+    @Param('size') size: string,
+    @Headers('accept') accept: string | undefined,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    const box = variantBox(kind, size);
+    if (!box) {
+      throw new DomainError(
+        ErrorCode.NotFound,
+        `No size ${size.slice(0, 40)} of kind ${kind.slice(0, 40)}: kinds and sizes are ${JSON.stringify(imageSizes)}.`,
+      );
+    }
+    if (wantsJson(accept, principal)) {
+      const image = await this.rpc.request(getImage, { accountId: owner(principal).accountId, imageId });
+      const bytes = await this.sized(image.id, image.media_type, kind as ImageKind, size);
+      void reply.send({ ...image, src: `${image.src}/${kind}/${size}`, ...(await imageDimensions(bytes)) });
+      return;
+    }
+    const image = await this.rpc.request(locateImage, { imageId });
+    await this.sendBytes(reply, `"${image.id}-${kind}-${size}"`, image.mediaType, ifNoneMatch, () =>
+      this.sized(image.id, image.mediaType, kind as ImageKind, size),
+    );
+  }
+
+  @Delete(':image_id')
+  @HttpCode(204)
+  @RequiredScope('images:write')
+  @ApiOperation({
+    summary: 'Delete an image',
+    responses: { 204: { description: 'Deleted.', body: null } },
+    errors: notFound,
+  })
+  async delete(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('image_id') imageId: string,
+  ): Promise<void> {
+    await this.rpc.request(deleteImage, { accountId: principal.accountId, imageId });
+    const variants = Object.entries(imageSizes).flatMap(([kind, sizes]) =>
+      sizes.map((size) => variantKey(imageId, kind as ImageKind, size)),
+    );
+    await this.store.delete([originalKey(imageId), ...variants]);
+  }
+
+  private async original(imageId: string): Promise<Buffer> {
+    const bytes = await this.store.get(originalKey(imageId));
+    if (!bytes) throw new DomainError(ErrorCode.ImageNotFound, `no image ${imageId}`);
+    return bytes;
+  }
+
+  // A variant is rendered the first time it is asked for, then kept.
+  private async sized(
+    imageId: string,
+    mediaType: ImageMediaType,
+    kind: ImageKind,
+    size: string,
+  ): Promise<Buffer> {
+    const key = variantKey(imageId, kind, size);
+    const kept = await this.store.get(key);
+    if (kept) return kept;
+    const box = variantBox(kind, size);
+    if (!box) throw new DomainError(ErrorCode.NotFound, 'no such size');
+    const bytes = await renderVariant(
+      await this.original(imageId),
+      mediaType,
+      box,
+      this.config.IMAGE_MAX_PIXELS,
+    );
+    await this.store.put(key, bytes, mediaType);
+    return bytes;
+  }
+
+  private async sendBytes(
+    reply: FastifyReply,
+    etag: string,
+    mediaType: string,
+    ifNoneMatch: string | undefined,
+    load: () => Promise<Buffer>,
+  ): Promise<void> {
+    void reply.header('ETag', etag).header('Cache-Control', immutable);
+    if (
+      ifNoneMatch !== undefined &&
+      ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+    ) {
+      void reply.status(304).send();
+      return;
+    }
+    const bytes = await load();
+    void reply.header('Content-Type', mediaType).header('X-Content-Type-Options', 'nosniff').send(bytes);
+  }
+}
+
+// JSON when the caller asks for it, or sent a token and names no image type;
+// the image itself otherwise (what a browser's <img> asks for).
+function wantsJson(accept: string | undefined, principal: AccessTokenPrincipal | undefined): boolean {
+  const value = (accept ?? '').toLowerCase();
+  if (value.includes('application/json')) return true;
+  return principal !== undefined && !value.includes('image/');
+}
+
+function owner(principal: AccessTokenPrincipal | undefined): AccessTokenPrincipal {
+  if (!principal) {
+    throw new DomainError(
+      ErrorCode.AuthenticationFailed,
+      'An image’s JSON needs a token with images:read; without one, ask for the image itself.',
+    );
+  }
+  return principal;
+}
+
+// Base64 as Typeform takes it; a `data:…;base64,` prefix is tolerated. The
+// size is checked on the text before anything is decoded.
+function decodeBase64(text: string, maxBytes: number): Buffer {
+  const comma = text.startsWith('data:') ? text.indexOf(',') : -1;
+  const encoded = comma >= 0 ? text.slice(comma + 1) : text;
+  if (Math.floor((encoded.length * 3) / 4) > maxBytes + 2) throw tooLarge(maxBytes);
+  const bytes = Buffer.from(encoded, 'base64');
+  const canonical = bytes.toString('base64');
+  const unpadded = (value: string) =>
+    value.endsWith('==') ? value.slice(0, -2) : value.endsWith('=') ? value.slice(0, -1) : value;
+  if (bytes.length === 0 || unpadded(canonical) !== unpadded(encoded)) {
+    const description = 'image must be base64 (the bytes of a PNG, JPEG or GIF image)';
+    throw new DomainError(ErrorCode.ValidationError, `The request body is not valid: ${description}.`, [
+      { code: 'INVALID_IMAGE', description, field: 'image', in: 'body' },
+    ]);
+  }
+  if (bytes.length > maxBytes) throw tooLarge(maxBytes);
+  return bytes;
+}

@@ -1,0 +1,302 @@
+// A form as Typeform's Create API documents one, with every field type a form
+// can hold, each with the properties and validations Typeform gives it: what
+// a client copies from a real Typeform form into POST /forms. Tests send it
+// and read it back.
+export function typeformFormWithEveryField(): Record<string, unknown> {
+  const image = (name: string) => ({
+    type: 'image',
+    href: `https://images.typeform.com/images/${name}`,
+    properties: { description: `Picture of ${name}` },
+  });
+  return {
+    title: 'Customer onboarding survey',
+    type: 'score',
+    language: 'en',
+    hidden: ['utm_source', 'customer_id'],
+    variables: { score: 0, price: 10 },
+    settings: {
+      language: 'en',
+      is_public: true,
+      progress_bar: 'proportion',
+      show_progress_bar: true,
+      meta: { allow_indexing: false, description: 'Tell us about yourself' },
+    },
+    welcome_screens: [
+      {
+        ref: 'welcome',
+        title: 'Welcome aboard!',
+        properties: { show_button: true, button_text: 'Start', description: 'Takes two minutes.' },
+      },
+    ],
+    thankyou_screens: [
+      {
+        ref: 'thanks',
+        title: 'Thanks, {{field:contact_first_name}}!',
+        type: 'thankyou_screen',
+        properties: { show_button: false, share_icons: false, button_mode: 'reload', button_text: 'again' },
+      },
+    ],
+    fields: [
+      {
+        ref: 'intro',
+        title: 'A few questions about you',
+        type: 'statement',
+        properties: { description: 'We read every answer.', button_text: 'Continue', hide_marks: true },
+      },
+      {
+        ref: 'full_name',
+        title: 'What is your name?',
+        type: 'short_text',
+        validations: { required: true, max_length: 80 },
+      },
+      {
+        ref: 'about',
+        title: 'Tell us about your team',
+        type: 'long_text',
+        properties: { description: 'A sentence or two.' },
+        validations: { required: false, max_length: 1000 },
+      },
+      { ref: 'work_email', title: 'Your work email?', type: 'email', validations: { required: true } },
+      {
+        ref: 'team_size',
+        title: 'How many people are in your team?',
+        type: 'number',
+        validations: { required: false, min_value: 1, max_value: 10000 },
+      },
+      {
+        ref: 'role',
+        title: 'What is your role?',
+        type: 'multiple_choice',
+        properties: {
+          randomize: false,
+          allow_multiple_selection: false,
+          allow_other_choice: true,
+          vertical_alignment: true,
+          choices: [
+            { ref: 'role_engineer', label: 'Engineer' },
+            { ref: 'role_designer', label: 'Designer' },
+            { ref: 'role_manager', label: 'Manager' },
+          ],
+        },
+        validations: { required: true },
+      },
+      {
+        ref: 'mascot',
+        title: 'Pick a mascot',
+        type: 'picture_choice',
+        properties: {
+          randomize: false,
+          allow_multiple_selection: true,
+          allow_other_choice: false,
+          supersized: true,
+          show_labels: true,
+          choices: [
+            { ref: 'mascot_cat', label: 'Cat', attachment: image('cat.png') },
+            { ref: 'mascot_dog', label: 'Dog', attachment: image('dog.png') },
+            { ref: 'mascot_owl', label: 'Owl', attachment: image('owl.png') },
+          ],
+        },
+        validations: { required: false, min_selection: 1, max_selection: 2 },
+      },
+      {
+        ref: 'country',
+        title: 'Where are you based?',
+        type: 'dropdown',
+        properties: {
+          alphabetical_order: true,
+          randomize: false,
+          choices: [
+            { ref: 'country_es', label: 'Spain' },
+            { ref: 'country_fr', label: 'France' },
+            { ref: 'country_us', label: 'United States' },
+          ],
+        },
+        validations: { required: false },
+      },
+      {
+        ref: 'recommend',
+        title: 'How likely are you to recommend us to a friend?',
+        type: 'nps',
+        properties: { labels: { left: 'Not likely', center: 'Maybe', right: 'Very likely' } },
+        validations: { required: true },
+      },
+      {
+        ref: 'ease',
+        title: 'How easy was the setup?',
+        type: 'opinion_scale',
+        properties: { steps: 5, start_at_one: true, labels: { left: 'Hard', right: 'Easy' } },
+        validations: { required: false },
+      },
+      {
+        ref: 'stars',
+        title: 'Rate the documentation',
+        type: 'rating',
+        properties: { steps: 5, shape: 'star' },
+        validations: { required: false },
+      },
+      {
+        ref: 'priorities',
+        title: 'Rank these by importance',
+        type: 'ranking',
+        properties: {
+          randomize: false,
+          choices: [
+            { ref: 'prio_speed', label: 'Speed' },
+            { ref: 'prio_price', label: 'Price' },
+            { ref: 'prio_support', label: 'Support' },
+          ],
+        },
+        validations: { required: false },
+      },
+      {
+        ref: 'satisfaction',
+        title: 'How satisfied are you with...',
+        type: 'matrix',
+        properties: {
+          description: 'One answer per row.',
+          fields: ['Onboarding', 'Billing'].map((row) => ({
+            ref: `satisfaction_${row.toLowerCase()}`,
+            title: row,
+            type: 'multiple_choice',
+            properties: {
+              allow_multiple_selection: false,
+              choices: [
+                { ref: `satisfaction_${row.toLowerCase()}_low`, label: 'Unhappy' },
+                { ref: `satisfaction_${row.toLowerCase()}_mid`, label: 'Neutral' },
+                { ref: `satisfaction_${row.toLowerCase()}_high`, label: 'Happy' },
+              ],
+            },
+            validations: { required: false },
+          })),
+        },
+      },
+      {
+        ref: 'contact',
+        title: 'How can we reach you?',
+        type: 'contact_info',
+        properties: {
+          fields: [
+            {
+              ref: 'contact_first_name',
+              title: 'First name',
+              type: 'short_text',
+              properties: { subfield_key: 'first_name' },
+              validations: { required: true },
+            },
+            {
+              ref: 'contact_last_name',
+              title: 'Last name',
+              type: 'short_text',
+              properties: { subfield_key: 'last_name' },
+              validations: { required: false },
+            },
+            {
+              ref: 'contact_email',
+              title: 'Email',
+              type: 'email',
+              properties: { subfield_key: 'email' },
+              validations: { required: true },
+            },
+            {
+              ref: 'contact_phone',
+              title: 'Phone number',
+              type: 'phone_number',
+              properties: { subfield_key: 'phone_number', default_country_code: 'ES' },
+              validations: { required: false },
+            },
+            {
+              ref: 'contact_company',
+              title: 'Company',
+              type: 'short_text',
+              properties: { subfield_key: 'company' },
+              validations: { required: false },
+            },
+          ],
+        },
+      },
+      { ref: 'postal', title: 'Where should we send the welcome pack?', type: 'address' },
+      {
+        ref: 'phone',
+        title: 'A phone number for urgent matters?',
+        type: 'phone_number',
+        properties: { default_country_code: 'US' },
+        validations: { required: false },
+      },
+      { ref: 'site', title: 'Your company website?', type: 'website', validations: { required: false } },
+      {
+        ref: 'start_date',
+        title: 'When do you want to start?',
+        type: 'date',
+        properties: { structure: 'DDMMYYYY', separator: '/' },
+        validations: { required: false },
+      },
+      { ref: 'newsletter', title: 'Subscribe to our newsletter?', type: 'yes_no' },
+      {
+        ref: 'team_group',
+        title: 'About your team',
+        type: 'group',
+        properties: {
+          description: 'Two quick questions.',
+          button_text: 'Continue',
+          show_button: true,
+          fields: [
+            { ref: 'team_remote', title: 'Is your team remote?', type: 'yes_no' },
+            { ref: 'team_name', title: 'Team name?', type: 'short_text' },
+          ],
+        },
+      },
+      {
+        ref: 'resume',
+        title: 'Attach your company logo',
+        type: 'file_upload',
+        properties: { description: 'PNG or JPG' },
+        validations: { required: false },
+      },
+      {
+        ref: 'deposit',
+        title: 'Pay the setup deposit',
+        type: 'payment',
+        properties: {
+          currency: 'EUR',
+          price: { type: 'variable', value: 'price' },
+          show_button: true,
+          button_text: 'Pay',
+        },
+        validations: { required: false },
+      },
+      {
+        ref: 'call',
+        title: 'Book your onboarding call',
+        type: 'calendly',
+        properties: { description: 'Pick a slot that suits you.' },
+        validations: { required: false },
+      },
+      {
+        ref: 'terms',
+        title: 'Do you accept our terms?',
+        type: 'legal',
+        properties: { description: 'Read them at example.com/terms.' },
+        validations: { required: true },
+      },
+    ],
+    logic: [
+      {
+        type: 'field',
+        ref: 'recommend',
+        actions: [
+          {
+            action: 'add',
+            details: { target: { type: 'variable', value: 'score' }, value: { type: 'constant', value: 1 } },
+            condition: {
+              op: 'greater_equal_than',
+              vars: [
+                { type: 'field', value: 'recommend' },
+                { type: 'constant', value: 9 },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  };
+}

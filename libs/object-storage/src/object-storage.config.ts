@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { LocalDiskObjectStore } from './local-disk.store';
+import type { ObjectStore } from './object-store';
+import { S3ObjectStore } from './s3.store';
+
+// The variables that choose and configure one store, under a prefix
+// (`IMAGE`, `FILE`): `<P>_STORAGE` is `local` (the default: files under
+// `<P>_STORAGE_DIR`) or `s3` (an S3-compatible bucket: `<P>_S3_*`).
+function storageVars<P extends string>(prefix: P, what: string, defaultDir: string) {
+  const text = (description: string) => z.string().min(1).optional().describe(description);
+  return {
+    [`${prefix}_STORAGE`]: z
+      .enum(['local', 's3'])
+      .default('local')
+      .describe(`Where ${what} are stored: \`local\` (a directory) or \`s3\` (an S3-compatible bucket).`),
+    [`${prefix}_STORAGE_DIR`]: z
+      .string()
+      .min(1)
+      .default(defaultDir)
+      .describe(`Directory of ${what} when \`${prefix}_STORAGE\` is \`local\`.`),
+    [`${prefix}_S3_ENDPOINT`]: z
+      .url()
+      .optional()
+      .describe(
+        `S3-compatible endpoint of ${what} (\`${prefix}_STORAGE=s3\`), e.g. https://s3.eu-central-1.amazonaws.com.`,
+      ),
+    [`${prefix}_S3_BUCKET`]: text(`Bucket of ${what} (\`${prefix}_STORAGE=s3\`).`),
+    [`${prefix}_S3_REGION`]: z
+      .string()
+      .min(1)
+      .default('us-east-1')
+      .describe(`Signing region of the ${what} bucket.`),
+    [`${prefix}_S3_ACCESS_KEY_ID`]: text(`Access key id for the ${what} bucket; from a Secret.`),
+    [`${prefix}_S3_SECRET_ACCESS_KEY`]: text(`Secret access key for the ${what} bucket; from a Secret.`),
+    [`${prefix}_S3_PREFIX`]: text(`Key prefix inside the ${what} bucket (optional).`),
+  } as Record<`${P}_STORAGE`, z.ZodDefault<z.ZodEnum<{ local: 'local'; s3: 's3' }>>> &
+    Record<`${P}_STORAGE_DIR` | `${P}_S3_REGION`, z.ZodDefault<z.ZodString>> &
+    Record<
+      | `${P}_S3_ENDPOINT`
+      | `${P}_S3_BUCKET`
+      | `${P}_S3_ACCESS_KEY_ID`
+      | `${P}_S3_SECRET_ACCESS_KEY`
+      | `${P}_S3_PREFIX`,
+      z.ZodOptional<z.ZodString>
+    >;
+}
+
+// Images are form material, read by both regions' pages: one store for both.
+export const imageStorageVars = storageVars('IMAGE', 'uploaded images', '.data/storage/images');
+// Respondents' files are responses data: each region its own store (EU files stay in the EU).
+export const fileStorageVars = storageVars('FILE', "respondents' uploaded files", '.data/storage/files');
+
+type StorageConfig<P extends string> = { [K in `${P}_STORAGE`]: 'local' | 's3' } & {
+  [K in `${P}_STORAGE_DIR` | `${P}_S3_REGION`]: string;
+} & {
+  [
+    K in
+      | `${P}_S3_ENDPOINT`
+      | `${P}_S3_BUCKET`
+      | `${P}_S3_ACCESS_KEY_ID`
+      | `${P}_S3_SECRET_ACCESS_KEY`
+      | `${P}_S3_PREFIX`
+  ]?: string;
+};
+
+// The store a config names; an `s3` store missing a setting stops the boot
+// with the variables' names.
+export function objectStoreFrom<P extends string>(prefix: P, config: StorageConfig<P>): ObjectStore {
+  const read = (name: string) => (config as Record<string, string | undefined>)[`${prefix}_${name}`];
+  if (read('STORAGE') !== 's3') return new LocalDiskObjectStore(read('STORAGE_DIR') ?? '.');
+  const required = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
+  const missing = required.filter((name) => !read(name)).map((name) => `${prefix}_${name}`);
+  if (missing.length > 0) {
+    throw new Error(`${prefix}_STORAGE is s3, but these variables are missing: ${missing.join(', ')}`);
+  }
+  return new S3ObjectStore({
+    endpoint: read('S3_ENDPOINT') as string,
+    bucket: read('S3_BUCKET') as string,
+    region: read('S3_REGION') ?? 'us-east-1',
+    accessKeyId: read('S3_ACCESS_KEY_ID') as string,
+    secretAccessKey: read('S3_SECRET_ACCESS_KEY') as string,
+    prefix: read('S3_PREFIX'),
+  });
+}
