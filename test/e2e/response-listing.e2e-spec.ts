@@ -167,11 +167,30 @@ describe('Responses API listing', () => {
     expect(new Set(events.map((event) => event.messageId)).size).toBe(6);
     for (const event of events) {
       expect(event.messageId).toBe(event.data.event_id);
+      expect(event.data.form_response.definition.fields[1]).not.toHaveProperty('properties');
+      expect(event.data.form_response.submitted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(event.data).toMatchObject({
         event_type: 'form_response',
         form_response: {
           form_id: formId,
-          definition: { id: formId, title: 'Listing' },
+          definition: {
+            id: formId,
+            title: 'Listing',
+            // Typeform's payload: the choice settings and choices at the top level.
+            fields: [
+              { ref: 'name', type: 'short_text', allow_multiple_selections: false, allow_other_choice: false },
+              {
+                ref: 'color',
+                type: 'dropdown',
+                allow_multiple_selections: false,
+                allow_other_choice: false,
+                choices: [
+                  { id: expect.any(String), ref: expect.any(String), label: 'Red' },
+                  { id: expect.any(String), ref: expect.any(String), label: 'Blue' },
+                ],
+              },
+            ],
+          },
           ending: { ref: 'default_tys' },
         },
       });
