@@ -7,6 +7,8 @@ import { ReadCache } from './cache/read-cache';
 import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
+import { InsightsController } from './insights/insights.controller';
+import { RtbfController } from './rtbf/rtbf.controller';
 import { FormsController } from './forms/forms.controller';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
@@ -49,6 +51,8 @@ export class GatewayModule implements OnApplicationShutdown {
         OAuthAuthorizeController,
         OAuthTokenController,
         OAuthGrantsController,
+        InsightsController,
+        RtbfController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -20,3 +20,5 @@ export * from './queues';
 export * from './change-announcements';
 export * from './themes.contract';
 export * from './form-page.contract';
+export * from './insights.contract';
+export * from './respondent-erasure.contract';
