@@ -43,12 +43,15 @@ describe('Responses API listing', () => {
       name: 'response-listing',
       regions: ['us'],
       apps: ['gateway', 'forms', 'responses'],
+      // A host outside UTC: since/until without an offset must still mean UTC.
+      extraEnv: { TZ: 'America/New_York' },
     });
     formId = (
       await api(owner, 'POST', '/forms', {
         title: 'Listing',
         fields: [
           { ref: 'name', title: 'Name', type: 'short_text' },
+          { ref: 'note', title: 'Note', type: 'long_text' },
           {
             ref: 'color',
             title: 'Colour',
@@ -59,12 +62,16 @@ describe('Responses API listing', () => {
         hidden: ['source'],
       })
     ).body.id;
+    // n3 to n6 in later seconds than n1 and n2: timestamps are whole
+    // seconds, so since/until can only tell seconds apart.
     for (let n = 1; n <= 6; n++) {
+      if (n === 3) await untilNextSecond();
       const response = await callApi(`${regions.baseUrl('us')}/forms/${formId}/submissions`, {
         method: 'POST',
         body: {
           answers: [
             { field: { ref: 'name' }, type: 'text', text: `n${n}` },
+            ...(n === 5 ? [{ field: { ref: 'note' }, type: 'text', text: 'a note' }] : []),
             { field: { ref: 'color' }, type: 'choice', choice: { label: n % 2 ? 'Red' : 'Blue' } },
           ],
           hidden: { source: n === 4 ? 'partner-site' : 'ads' },
@@ -75,7 +82,10 @@ describe('Responses API listing', () => {
       submittedAt.push(response.body.submitted_at);
       await new Promise((resolve) => setTimeout(resolve, 5)); // distinct submission times
     }
+    expect(submittedAt[1] < submittedAt[2]).toBe(true);
   });
+
+  const untilNextSecond = () => new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
 
   afterAll(async () => {
     await regions?.stop();
@@ -110,6 +120,69 @@ describe('Responses API listing', () => {
     expect(names(await list(`until=${encodeURIComponent(submittedAt[1])}`))).toEqual(['n2', 'n1']);
     const future = Math.floor(Date.now() / 1000) + 3600;
     expect((await list(`since=${future}`)).total_items).toBe(0);
+  });
+
+  it('shows whole-second timestamps, as Typeform does', async () => {
+    expect(submittedAt[0]).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    for (const item of (await list()).items as unknown as Array<Record<string, string>>) {
+      expect(item.submitted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(item.landed_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    }
+  });
+
+  it('reads since/until without an offset as UTC on a host that is not, and until includes its second', async () => {
+    const utc = (iso: string) => iso.replace('Z', ''); // 2026-11-22T23:13:39
+    expect(names(await list(`since=${utc(submittedAt[2])}`))).toEqual(['n6', 'n5', 'n4', 'n3']);
+    // n2 was submitted within that second, after its first millisecond.
+    expect(names(await list(`until=${utc(submittedAt[1])}`))).toEqual(['n2', 'n1']);
+    const unix = Date.parse(submittedAt[1]) / 1000;
+    expect(names(await list(`until=${unix}`))).toEqual(['n2', 'n1']);
+  });
+
+  it('answers an empty page for a before/after token that names no response', async () => {
+    for (const cursor of ['before', 'after']) {
+      const page = await list(`${cursor}=${'0'.repeat(32)}`);
+      expect(page).toEqual({ total_items: 0, page_count: 0, items: [] });
+    }
+  });
+
+  it('refuses sort together with after or before, as Typeform does', async () => {
+    for (const cursor of ['before', 'after']) {
+      const response = await api(
+        owner,
+        'GET',
+        `/forms/${formId}/responses?sort=submitted_at,asc&${cursor}=${tokens[2]}`,
+      );
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [expect.objectContaining({ field: 'sort', in: 'query' })],
+      });
+    }
+  });
+
+  it('keeps only responses that answered one of answered_fields (ids or refs)', async () => {
+    expect(names(await list('answered_fields=note'))).toEqual(['n5']);
+    const form = await api(owner, 'GET', `/forms/${formId}`);
+    const noteId = (form.body.fields as Array<{ id: string; ref: string }>).find((f) => f.ref === 'note')!.id;
+    expect(names(await list(`answered_fields=${noteId}`))).toEqual(['n5']);
+    expect((await list('answered_fields=note,name')).total_items).toBe(6);
+    expect((await list('answered_fields=nothing')).total_items).toBe(0);
+  });
+
+  it('refuses query parameters it does not know, with the error body', async () => {
+    const response = await api(owner, 'GET', `/forms/${formId}/responses?page_sise=2`);
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [
+        { code: 'UNKNOWN_PARAMETER', field: 'page_sise', in: 'query', description: expect.any(String) },
+      ],
+    });
+    // Every list endpoint does the same.
+    const forms = await api(owner, 'GET', '/forms?serach=x');
+    expect(forms.status).toBe(400);
+    expect(forms.body.details).toEqual([expect.objectContaining({ field: 'serach', in: 'query' })]);
   });
 
   it('includes and excludes responses by id', async () => {
@@ -167,11 +240,36 @@ describe('Responses API listing', () => {
     expect(new Set(events.map((event) => event.messageId)).size).toBe(6);
     for (const event of events) {
       expect(event.messageId).toBe(event.data.event_id);
+      expect(event.data.form_response.definition.fields[2]).not.toHaveProperty('properties');
+      expect(event.data.form_response.submitted_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       expect(event.data).toMatchObject({
         event_type: 'form_response',
         form_response: {
           form_id: formId,
-          definition: { id: formId, title: 'Listing' },
+          definition: {
+            id: formId,
+            title: 'Listing',
+            // Typeform's payload: the choice settings and choices at the top level.
+            fields: [
+              {
+                ref: 'name',
+                type: 'short_text',
+                allow_multiple_selections: false,
+                allow_other_choice: false,
+              },
+              { ref: 'note', type: 'long_text', allow_multiple_selections: false, allow_other_choice: false },
+              {
+                ref: 'color',
+                type: 'dropdown',
+                allow_multiple_selections: false,
+                allow_other_choice: false,
+                choices: [
+                  { id: expect.any(String), ref: expect.any(String), label: 'Red' },
+                  { id: expect.any(String), ref: expect.any(String), label: 'Blue' },
+                ],
+              },
+            ],
+          },
           ending: { ref: 'default_tys' },
         },
       });
@@ -188,5 +286,18 @@ describe('Responses API listing', () => {
     expect(names(await list())).toEqual(['n6', 'n5', 'n4', 'n3']);
     const nothingNamed = await api(owner, 'DELETE', `/forms/${formId}/responses`);
     expect(nothingNamed.status).toBe(400);
+  });
+
+  it('deletes responses named in a JSON body', async () => {
+    const deleted = await api(owner, 'DELETE', `/forms/${formId}/responses`, {
+      included_response_ids: [tokens[2]],
+    });
+    expect(deleted.status).toBe(200);
+    expect(names(await list())).toEqual(['n6', 'n5', 'n4']);
+    const empty = await api(owner, 'DELETE', `/forms/${formId}/responses`, { included_response_ids: [] });
+    expect(empty.status).toBe(400);
+    const wrong = await api(owner, 'DELETE', `/forms/${formId}/responses`, { ids: [tokens[3]] });
+    expect(wrong.status).toBe(400);
+    expect(names(await list())).toEqual(['n6', 'n5', 'n4']);
   });
 });

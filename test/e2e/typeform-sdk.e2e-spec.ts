@@ -115,3 +115,71 @@ describe('the official Typeform SDK (@typeform/api-client)', () => {
     });
   });
 });
+
+// The SDK's webhooks, responses and insights calls, against the region of
+// the account's responses.
+describe('the official Typeform SDK on responses data', () => {
+  const db = testGlobalDatabase();
+  let regions: TestRegions;
+  let account: TestAccount;
+  let typeform: ReturnType<typeof createClient>;
+
+  beforeAll(async () => {
+    account = await createTestAccount(db, 'us');
+    regions = await startTestRegions({
+      name: 'typeform-sdk-responses',
+      regions: ['us'],
+      apps: ['gateway', 'forms', 'responses', 'webhooks'],
+    });
+    typeform = createClient({ token: account.token, apiBaseUrl: regions.baseUrl('us') });
+  });
+
+  afterAll(async () => {
+    await regions?.stop();
+    await db.$disconnect();
+  });
+
+  it('creates, reads, lists, toggles and deletes webhooks', async () => {
+    const created = await typeform.webhooks.create({
+      uid: account.formId,
+      tag: 'sdk',
+      url: 'https://example.com/sdk',
+      enabled: true,
+    });
+    expect(created).toMatchObject({ tag: 'sdk', url: 'https://example.com/sdk', enabled: true });
+    expect(await typeform.webhooks.get({ uid: account.formId, tag: 'sdk' })).toMatchObject({ tag: 'sdk' });
+    const listed = await typeform.webhooks.list({ uid: account.formId });
+    expect(listed.items?.map((hook) => hook.tag)).toEqual(['sdk']);
+    await typeform.webhooks.toggle({ uid: account.formId, tag: 'sdk', enabled: false });
+    expect((await typeform.webhooks.get({ uid: account.formId, tag: 'sdk' })).enabled).toBe(false);
+    await typeform.webhooks.delete({ uid: account.formId, tag: 'sdk' });
+    await expect(typeform.webhooks.get({ uid: account.formId, tag: 'sdk' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('lists and deletes responses, and reads the insights summary', async () => {
+    const form = await typeform.forms.create({
+      data: { title: 'SDK responses', fields: [{ ref: 'name', title: 'Name?', type: 'short_text' }] },
+    });
+    const uid = form.id!;
+    for (const name of ['Ann', 'Ben', 'Cy']) {
+      const submitted = await fetch(`${regions.baseUrl('us')}/forms/${uid}/submissions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ answers: [{ field: { ref: 'name' }, type: 'text', text: name }] }),
+      });
+      expect(submitted.status).toBe(201);
+    }
+    const all = await typeform.responses.list({ uid, page: 'auto' });
+    expect(all.items).toHaveLength(3);
+    const firstPage = await typeform.responses.list({ uid, pageSize: 2 });
+    expect(firstPage.items).toHaveLength(2);
+    await typeform.responses.delete({ uid, ids: [all.items[0].response_id!] });
+    expect((await typeform.responses.list({ uid })).total_items).toBe(2);
+
+    const insights = await typeform.insights.summary({ uid });
+    expect(insights.form.summary).toMatchObject({ responses_count: 2, completion_rate: 100 });
+    expect(insights.fields).toEqual([expect.objectContaining({ ref: 'name', views: 2, dropoffs: 0 })]);
+  });
+});

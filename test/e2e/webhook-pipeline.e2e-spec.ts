@@ -79,7 +79,7 @@ describe('webhook delivery pipeline', () => {
       url: receiver.url('/burst'),
       enabled: true,
     });
-    expect(hook.status).toBe(201);
+    expect(hook.status).toBe(200);
     const tokens = await Promise.all(Array.from({ length: 40 }, (_, n) => submit(burstForm, n)));
     const received = await receiver.until(
       '/burst',

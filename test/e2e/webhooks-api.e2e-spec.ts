@@ -46,7 +46,7 @@ describe('webhooks API', () => {
       enabled: true,
       secret: 's3cret',
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     expect(created.body).toEqual({
       id: expect.any(String),
       form_id: alice.formId,
@@ -63,6 +63,10 @@ describe('webhooks API', () => {
     const row = await webhooksDb.us.webhook.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(row.secretSealed).not.toContain('s3cret');
     expect((await hook(alice, 'main')).body).toEqual(created.body);
+    // Typeform answers 200 to a create, by PUT or by POST.
+    const byPost = await hook(alice, 'made-by-post', 'POST', { url: 'https://example.com/post' });
+    expect(byPost.status).toBe(200);
+    expect(byPost.body).toMatchObject({ tag: 'made-by-post', url: 'https://example.com/post' });
   });
 
   it('toggles with only `enabled`, keeping the url; a new url changes it', async () => {
@@ -108,7 +112,7 @@ describe('webhooks API', () => {
   });
 
   it('accepts an allow-listed internal address (127.0.0.1 in tests)', async () => {
-    expect((await hook(alice, 'local', 'PUT', { url: 'http://127.0.0.1:9/hook' })).status).toBe(201);
+    expect((await hook(alice, 'local', 'PUT', { url: 'http://127.0.0.1:9/hook' })).status).toBe(200);
   });
 
   it('lists and deletes', async () => {
@@ -131,7 +135,7 @@ describe('webhooks API', () => {
     expect((await hook(bob, 'eu-hook', 'GET', undefined, 'us')).status).toBe(421);
     expect(await webhooksDb.us.webhook.count({ where: { formId: bob.formId } })).toBe(0);
     expect((await hook(bob, 'eu-hook')).status).toBe(404);
-    expect((await hook(bob, 'eu-hook', 'PUT', { url: 'https://example.com/eu' })).status).toBe(201);
+    expect((await hook(bob, 'eu-hook', 'PUT', { url: 'https://example.com/eu' })).status).toBe(200);
     expect(await webhooksDb.eu.webhook.count({ where: { formId: bob.formId } })).toBe(1);
   });
 

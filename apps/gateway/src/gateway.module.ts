@@ -8,6 +8,8 @@ import { ReadCache } from './cache/read-cache';
 import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
+import { InsightsController } from './insights/insights.controller';
+import { RtbfController } from './rtbf/rtbf.controller';
 import { FormsController } from './forms/forms.controller';
 import { PartialSubmissionsController } from './responses/partial-submissions.controller';
 import { ImagesController } from './images/images.controller';
@@ -58,6 +60,8 @@ export class GatewayModule implements OnApplicationShutdown {
         OAuthAuthorizeController,
         OAuthTokenController,
         OAuthGrantsController,
+        InsightsController,
+        RtbfController,
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },

@@ -3,6 +3,8 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   countResponses,
   deleteResponses,
+  eraseRespondents,
+  getInsightsSummary,
   listResponses,
   type RpcReply,
   type RpcRequest,
@@ -10,6 +12,8 @@ import {
   submitResponse,
 } from '@formline/contracts';
 import { ContractPipe } from '@formline/messaging';
+import { RespondentErasureService } from './erasure/respondent-erasure.service';
+import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { ResponseRepository } from './response.repository';
 import { ProgressService } from './submission/progress.service';
@@ -22,6 +26,8 @@ export class ResponseController {
     private readonly progress: ProgressService,
     private readonly listing: ResponseListingService,
     private readonly responses: ResponseRepository,
+    private readonly insights: InsightsService,
+    private readonly erasure: RespondentErasureService,
   ) {}
 
   @MessagePattern(submitResponse.subject)
@@ -51,5 +57,19 @@ export class ResponseController {
     @Payload(new ContractPipe(countResponses.request)) request: RpcRequest<typeof countResponses>,
   ): Promise<RpcReply<typeof countResponses>> {
     return { count: await this.responses.count(request.formId) };
+  }
+
+  @MessagePattern(getInsightsSummary.subject)
+  insightsSummary(
+    @Payload(new ContractPipe(getInsightsSummary.request)) request: RpcRequest<typeof getInsightsSummary>,
+  ): Promise<RpcReply<typeof getInsightsSummary>> {
+    return this.insights.summary(request.accountId, request.formId);
+  }
+
+  @MessagePattern(eraseRespondents.subject)
+  async erase(
+    @Payload(new ContractPipe(eraseRespondents.request)) request: RpcRequest<typeof eraseRespondents>,
+  ): Promise<RpcReply<typeof eraseRespondents>> {
+    return { deleted: await this.erasure.erase(request.accountId, request.emails) };
   }
 }

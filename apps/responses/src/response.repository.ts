@@ -139,17 +139,20 @@ export class ResponseRepository {
     formId: string,
     query: ResponseQuery,
   ): Promise<{ total: number; rows: Row[] }> {
+    const column = sortColumn(query);
     const cursor = query.after ?? query.before;
     const anchor = cursor
       ? await this.db.response.findFirst({
           where: { id: cursor, formId, accountId },
-          select: { submittedAt: true, id: true },
+          select: { id: true, submittedAt: true, landedAt: true },
         })
       : undefined;
-    const column = query.sort.field === 'landed_at' ? 'landedAt' : 'submittedAt';
-    // `after` and `before` are positions in time (submitted_at), exclusive.
-    const newer = anchor && query.after ? cursorFilter(anchor, 'gt') : undefined;
-    const older = anchor && query.before ? cursorFilter(anchor, 'lt') : undefined;
+    // A token that names no response of this form pages from nowhere: an
+    // empty page, never the first page again (a client would loop on it).
+    if (cursor && !anchor) return { total: 0, rows: [] };
+    // `after` and `before` are exclusive positions on the column the page is sorted by.
+    const newer = anchor && query.after ? cursorFilter(column, anchor, 'gt') : undefined;
+    const older = anchor && query.before ? cursorFilter(column, anchor, 'lt') : undefined;
     const where = {
       formId,
       accountId,
@@ -171,7 +174,7 @@ export class ResponseRepository {
           }
         : {}),
       ...(query.query ? { searchText: { contains: query.query.toLowerCase() } } : {}),
-      AND: [newer ?? {}, older ?? {}],
+      AND: [newer ?? {}, older ?? {}, answeredFilter(query.answeredFields)],
     };
     // Paging towards newer responses reads upwards from the cursor, then
     // returns the page in the requested order.
@@ -203,12 +206,36 @@ export class ResponseRepository {
   }
 }
 
-function cursorFilter(anchor: { submittedAt: Date; id: string }, direction: 'gt' | 'lt') {
+export type SortColumn = 'submittedAt' | 'landedAt';
+
+export function sortColumn(query: Pick<ResponseQuery, 'sort'>): SortColumn {
+  return query.sort.field === 'landed_at' ? 'landedAt' : 'submittedAt';
+}
+
+// Rows strictly past the anchor on the sorted column, ties broken by id as
+// the ORDER BY breaks them, so that paging never skips nor repeats a row.
+export function cursorFilter(
+  column: SortColumn,
+  anchor: { id: string } & Record<SortColumn, Date>,
+  direction: 'gt' | 'lt',
+) {
   return {
     OR: [
-      { submittedAt: { [direction]: anchor.submittedAt } },
-      { submittedAt: anchor.submittedAt, id: { [direction]: anchor.id } },
+      { [column]: { [direction]: anchor[column] } },
+      { [column]: anchor[column], id: { [direction]: anchor.id } },
     ],
+  };
+}
+
+// `answered_fields`: responses holding an answer to at least one of these
+// questions (by id or ref). JSON containment on the stored answers.
+export function answeredFilter(fields: readonly string[] | undefined) {
+  if (!fields || fields.length === 0) return {};
+  return {
+    OR: fields.flatMap((field) => [
+      { payload: { path: ['answers'], array_contains: [{ field: { id: field } }] } },
+      { payload: { path: ['answers'], array_contains: [{ field: { ref: field } }] } },
+    ]),
   };
 }
 

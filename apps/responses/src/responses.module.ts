@@ -2,6 +2,10 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
 import { connectNats, RpcClient } from '@formline/messaging';
+import { ErasureRepository } from './erasure/erasure.repository';
+import { RespondentErasureService } from './erasure/respondent-erasure.service';
+import { InsightsRepository } from './insights/insights.repository';
+import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { OutboxRetention } from './outbox/outbox.retention';
@@ -53,6 +57,10 @@ export class ResponsesModule implements OnApplicationShutdown {
         SubmissionService,
         ProgressService,
         ResponseListingService,
+        InsightsRepository,
+        InsightsService,
+        ErasureRepository,
+        RespondentErasureService,
       ],
     };
   }

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   deleteWebhook,
+  forgetDeliveries,
   getWebhook,
   listDeliveries,
   listWebhooks,
@@ -64,5 +65,12 @@ export class WebhookController {
     @Payload(new ContractPipe(redeliverDelivery.request)) request: RpcRequest<typeof redeliverDelivery>,
   ) {
     return this.deliveries.redeliver(request, request.deliveryId);
+  }
+
+  @MessagePattern(forgetDeliveries.subject)
+  async forget(
+    @Payload(new ContractPipe(forgetDeliveries.request)) request: RpcRequest<typeof forgetDeliveries>,
+  ): Promise<RpcReply<typeof forgetDeliveries>> {
+    return { deleted: await this.deliveries.forgetResponses(request.accountId, request.responseTokens) };
   }
 }

@@ -21,3 +21,5 @@ export * from './change-announcements';
 export * from './themes.contract';
 export * from './images.contract';
 export * from './form-page.contract';
+export * from './insights.contract';
+export * from './respondent-erasure.contract';

@@ -57,6 +57,8 @@ export const responseQuerySchema = z.object({
   sort: z.object({ field: z.enum(responseSortFields), order: z.enum(['asc', 'desc']) }),
   query: z.string().optional(),
   fields: z.array(z.string()).optional(),
+  // Only responses that answered at least one of these questions (ids or refs).
+  answeredFields: z.array(z.string()).optional(),
 });
 export type ResponseQuery = z.output<typeof responseQuerySchema>;
 

@@ -290,4 +290,17 @@ export class DeliveryRepository {
         WHERE status IN ('succeeded', 'failed') AND updated_at < ${cutoff}
         LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
   }
+
+  // Right to be forgotten: the deliveries (with their attempts) whose stored
+  // body is the event of one of these responses, on the account's webhooks.
+  // In compact JSON `"token":"…"` unescaped can only be the payload's key.
+  async forgetResponses(accountId: string, responseTokens: readonly string[]): Promise<number> {
+    const patterns = responseTokens.map((token) => `%"token":"${token.replace(/[\\%_]/g, '\\$&')}"%`);
+    return this.db.$executeRaw`
+      DELETE FROM deliveries d
+       USING webhooks w
+       WHERE w.id = d.webhook_id
+         AND w.account_id = ${accountId}
+         AND d.body LIKE ANY(${patterns}::text[])`;
+  }
 }

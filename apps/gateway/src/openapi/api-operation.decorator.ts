@@ -26,6 +26,8 @@ export interface ApiOperationOptions {
    * cannot drift from the check.
    */
   body?: z.ZodType;
+  /** The body may be left out (a DELETE that also reads its query). */
+  bodyOptional?: boolean;
   /** Media types of the body; JSON by default. */
   bodyContentTypes?: string[];
   /**

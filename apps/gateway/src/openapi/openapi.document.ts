@@ -197,7 +197,7 @@ function operationOf(
     ...(operation.body
       ? {
           requestBody: {
-            required: true,
+            required: operation.bodyOptional !== true,
             content: Object.fromEntries(
               (operation.bodyContentTypes ?? ['application/json']).map((type) => [
                 type,

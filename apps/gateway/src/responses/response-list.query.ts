@@ -1,6 +1,8 @@
 import { responseSortFields, responseTypes, type ResponseQuery } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
+import { endOfSecond, parsePointInTime } from './point-in-time';
 
 const csv = boundedText(inputLimits.queryValue).transform((value) =>
   value
@@ -9,14 +11,15 @@ const csv = boundedText(inputLimits.queryValue).transform((value) =>
     .filter(Boolean),
 );
 
-// ISO 8601 date-time, or Unix seconds, as Typeform's since/until take them.
+// ISO 8601 date-time (UTC unless it names an offset), or Unix seconds, as
+// Typeform's since/until take them, to the second.
 const pointInTime = boundedText(inputLimits.name).transform((value, ctx) => {
-  const date = /^\d+$/.test(value) ? new Date(Number(value) * 1000) : new Date(value);
-  if (Number.isNaN(date.getTime())) {
-    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time or Unix seconds' });
+  const date = parsePointInTime(value);
+  if (!date) {
+    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time (UTC) or Unix seconds' });
     return z.NEVER;
   }
-  return date.toISOString();
+  return date;
 });
 
 const sortPattern = new RegExp(`^(${responseSortFields.join('|')}),(asc|desc)$`);
@@ -35,14 +38,21 @@ export const responseListQuery = z
     completed: z.enum(['true', 'false']).optional(),
     sort: boundedText(inputLimits.name)
       .regex(sortPattern, `field,order with field ${responseSortFields.join(' or ')}`)
-      .default('submitted_at,desc'),
+      .optional(),
     query: boundedText(inputLimits.text).min(1).optional(),
     fields: csv.optional(),
+    answered_fields: csv.optional(),
   })
-  .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });
+  .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] })
+  // Typeform: after/before page in the order responses were processed, so
+  // they "could not be used together with sort".
+  .refine((q) => !(q.sort && (q.after || q.before)), {
+    error: 'sort cannot be used together with after or before (they page in submission order)',
+    path: ['sort'],
+  });
 
 export function toResponseQuery(q: z.output<typeof responseListQuery>): ResponseQuery {
-  const [field, order] = q.sort.split(',') as [
+  const [field, order] = (q.sort ?? 'submitted_at,desc').split(',') as [
     ResponseQuery['sort']['field'],
     ResponseQuery['sort']['order'],
   ];
@@ -52,8 +62,9 @@ export function toResponseQuery(q: z.output<typeof responseListQuery>): Response
   const types = q.response_type ?? (q.completed === 'false' ? unfinished : undefined) ?? ['completed'];
   return {
     pageSize: q.page_size,
-    since: q.since,
-    until: q.until,
+    since: q.since?.toISOString(),
+    // `until` includes its whole second.
+    until: q.until && endOfSecond(q.until).toISOString(),
     after: q.after,
     before: q.before,
     includedResponseIds: q.included_response_ids,
@@ -62,12 +73,39 @@ export function toResponseQuery(q: z.output<typeof responseListQuery>): Response
     sort: { field, order },
     query: q.query,
     fields: q.fields,
+    answeredFields: q.answered_fields,
   };
 }
 
-export const responseDeleteQuery = z
-  .object({ included_response_ids: csv.optional(), included_tokens: csv.optional() })
-  .transform((q) => [...(q.included_response_ids ?? []), ...(q.included_tokens ?? [])])
-  .refine((ids) => ids.length > 0 && ids.length <= 1000, {
-    error: 'name 1 to 1000 responses in included_response_ids (or included_tokens)',
-  });
+// DELETE names its responses in the query (comma-separated), or in a JSON
+// body `{"included_response_ids": [...]}`, as Typeform takes them.
+export const responseDeleteQuery = z.object({
+  included_response_ids: csv.optional(),
+  included_tokens: csv.optional(),
+});
+export const responseDeleteBody = z.strictObject({
+  included_response_ids: z.array(boundedText(inputLimits.id).min(1)).max(1000),
+});
+
+export function responseIdsToDelete(
+  query: z.output<typeof responseDeleteQuery>,
+  body: z.output<typeof responseDeleteBody> | undefined,
+): string[] {
+  const ids = [
+    ...(query.included_response_ids ?? []),
+    ...(query.included_tokens ?? []),
+    ...(body?.included_response_ids ?? []),
+  ];
+  if (ids.length === 0 || ids.length > 1000) {
+    throw new DomainError(ErrorCode.ValidationError, 'Invalid request.', [
+      {
+        code: 'INVALID_VALUE',
+        description:
+          'name 1 to 1000 responses in included_response_ids (query or JSON body) or included_tokens',
+        field: 'included_response_ids',
+        in: 'query',
+      },
+    ]);
+  }
+  return ids;
+}

@@ -38,7 +38,14 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
 import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { ApiOperation } from '../openapi/api-operation.decorator';
-import { responseDeleteQuery, responseListQuery, toResponseQuery } from './response-list.query';
+import { parseRequest } from '../validation/parse-request';
+import {
+  responseDeleteBody,
+  responseDeleteQuery,
+  responseIdsToDelete,
+  responseListQuery,
+  toResponseQuery,
+} from './response-list.query';
 
 // Submissions and Typeform's Responses API. Responses live only in the region
 // of the form's account: a submission sent to the other region's address is
@@ -140,14 +147,23 @@ export class ResponsesController {
   @RequiredScope('responses:write')
   @ApiOperation({
     summary: "Delete some of a form's responses",
+    description:
+      'Name up to 1000 responses in `included_response_ids`: comma-separated in the query, ' +
+      'or as an array in a JSON body (`included_tokens` is the older spelling of the query parameter).',
+    body: responseDeleteBody,
+    bodyOptional: true,
     responses: { 200: { description: 'Deleted (unknown ids are ignored).', body: null } },
     errors: [ErrorCode.FormNotFound],
   })
   async delete(
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
-    @Query(new QueryPipe(responseDeleteQuery)) responseIds: string[],
+    @Query(new QueryPipe(responseDeleteQuery)) query: z.output<typeof responseDeleteQuery>,
+    @Body() body: unknown,
   ): Promise<void> {
+    const named =
+      body === undefined || body === null ? undefined : parseRequest(responseDeleteBody, body, 'body');
+    const responseIds = responseIdsToDelete(query, named);
     await this.rpc.request(deleteResponses, { accountId: principal.accountId, formId, responseIds });
   }
 }

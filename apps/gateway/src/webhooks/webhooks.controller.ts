@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Param,
-  Post,
-  Put,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import {
   type AccessTokenPrincipal,
@@ -30,7 +18,6 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
@@ -59,10 +46,8 @@ const upsertOperation: ApiOperationOptions = {
   description:
     'Creating needs `url`; a change may send any field alone. The URL must be https and public (or allowed by the operator).',
   body: webhookInputSchema,
-  responses: {
-    201: { description: 'Created.', body: webhookResourceSchema },
-    200: { description: 'Changed.', body: webhookResourceSchema },
-  },
+  // Typeform answers 200 whether the webhook was created or changed.
+  responses: { 200: { description: 'Created or changed.', body: webhookResourceSchema } },
   errors: formHere,
 };
 
@@ -98,6 +83,7 @@ export class WebhooksController {
   }
 
   @Put(':tag')
+  @HttpCode(200)
   @RequiredScope('webhooks:write')
   @ApiOperation(upsertOperation)
   upsert(
@@ -105,13 +91,13 @@ export class WebhooksController {
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
     @Body() body: unknown,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookResource> {
-    return this.save(principal, formId, tag, body, reply);
+    return this.save(principal, formId, tag, body);
   }
 
   // POST on the same path does the same (SPEC 4.2).
   @Post(':tag')
+  @HttpCode(200)
   @RequiredScope('webhooks:write')
   @ApiOperation({ ...upsertOperation, summary: 'Create or change a webhook (as PUT)' })
   upsertByPost(
@@ -119,9 +105,8 @@ export class WebhooksController {
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
     @Body() body: unknown,
-    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookResource> {
-    return this.save(principal, formId, tag, body, reply);
+    return this.save(principal, formId, tag, body);
   }
 
   @Get(':tag')
@@ -211,18 +196,16 @@ export class WebhooksController {
     formId: string,
     tag: string,
     body: unknown,
-    reply: FastifyReply,
   ): Promise<WebhookResource> {
     const validTag = checkedTag(tag);
     const input = parseRequest(webhookInputSchema, body, 'body');
     await this.ownFormHere(principal, formId);
-    const { webhook, created } = await this.rpc.request(upsertWebhook, {
+    const { webhook } = await this.rpc.request(upsertWebhook, {
       accountId: principal.accountId,
       formId,
       tag: validTag,
       input,
     });
-    void reply.status(created ? 201 : 200);
     return webhook;
   }
 

@@ -5,6 +5,7 @@ import { inputLimits, jsonBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { wholeSecondsIso } from '../submission/whole-seconds';
 
 // Lists and deletes an account's responses. A form of an account in another
 // region has no responses here: empty results, not an error (SPEC 1 rule 2, 7.1).
@@ -22,7 +23,7 @@ export class ResponseListingService {
     return {
       total_items: total,
       page_count: Math.ceil(total / query.pageSize),
-      items: cutByBytes(rows.map((row) => onlyFields(row.payload as ResponseResource, query.fields))),
+      items: cutByBytes(rows.map((row) => onlyFields(inWholeSeconds(row), query.fields))),
     };
   }
 
@@ -40,6 +41,15 @@ export class ResponseListingService {
     }
     return location.region === this.config.REGION;
   }
+}
+
+// Typeform's whole-second timestamps, also for responses stored before they were.
+function inWholeSeconds(row: { payload: unknown; landedAt: Date; submittedAt: Date }): ResponseResource {
+  return {
+    ...(row.payload as ResponseResource),
+    landed_at: wholeSecondsIso(row.landedAt),
+    submitted_at: wholeSecondsIso(row.submittedAt),
+  };
 }
 
 // `fields`: only the answers to these questions (by id or ref).

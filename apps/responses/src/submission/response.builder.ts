@@ -2,6 +2,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ResponseSubmittedEvent, ResponseType } from '@formline/contracts';
 import { allFields, type FormDefinition } from '@formline/form-definition';
 import type { RespondentPath, StoredAnswer } from '@formline/form-logic';
+import { payloadField } from './payload-field';
+import { wholeSecondsIso } from './whole-seconds';
 
 export interface BuiltResponse {
   token: string;
@@ -54,8 +56,8 @@ export function buildResponse(facts: ResponseFacts): BuiltResponse {
     token,
     response_id: token,
     response_type: 'completed',
-    landed_at: landedAt.toISOString(),
-    submitted_at: submittedAt.toISOString(),
+    landed_at: wholeSecondsIso(landedAt),
+    submitted_at: wholeSecondsIso(submittedAt),
     metadata: {
       user_agent: facts.metadata.user_agent ?? '',
       platform: 'other',
@@ -86,13 +88,7 @@ export function buildResponse(facts: ResponseFacts): BuiltResponse {
       definition: {
         id: facts.formId,
         title: facts.definition.title,
-        fields: questions.map((f) => ({
-          id: f.id,
-          title: f.title,
-          type: f.type,
-          ref: f.ref,
-          properties: f.properties,
-        })),
+        fields: questions.map(payloadField),
         endings: facts.definition.thankyou_screens.map((s) => ({
           id: s.id,
           ref: s.ref,

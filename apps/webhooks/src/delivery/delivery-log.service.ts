@@ -27,6 +27,11 @@ export class DeliveryLogService {
     @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
   ) {}
 
+  // Right to be forgotten: the responses' deliveries go, bodies and attempts.
+  forgetResponses(accountId: string, responseTokens: readonly string[]): Promise<number> {
+    return this.deliveries.forgetResponses(accountId, responseTokens);
+  }
+
   async list(key: WebhookKey, query: DeliveryPageQuery): Promise<DeliveryResource[]> {
     const webhook = await this.webhooks.find(key);
     return (await this.deliveries.page(webhook.id, query)).map((row) => toDeliveryResource(row));

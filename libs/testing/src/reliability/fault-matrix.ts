@@ -104,7 +104,7 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
       method: 'PUT',
       body: { url: receiver.url('/matrix'), enabled: true },
     });
-    if (hook.status !== 201) throw new Error(`webhook not created: ${hook.status} ${hook.text}`);
+    if (hook.status !== 200) throw new Error(`webhook not created: ${hook.status} ${hook.text}`);
 
     const faults: Fault[] = [
       ...appNames.map((app) => appCrash(stack, app)),

@@ -1,0 +1,35 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { getFormSnapshot, type InsightsSummary } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import type { FormDefinition } from '@formline/form-definition';
+import { RpcClient } from '@formline/messaging';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { InsightsRepository } from './insights.repository';
+import { summarizeInsights } from './insights.summary';
+
+// The Insights summary of the caller's form. Counted from this region's
+// responses: on the other region's address every counter is zero (SPEC 1
+// rule 2), with the form's questions still listed.
+@Injectable()
+export class InsightsService {
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly insights: InsightsRepository,
+    @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
+  ) {}
+
+  async summary(accountId: string, formId: string): Promise<InsightsSummary> {
+    const form = await this.rpc.request(getFormSnapshot, { formId });
+    if (form.accountId !== accountId) {
+      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+    }
+    const definition = form.definition as FormDefinition;
+    if (form.region !== this.config.REGION) return summarizeInsights(definition, [], [], []);
+    const [platforms, answered, leftAfter] = await Promise.all([
+      this.insights.platforms(formId),
+      this.insights.answered(formId),
+      this.insights.leftAfter(formId),
+    ]);
+    return summarizeInsights(definition, platforms, answered, leftAfter);
+  }
+}

@@ -1,0 +1,79 @@
+import { parseFormDefinition } from '@formline/form-definition';
+import { buildResponse } from './response.builder';
+
+const definition = parseFormDefinition({
+  title: 'Payload',
+  fields: [
+    { ref: 'name', title: 'Name', type: 'short_text' },
+    {
+      ref: 'tags',
+      title: 'Tags',
+      type: 'multiple_choice',
+      properties: {
+        allow_multiple_selection: true,
+        allow_other_choice: true,
+        choices: [
+          { ref: 'a', label: 'A' },
+          { ref: 'b', label: 'B' },
+        ],
+      },
+    },
+  ],
+}).definition;
+
+function build(now: Date, landedAt?: string) {
+  return buildResponse({
+    formId: 'form1',
+    accountId: 'acc1',
+    definition,
+    path: { visited: [], variables: { score: 0, price: 0 }, ending: definition.thankyou_screens[0] },
+    answers: [],
+    hidden: {},
+    landedAt,
+    metadata: {},
+    now,
+  });
+}
+
+describe('buildResponse', () => {
+  it("describes each question in definition.fields[] as Typeform's payload does", () => {
+    const fields = (build(new Date()).event.form_response.definition as { fields: unknown[] }).fields;
+    const [choice] = definition.fields[1].properties.choices ?? [];
+    expect(fields).toEqual([
+      {
+        id: definition.fields[0].id,
+        title: 'Name',
+        type: 'short_text',
+        ref: 'name',
+        allow_multiple_selections: false,
+        allow_other_choice: false,
+      },
+      {
+        id: definition.fields[1].id,
+        title: 'Tags',
+        type: 'multiple_choice',
+        ref: 'tags',
+        allow_multiple_selections: true,
+        allow_other_choice: true,
+        choices: [
+          { id: choice.id, ref: 'a', label: 'A' },
+          { id: expect.any(String), ref: 'b', label: 'B' },
+        ],
+      },
+    ]);
+  });
+
+  it('shows landed_at and submitted_at in whole seconds, in the response and the payload', () => {
+    const built = build(new Date('2026-11-22T23:13:39.987Z'), '2026-11-22T23:10:05.250Z');
+    expect(built.resource).toMatchObject({
+      landed_at: '2026-11-22T23:10:05Z',
+      submitted_at: '2026-11-22T23:13:39Z',
+    });
+    expect(built.event.form_response).toMatchObject({
+      landed_at: '2026-11-22T23:10:05Z',
+      submitted_at: '2026-11-22T23:13:39Z',
+    });
+    // The stored columns keep the milliseconds, which order responses within a second.
+    expect(built.submittedAt.toISOString()).toBe('2026-11-22T23:13:39.987Z');
+  });
+});
