@@ -8,6 +8,8 @@ import { RouteAccessAudit } from './auth/route-access.audit';
 import { HttpErrorFilter } from './errors/http-error.filter';
 import { MeController } from './account/me.controller';
 import { FormsController } from './forms/forms.controller';
+import { FormMessagesController } from './forms/form-messages.controller';
+import { AccountWorkspacesController } from './workspaces/account-workspaces.controller';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
 import { ThemesController } from './themes/themes.controller';
@@ -38,7 +40,9 @@ export class GatewayModule implements OnApplicationShutdown {
       imports: [DiscoveryModule],
       controllers: [
         FormsController,
+        FormMessagesController,
         WorkspacesController,
+        AccountWorkspacesController,
         MeController,
         ResponsesController,
         WebhooksController,

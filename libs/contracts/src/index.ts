@@ -20,3 +20,4 @@ export * from './queues';
 export * from './change-announcements';
 export * from './themes.contract';
 export * from './form-page.contract';
+export * from './form-messages.contract';
