@@ -7,6 +7,7 @@ import {
   type ApiResponse,
   type TestAccount,
   type TestRegions,
+  typeformFormWithEveryField,
 } from '@formline/testing';
 
 // The Create API for forms, workspaces and the account, through the real
@@ -293,6 +294,7 @@ describe('Forms Create API', () => {
       expect(oldest.body.items.map((item: { title: string }) => item.title)).toEqual(titles);
       expect(newest.body.items[0]).toEqual({
         id: expect.any(String),
+        type: 'quiz',
         title: 'Epsilon survey',
         last_updated_at: expect.any(String),
         created_at: expect.any(String),
@@ -337,6 +339,9 @@ describe('Forms Create API', () => {
         default: true,
         shared: false,
         account_id: bob.accountId,
+        members: [
+          { name: expect.stringMatching(/^test-/), email: expect.stringContaining('@'), role: 'owner' },
+        ],
         forms: {
           count: expect.any(Number),
           href: `${regions.baseUrl('us')}/forms?workspace_id=${bob.accountId}-default`,
@@ -378,6 +383,156 @@ describe('Forms Create API', () => {
       const refused = await api(bob, 'POST', '/workspaces', { title: 'wrong key' });
       expect(refused.status).toBe(400);
       expect(refused.body.details.map((d: { field: string }) => d.field)).toEqual(['name', 'title']);
+    });
+  });
+
+  describe("Typeform's form model", () => {
+    it('round-trips a Typeform form JSON with every field type through POST and GET', async () => {
+      const sent = typeformFormWithEveryField();
+      const created = await createForm(alice, sent);
+      const read = await api(alice, 'GET', `/forms/${created.body.id}`);
+      expect(read.status).toBe(200);
+      expect(read.text).toBe(created.text);
+      const form = read.body;
+      expect(form.type).toBe('score');
+      // Every field, in order, with what was sent (ids added, defaults filled).
+      const sentFields = sent.fields as Array<Record<string, unknown>>;
+      expect(form.fields.map((f: { type: string }) => f.type)).toEqual(sentFields.map((f) => f.type));
+      sentFields.forEach((field, i) => expect(form.fields[i]).toMatchObject(field));
+      const address = form.fields.find((f: { ref: string }) => f.ref === 'postal');
+      expect(
+        address.properties.fields.map(
+          (f: { properties: { subfield_key: string } }) => f.properties.subfield_key,
+        ),
+      ).toEqual(['address_line1', 'address_line2', 'city', 'state', 'zip', 'country']);
+      // What was read back can be sent back as it is, and changes nothing.
+      const replaced = await api(alice, 'PUT', `/forms/${created.body.id}`, form);
+      expect(replaced.status).toBe(200);
+      expect(replaced.body.fields).toEqual(form.fields);
+      expect(replaced.body.type).toBe('score');
+    });
+
+    it.each(['quiz', 'classification', 'score', 'branching'])('keeps the form type %s', async (type) => {
+      const created = await createForm(bob, { title: `A ${type}`, type });
+      expect(created.body.type).toBe(type);
+      const listed = await api(bob, 'GET', `/forms?search=${encodeURIComponent(`A ${type}`)}`);
+      expect(listed.body.items[0]).toMatchObject({ id: created.body.id, type });
+    });
+
+    it('refuses a form type Typeform does not have', async () => {
+      const refused = await api(bob, 'POST', '/forms', { title: 'x', type: 'poll' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toEqual([expect.objectContaining({ field: 'type' })]);
+    });
+  });
+
+  describe('form messages', () => {
+    it('reads and replaces the messages of a form, never showing them in the form', async () => {
+      const form = await createForm(alice, {
+        title: 'Messages',
+        fields: [{ title: 'Q', type: 'short_text' }],
+      });
+      const path = `/forms/${form.body.id}/messages`;
+      expect((await api(alice, 'GET', path)).body).toEqual({});
+      const put = await api(alice, 'PUT', path, {
+        'label.button.ok': 'Go on',
+        'label.error.required': 'Needed',
+      });
+      expect(put.status).toBe(204);
+      expect((await api(alice, 'GET', path)).body).toEqual({
+        'label.button.ok': 'Go on',
+        'label.error.required': 'Needed',
+      });
+      // PUT replaces them all; the form's own PUT keeps them.
+      await api(alice, 'PUT', path, { 'label.button.submit': 'Send' });
+      const read = await api(alice, 'GET', `/forms/${form.body.id}`);
+      expect(read.body.messages).toBeUndefined();
+      expect((await api(alice, 'PUT', `/forms/${form.body.id}`, read.body)).status).toBe(200);
+      expect((await api(alice, 'GET', path)).body).toEqual({ 'label.button.submit': 'Send' });
+    });
+
+    it.each([
+      ['an unknown key', { 'label.bogus': 'x' }, 'label.bogus'],
+      ['HTML', { 'label.button.ok': '<b>Go</b>' }, 'label.button.ok'],
+      ['a message over its limit', { 'label.yes.shortcut': 'YY' }, 'label.yes.shortcut'],
+    ])('refuses %s', async (_name, body, field) => {
+      const form = await createForm(alice, { title: 'Bad messages' });
+      const refused = await api(alice, 'PUT', `/forms/${form.body.id}/messages`, body);
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toEqual([expect.objectContaining({ field })]);
+    });
+
+    it("answers 404 for another account's form", async () => {
+      const form = await createForm(alice, { title: 'Private messages' });
+      expect((await api(bob, 'GET', `/forms/${form.body.id}/messages`)).status).toBe(404);
+      expect((await api(bob, 'PUT', `/forms/${form.body.id}/messages`, {})).status).toBe(404);
+    });
+  });
+
+  describe('workspace members', () => {
+    it('adds and removes members with JSON Patch on /members, the owner always first', async () => {
+      const workspace = await api(bob, 'POST', '/workspaces', { name: 'Shared' });
+      const id = workspace.body.id;
+      const patch = (operations: unknown) => api(bob, 'PATCH', `/workspaces/${id}`, operations);
+      expect(
+        (
+          await patch([
+            { op: 'add', path: '/members', value: { email: 'Ann@Example.com' } },
+            { op: 'add', path: '/members', value: { email: 'ben@example.com' } },
+            { op: 'replace', path: '/name', value: 'Shared team' },
+          ])
+        ).status,
+      ).toBe(204);
+      let read = await api(bob, 'GET', `/workspaces/${id}`);
+      expect(read.body).toMatchObject({ name: 'Shared team', shared: true, account_id: bob.accountId });
+      expect(read.body.members).toEqual([
+        {
+          name: expect.stringMatching(/^test-/),
+          email: expect.stringContaining('@example.com'),
+          role: 'owner',
+        },
+        { name: 'ann', email: 'ann@example.com', role: 'member' },
+        { name: 'ben', email: 'ben@example.com', role: 'member' },
+      ]);
+      // Adding a member twice is one member; removing one leaves the others.
+      await patch([{ op: 'add', path: '/members', value: { email: 'ann@example.com' } }]);
+      await patch([{ op: 'remove', path: '/members', value: { email: 'ann@example.com' } }]);
+      read = await api(bob, 'GET', `/workspaces/${id}`);
+      expect(read.body.members.map((m: { email: string }) => m.email).slice(1)).toEqual(['ben@example.com']);
+    });
+
+    it.each([
+      ['a value without an email', [{ op: 'add', path: '/members', value: { name: 'x' } }]],
+      ['an address that is not one', [{ op: 'add', path: '/members', value: { email: 'nope' } }]],
+      ['replacing the members', [{ op: 'replace', path: '/members', value: [] }]],
+    ])('refuses %s, changing nothing', async (_name, operations) => {
+      const workspace = await api(bob, 'POST', '/workspaces', { name: 'Strict' });
+      const refused = await api(bob, 'PATCH', `/workspaces/${workspace.body.id}`, [
+        { op: 'replace', path: '/name', value: 'Changed' },
+        ...operations,
+      ]);
+      expect(refused.status).toBe(400);
+      expect(refused.body.details).toEqual([expect.objectContaining({ field: '[1].value' })]);
+      expect((await api(bob, 'GET', `/workspaces/${workspace.body.id}`)).body.name).toBe('Strict');
+    });
+
+    it("refuses to remove the workspace's owner", async () => {
+      const me = await api(bob, 'GET', '/me');
+      const workspace = await api(bob, 'POST', '/workspaces', { name: 'Owned' });
+      const refused = await api(bob, 'PATCH', `/workspaces/${workspace.body.id}`, [
+        { op: 'remove', path: '/members', value: { email: me.body.email } },
+      ]);
+      expect(refused.status).toBe(400);
+    });
+
+    it("lists the account's workspaces at /accounts/{account_id}/workspaces, and no other account's", async () => {
+      const own = await api(bob, 'GET', `/accounts/${bob.accountId}/workspaces?page_size=200`);
+      expect(own.status).toBe(200);
+      expect(own.body.items[0]).toMatchObject({ id: `${bob.accountId}-default`, account_id: bob.accountId });
+      expect(own.body.total_items).toBe((await api(bob, 'GET', '/workspaces')).body.total_items);
+      const other = await api(bob, 'GET', `/accounts/${alice.accountId}/workspaces`);
+      expect(other.status).toBe(404);
+      expect(other.body.code).toBe('NOT_FOUND');
     });
   });
 

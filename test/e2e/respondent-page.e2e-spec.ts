@@ -504,6 +504,187 @@ describe('the respondent page in a browser', () => {
     expect(byRef.tools).toMatchObject({ type: 'choices', choices: { refs: ['a'], other: 'Gamma' } });
   });
 
+  it("renders Typeform's newer field types accessibly, in the form's own messages, and stores their answers", async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Newer kinds',
+        variables: { score: 0, price: 25 },
+        fields: [
+          {
+            ref: 'mascot',
+            title: 'Pick a mascot',
+            type: 'picture_choice',
+            properties: {
+              choices: [
+                {
+                  ref: 'cat',
+                  label: 'Cat',
+                  attachment: { type: 'image', href: 'https://images.example.com/cat.png' },
+                },
+                {
+                  ref: 'dog',
+                  label: 'Dog',
+                  attachment: { type: 'image', href: 'https://images.example.com/dog.png' },
+                },
+              ],
+            },
+          },
+          { ref: 'promoter', title: 'Would you recommend us?', type: 'nps', validations: { required: true } },
+          {
+            ref: 'order',
+            title: 'Rank these',
+            type: 'ranking',
+            properties: {
+              choices: [
+                { ref: 'speed', label: 'Speed' },
+                { ref: 'price', label: 'Price' },
+                { ref: 'support', label: 'Support' },
+              ],
+            },
+          },
+          {
+            ref: 'grid',
+            title: 'How do you feel about',
+            type: 'matrix',
+            properties: {
+              fields: ['Docs', 'Support'].map((row) => ({
+                ref: `grid_${row.toLowerCase()}`,
+                title: row,
+                type: 'multiple_choice',
+                properties: {
+                  choices: [
+                    { ref: `grid_${row.toLowerCase()}_bad`, label: 'Bad' },
+                    { ref: `grid_${row.toLowerCase()}_good`, label: 'Good' },
+                  ],
+                },
+              })),
+            },
+          },
+          {
+            ref: 'contact',
+            title: 'Your details',
+            type: 'contact_info',
+            properties: {
+              fields: [
+                {
+                  ref: 'first',
+                  title: 'First name',
+                  type: 'short_text',
+                  properties: { subfield_key: 'first_name' },
+                  validations: { required: true },
+                },
+                { ref: 'mail', title: 'Email', type: 'email', properties: { subfield_key: 'email' } },
+              ],
+            },
+          },
+          { ref: 'where', title: 'Your address', type: 'address' },
+          { ref: 'upload', title: 'Your logo', type: 'file_upload' },
+          { ref: 'deposit', title: 'The deposit', type: 'payment', properties: { currency: 'EUR' } },
+          { ref: 'call', title: 'Book a call', type: 'calendly' },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const messages = await callApi(`${base('us')}/forms/${form.body.id}/messages`, {
+      token: alice.token,
+      method: 'PUT',
+      body: { 'label.button.ok': 'Next one', 'label.error.required': 'This one is needed' },
+    });
+    expect(messages.status).toBe(204);
+    const context = await browser.newContext();
+    const origins = watchOrigins(context);
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+
+    // picture_choice: a radio group named by the question, pictures' labels as text.
+    expect(await question(page)).toContain('Pick a mascot');
+    await page
+      .getByRole('radiogroup', { name: /Pick a mascot/ })
+      .getByRole('radio', { name: 'Dog' })
+      .check();
+    await page.getByRole('button', { name: 'Next one' }).click(); // the form's own message
+
+    // nps: 0 to 10, required (in the form's own words), picked with a digit key.
+    expect(await page.getByRole('radio').count()).toBe(11);
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('This one is needed');
+    await page.getByRole('radio', { name: '0', exact: true }).focus();
+    await page.keyboard.press('8');
+    await page.keyboard.press('Enter');
+
+    // ranking: reordered with the buttons, by keyboard.
+    expect(await question(page)).toContain('Rank these');
+    await page.getByRole('button', { name: 'Move Support up' }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // Support is first now
+    expect(await page.locator('.ranking li').allInnerTexts()).toEqual([
+      expect.stringContaining('Support'),
+      expect.stringContaining('Speed'),
+      expect.stringContaining('Price'),
+    ]);
+    await page.getByRole('button', { name: 'Next one' }).click();
+
+    // matrix: one radio group per row, each radio named by its row and column.
+    expect(await page.getByRole('table').count()).toBe(1);
+    await page.getByRole('radio', { name: 'Docs: Good' }).check();
+    await page.getByRole('radio', { name: 'Support: Bad' }).check();
+    await page.getByRole('button', { name: 'Next one' }).click();
+
+    // contact_info: one labelled input per line; a required line is checked.
+    await page.getByLabel('Email').fill('ann@example.com');
+    await page.getByRole('button', { name: 'Next one' }).click();
+    expect(await page.getByRole('alert').innerText()).toBe('This one is needed');
+    await page.getByLabel('First name').fill('Ann');
+    await page.getByRole('button', { name: 'Next one' }).click();
+
+    // address: its default lines, labelled.
+    await page.getByLabel('City/Town').fill('Lisbon');
+    await page.getByLabel('Country').fill('Portugal');
+    await page.getByRole('button', { name: 'Next one' }).click();
+
+    // file_upload: the files API's control goes here (nothing asked yet).
+    expect(await page.locator('[data-control=file_upload]').count()).toBe(1);
+    await page.getByRole('button', { name: 'Next one' }).click();
+
+    // payment: the amount (the form's price), the payer's name, no card asked.
+    expect(await page.locator('.payment .amount').innerText()).toBe('Amount: 25.00 EUR');
+    expect(await page.locator('input[autocomplete=cc-number]').count()).toBe(0);
+    await page.getByRole('textbox').fill('Ann Payer');
+    await page.getByRole('button', { name: 'Next one' }).click();
+
+    // calendly: the booking's link.
+    await page.getByRole('textbox').fill('https://calendly.com/scheduled_events/abc');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.ending').waitFor();
+
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    const byRef = Object.fromEntries(
+      response.answers.map((a: { field: { ref: string } }) => [a.field.ref, a] as const),
+    );
+    expect(byRef.mascot).toMatchObject({ type: 'choice', choice: { ref: 'dog', label: 'Dog' } });
+    expect(byRef.promoter).toMatchObject({ type: 'number', number: 8 });
+    expect(byRef.order).toMatchObject({
+      type: 'choices',
+      choices: { refs: ['support', 'speed', 'price'], labels: ['Support', 'Speed', 'Price'] },
+    });
+    expect(byRef.grid_docs).toMatchObject({ type: 'choice', choice: { ref: 'grid_docs_good' } });
+    expect(byRef.grid_support).toMatchObject({ type: 'choice', choice: { ref: 'grid_support_bad' } });
+    expect(byRef.first).toMatchObject({ type: 'text', text: 'Ann' });
+    expect(byRef.mail).toMatchObject({ type: 'email', email: 'ann@example.com' });
+    expect(
+      response.answers
+        .filter((a: { field: { ref: string }; type: string }) => a.field.ref !== 'first' && a.type === 'text')
+        .map((a: { text: string }) => a.text),
+    ).toEqual(['Lisbon', 'Portugal']);
+    expect(byRef.deposit).toMatchObject({ type: 'payment', payment: { amount: '25.00', name: 'Ann Payer' } });
+    expect(byRef.call).toMatchObject({ type: 'url', url: 'https://calendly.com/scheduled_events/abc' });
+    expect(byRef.upload).toBeUndefined();
+    // The pictures are never loaded: the page and its region only.
+    expect([...origins]).toEqual([base('us')]);
+  });
+
   it('shows caller data as text, in the form language, and hides private forms', async () => {
     const hostile = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
     const form = await callApi(`${base('us')}/forms`, {

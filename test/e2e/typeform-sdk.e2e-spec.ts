@@ -106,6 +106,36 @@ describe('the official Typeform SDK (@typeform/api-client)', () => {
     await expect(typeform.images.get({ id })).rejects.toMatchObject({ code: 'IMAGE_NOT_FOUND' });
   });
 
+  it('adds and removes workspace members', async () => {
+    const workspace = await typeform.workspaces.add({ name: 'SDK team' });
+    expect(workspace.account_id).toBe(account.accountId);
+    await typeform.workspaces.addMembers({
+      id: workspace.id!,
+      members: ['ann@example.com', 'ben@example.com'],
+    });
+    let read = await typeform.workspaces.get({ id: workspace.id! });
+    expect(read.members.map((member) => [member.email, member.role])).toEqual([
+      [expect.stringContaining('@example.com'), 'owner'],
+      ['ann@example.com', 'member'],
+      ['ben@example.com', 'member'],
+    ]);
+    await typeform.workspaces.removeMembers({ id: workspace.id!, members: 'ann@example.com' });
+    read = await typeform.workspaces.get({ id: workspace.id! });
+    expect(read.members.map((member) => member.email).slice(1)).toEqual(['ben@example.com']);
+  });
+
+  it("reads and updates a form's messages", async () => {
+    const form = await typeform.forms.create({ data: { title: 'SDK messages', type: 'quiz' } as never });
+    await typeform.forms.messages.update({
+      uid: form.id!,
+      data: { 'label.button.ok': 'Onwards', 'label.yes.default': 'Sure' },
+    });
+    expect(await typeform.forms.messages.get({ uid: form.id! })).toEqual({
+      'label.button.ok': 'Onwards',
+      'label.yes.default': 'Sure',
+    });
+  });
+
   it('surfaces our error body as the SDK error', async () => {
     const error: unknown = await typeform.forms.create({ data: { title: '' } }).catch((e: unknown) => e);
     // (The SDK's ES5 build loses ApiError's prototype, so no instanceof check.)

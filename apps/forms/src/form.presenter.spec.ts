@@ -34,6 +34,7 @@ describe('presentForm', () => {
   it('lists the properties in the order of the specification', () => {
     expect(Object.keys(presentForm(stored, 'us', links))).toEqual([
       'id',
+      'type', // where Typeform puts it (SPEC 2.1 does not list it)
       'title',
       'language',
       'fields',
@@ -60,6 +61,7 @@ describe('presentForm', () => {
   it('summarises a form for listings', () => {
     expect(presentFormSummary(stored, 'eu', links)).toEqual({
       id: 'abc123',
+      type: 'quiz', // stored before forms kept their type
       title: 'Feedback',
       last_updated_at: '2026-01-02T00:00:00.000Z',
       created_at: '2026-01-01T00:00:00.000Z',

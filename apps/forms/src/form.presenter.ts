@@ -9,6 +9,7 @@ export function presentForm(form: StoredForm, region: Region, links: ResourceLin
   const d = form.definition;
   return {
     id: form.id,
+    type: d.type ?? 'quiz',
     title: d.title,
     language: d.language,
     fields: d.fields,
@@ -36,6 +37,7 @@ function presentSettings(definition: FormDefinition): Record<string, unknown> {
 export function presentFormSummary(form: StoredForm, region: Region, links: ResourceLinks): FormSummary {
   return {
     id: form.id,
+    type: form.definition.type ?? 'quiz',
     title: form.definition.title,
     last_updated_at: form.updatedAt.toISOString(),
     created_at: form.createdAt.toISOString(),
@@ -48,5 +50,7 @@ export function presentFormSummary(form: StoredForm, region: Region, links: Reso
 
 // What a client edits: the definition with its workspace, as PATCH sees it.
 export function editableForm(form: StoredForm, links: ResourceLinks): Record<string, unknown> {
-  return { ...form.definition, workspace: { href: links.workspace(form.workspaceId) } };
+  // Messages have their own endpoint; the form resource never carries them.
+  const { messages: _messages, ...definition } = form.definition;
+  return { ...definition, workspace: { href: links.workspace(form.workspaceId) } };
 }

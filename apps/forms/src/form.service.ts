@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
-import type { FormLocation, FormSummary, Page, VersionedForm } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import {
+  type FormLocation,
+  formMessagesSchema,
+  type FormSummary,
+  type Page,
+  type VersionedForm,
+} from '@formline/contracts';
+import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
 import { type FormDefinition, parseFormDefinition } from '@formline/form-definition';
 import { newPublicId } from '@formline/ids';
 import { ChangeAnnouncer } from './change-announcer';
@@ -90,6 +96,31 @@ export class FormService {
       return { definition, workspaceId };
     });
     return written.version;
+  }
+
+  async messages(accountId: string, formId: string): Promise<Record<string, string>> {
+    return (await this.owned(accountId, formId)).definition.messages ?? {};
+  }
+
+  // Replaces every message of the form (Typeform's PUT): those left out read their defaults again.
+  async replaceMessages(accountId: string, formId: string, body: unknown): Promise<void> {
+    const parsed = formMessagesSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new DomainError(
+        ErrorCode.ValidationError,
+        'The form messages are invalid.',
+        detailsFromIssues(parsed.error.issues, 'body'),
+      );
+    }
+    const messages = Object.fromEntries(
+      Object.entries(parsed.data).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    await this.write(accountId, formId, undefined, (current) =>
+      Promise.resolve({
+        workspaceId: current.workspaceId,
+        definition: { ...current.definition, messages },
+      }),
+    );
   }
 
   // Where a form's responses live, for routing a submission (no caller scope:

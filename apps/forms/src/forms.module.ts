@@ -6,6 +6,7 @@ import { AccountCredentialsController } from './accounts/account-credentials.con
 import { AccountCredentialsService } from './accounts/account-credentials.service';
 import { AccountProfileController } from './accounts/account-profile.controller';
 import { FormController } from './form.controller';
+import { FormMessagesController } from './form-messages.controller';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
 import { FormPageController } from './respondent-page/form-page.controller';
@@ -55,6 +56,7 @@ export class FormsModule implements OnApplicationShutdown {
         OAuthGrantController,
         AccountProfileController,
         FormController,
+        FormMessagesController,
         WorkspaceController,
         ThemeController,
         ImageController,

@@ -7,8 +7,17 @@ export function presentWorkspace(workspace: StoredWorkspace, links: ResourceLink
     id: workspace.id,
     name: workspace.name,
     default: workspace.isDefault,
-    shared: false,
+    shared: workspace.memberEmails.length > 0,
     account_id: workspace.accountId,
+    // The owning account first, then everyone it is shared with (Typeform's members).
+    members: [
+      { name: workspace.owner.alias, email: workspace.owner.email, role: 'owner' as const },
+      ...workspace.memberEmails.map((email) => ({
+        name: email.slice(0, email.indexOf('@')),
+        email,
+        role: 'member' as const,
+      })),
+    ],
     forms: { count: workspace.formCount, href: links.workspaceForms(workspace.id) },
     self: { href: links.workspace(workspace.id) },
   };

@@ -8,7 +8,13 @@ export interface StoredWorkspace {
   name: string;
   isDefault: boolean;
   formCount: number;
+  owner: { alias: string; email: string };
+  /** Emails of the members it is shared with, in the order they were added. */
+  memberEmails: string[];
 }
+
+// Members beyond this many are not listed with the workspace (a page of a reply stays bounded).
+export const maxWorkspaceMembers = 500;
 
 const workspaceColumns = {
   id: true,
@@ -16,6 +22,12 @@ const workspaceColumns = {
   name: true,
   isDefault: true,
   _count: { select: { forms: true } },
+  account: { select: { alias: true, email: true } },
+  members: {
+    select: { email: true },
+    orderBy: { createdAt: 'asc' },
+    take: maxWorkspaceMembers,
+  },
 } as const;
 
 type WorkspaceRow = {
@@ -24,8 +36,15 @@ type WorkspaceRow = {
   name: string;
   isDefault: boolean;
   _count: { forms: number };
+  account: { alias: string; email: string };
+  members: Array<{ email: string }>;
 };
-const toStored = ({ _count, ...row }: WorkspaceRow): StoredWorkspace => ({ ...row, formCount: _count.forms });
+const toStored = ({ _count, account, members, ...row }: WorkspaceRow): StoredWorkspace => ({
+  ...row,
+  formCount: _count.forms,
+  owner: account,
+  memberEmails: members.map((member) => member.email),
+});
 
 // Workspaces in the global database, scoped by account like forms.
 @Injectable()
@@ -56,8 +75,25 @@ export class WorkspaceRepository {
     return toStored(row);
   }
 
-  async rename(accountId: string, workspaceId: string, name: string): Promise<void> {
-    await this.db.workspace.updateMany({ where: { id: workspaceId, accountId }, data: { name } });
+  // One patch of a workspace in one transaction: its name, members added and removed.
+  async change(
+    accountId: string,
+    workspaceId: string,
+    change: { name?: string; addMembers: string[]; removeMembers: string[] },
+  ): Promise<void> {
+    await this.db.$transaction(async (tx) => {
+      const owned = await tx.workspace.count({ where: { id: workspaceId, accountId } });
+      if (owned === 0) return;
+      if (change.name !== undefined)
+        await tx.workspace.update({ where: { id: workspaceId }, data: { name: change.name } });
+      if (change.removeMembers.length > 0)
+        await tx.workspaceMember.deleteMany({ where: { workspaceId, email: { in: change.removeMembers } } });
+      if (change.addMembers.length > 0)
+        await tx.workspaceMember.createMany({
+          data: change.addMembers.map((email) => ({ workspaceId, email })),
+          skipDuplicates: true,
+        });
+    });
   }
 
   // Deletes only an empty, non-default workspace, in one statement, so a form

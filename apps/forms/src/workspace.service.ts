@@ -1,12 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
-import { type Page, workspaceBodySchema, type WorkspaceResource } from '@formline/contracts';
-import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
+import {
+  type Page,
+  workspaceBodySchema,
+  workspaceMemberValueSchema,
+  type WorkspaceResource,
+} from '@formline/contracts';
+import { isEmailAddress } from '@formline/form-logic';
+import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { ResourceLinks } from './resource-links';
 import { presentWorkspace } from './workspace.presenter';
-import { WorkspaceRepository, type StoredWorkspace } from './workspace.repository';
+import { maxWorkspaceMembers, WorkspaceRepository, type StoredWorkspace } from './workspace.repository';
 
 // Workspaces group an account's forms. Every account has a default one, which
 // cannot be deleted; a workspace that still holds forms cannot be deleted
@@ -43,10 +49,42 @@ export class WorkspaceService {
     };
   }
 
+  // JSON Patch on /name (rename) and on /members, where Typeform's SDK adds and
+  // removes members by email ({op: 'add' | 'remove', path: '/members', value: {email}}).
+  // Every operation is checked before any is applied; all apply at once.
   async patch(accountId: string, workspaceId: string, operations: unknown): Promise<void> {
     const current = await this.owned(accountId, workspaceId);
-    const patched = applyPatch({ name: current.name }, parsePatchOperations(operations), ['name']);
-    await this.workspaces.rename(accountId, workspaceId, parseWorkspaceBody(patched).name);
+    const parsed = parsePatchOperations(operations);
+    const nameOperations = parsed.filter((operation) => operation.path !== '/members');
+    const name =
+      nameOperations.length > 0
+        ? parseWorkspaceBody(applyPatch({ name: current.name }, nameOperations, ['name'])).name
+        : undefined;
+    const members = new Map<string, 'add' | 'remove'>();
+    const problems: ErrorDetail[] = [];
+    parsed.forEach((operation, index) => {
+      if (operation.path !== '/members') return;
+      const problem = (description: string) =>
+        problems.push({ code: 'INVALID_PATCH', description, field: `[${index}].value`, in: 'body' });
+      if (operation.op === 'replace') return problem('members are added or removed one by one, not replaced');
+      const value = workspaceMemberValueSchema.safeParse(operation.value);
+      if (!value.success || !isEmailAddress(value.data.email))
+        return problem('the value is {"email": "someone@example.com"}');
+      if (value.data.email === current.owner.email.toLowerCase())
+        return problem("the workspace's owner is always a member");
+      members.set(value.data.email, operation.op);
+    });
+    if (problems.length > 0)
+      throw new DomainError(ErrorCode.ValidationError, 'The patch cannot be applied.', problems);
+    const addMembers = [...members].filter(([, op]) => op === 'add').map(([email]) => email);
+    const removeMembers = [...members].filter(([, op]) => op === 'remove').map(([email]) => email);
+    if (current.memberEmails.length + addMembers.length > maxWorkspaceMembers) {
+      throw new DomainError(
+        ErrorCode.ValidationError,
+        `A workspace is shared with at most ${maxWorkspaceMembers} members.`,
+      );
+    }
+    await this.workspaces.change(accountId, workspaceId, { name, addMembers, removeMembers });
   }
 
   async delete(accountId: string, workspaceId: string): Promise<void> {

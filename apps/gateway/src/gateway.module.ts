@@ -16,6 +16,8 @@ import { ImagesController } from './images/images.controller';
 import { FILE_STORE } from './files/respondent-file';
 import { RespondentFilesController } from './files/respondent-files.controller';
 import { IMAGE_STORE } from './images/image.store';
+import { FormMessagesController } from './forms/form-messages.controller';
+import { AccountWorkspacesController } from './workspaces/account-workspaces.controller';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
 import { ThemesController } from './themes/themes.controller';
@@ -46,7 +48,9 @@ export class GatewayModule implements OnApplicationShutdown {
       imports: [DiscoveryModule],
       controllers: [
         FormsController,
+        FormMessagesController,
         WorkspacesController,
+        AccountWorkspacesController,
         MeController,
         ResponsesController,
         PartialSubmissionsController,

@@ -23,3 +23,4 @@ export * from './images.contract';
 export * from './form-page.contract';
 export * from './insights.contract';
 export * from './respondent-erasure.contract';
+export * from './form-messages.contract';

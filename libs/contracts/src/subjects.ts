@@ -32,6 +32,8 @@ export const Subjects = {
   formsFormLocate: 'forms.form.locate.v1',
   formsFormSnapshot: 'forms.form.snapshot.v1',
   formsFormPage: 'forms.form.page.v1',
+  formsFormMessagesGet: 'forms.form-messages.get.v1',
+  formsFormMessagesReplace: 'forms.form-messages.replace.v1',
   formsThemeCreate: 'forms.theme.create.v1',
   formsThemeList: 'forms.theme.list.v1',
   formsThemeGet: 'forms.theme.get.v1',

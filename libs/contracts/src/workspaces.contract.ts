@@ -10,6 +10,7 @@ export const workspaceResourceSchema = z.object({
   default: z.boolean(),
   shared: z.boolean(),
   account_id: z.string(),
+  members: z.array(z.object({ name: z.string(), email: z.string(), role: z.enum(['owner', 'member']) })),
   forms: z.object({ count: z.int(), href: z.string() }),
   self: z.object({ href: z.string() }),
 });
@@ -19,6 +20,13 @@ export type WorkspaceResource = z.output<typeof workspaceResourceSchema>;
 // document PATCH /workspaces/{id} must leave behind).
 export const workspaceBodySchema = z.strictObject({
   name: z.string({ error: 'name is required' }).trim().min(1).max(255),
+});
+
+// The value of a JSON Patch operation on /members, as Typeform's SDK sends it
+// (`{op: 'add' | 'remove', path: '/members', value: {email}}`).
+export const workspaceMemberValueSchema = z.strictObject({
+  email: z.string().trim().toLowerCase().min(3).max(254),
+  role: z.enum(['member']).optional(),
 });
 
 const owned = { accountId: z.string().min(1) };

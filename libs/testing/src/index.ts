@@ -21,3 +21,4 @@ export * from './reliability/app-memory';
 export * from './reliability/test-postgres';
 export * from './reliability/residency-audit';
 export * from './headless-browser';
+export * from './typeform-form.fixture';

@@ -38,6 +38,12 @@ export interface PageTexts {
   again: string;
   notFound: string;
   needsScript: string;
+  moveUp: string;
+  moveDown: string;
+  payerName: string;
+  amountDue: string;
+  notCharged: string;
+  bookingUrl: string;
 }
 
 const en: PageTexts = {
@@ -77,6 +83,12 @@ const en: PageTexts = {
   again: 'Fill in again',
   notFound: 'This form does not exist or is not open to the public.',
   needsScript: 'This form needs JavaScript to be turned on.',
+  moveUp: 'Move {label} up',
+  moveDown: 'Move {label} down',
+  payerName: 'Name of the payer',
+  amountDue: 'Amount: {amount}',
+  notCharged: 'Nothing is charged here: the payment is recorded for the form’s owner.',
+  bookingUrl: 'Link to your booking',
 };
 
 const translations: Record<string, PageTexts> = {

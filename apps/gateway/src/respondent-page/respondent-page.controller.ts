@@ -11,6 +11,7 @@ import { ApiOperation } from '../openapi/api-operation.decorator';
 import { missingFormPage, respondentPage } from './page-document';
 import { pageScript } from './page-script';
 import { pageTexts } from './page-texts';
+import { withFormMessages } from './form-messages.texts';
 
 interface PageReply {
   status(code: number): PageReply;
@@ -86,7 +87,7 @@ export class RespondentPageController {
       meta?: { title?: string; description?: string; allow_indexing?: boolean; image?: { href?: string } };
     };
     const language = settings.language ?? definition.language;
-    const texts = pageTexts(language);
+    const texts = withFormMessages(pageTexts(language), definition.messages);
     const script = pageScript();
     const rendered = respondentPage({
       head: {

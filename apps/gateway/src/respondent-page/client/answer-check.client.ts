@@ -29,7 +29,8 @@ export function answerProblem(
     case 'email':
       return isEmailAddress(answer.email!) ? undefined : t.invalidEmail;
     case 'url':
-      return isWebUrl(answer.url!) ? undefined : t.invalidUrl;
+    case 'file_url':
+      return isWebUrl(answer[answer.type]!) ? undefined : t.invalidUrl;
     case 'phone_number':
       return isPhoneNumber(answer.phone_number!) ? undefined : t.invalidPhone;
     case 'date':
@@ -71,6 +72,7 @@ export function toSubmitted(answer: StoredAnswer): Record<string, unknown> {
     const { refs, other } = answer.choices!;
     return { ...base, choices: other !== undefined ? { refs, other } : { refs } };
   }
-  const key = answer.type as 'text' | 'email' | 'number' | 'boolean' | 'date' | 'url' | 'phone_number';
+  const key = answer.type as
+    'text' | 'email' | 'number' | 'boolean' | 'date' | 'url' | 'phone_number' | 'file_url' | 'payment';
   return { ...base, [key]: answer[key] };
 }

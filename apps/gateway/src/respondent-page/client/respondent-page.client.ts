@@ -1,5 +1,12 @@
 import type { Choice, Field, ThankYouScreen } from '@formline/form-definition';
-import { type StoredAnswer, stepThroughForm, valueOf } from '@formline/form-logic';
+import {
+  innerQuestions,
+  isComposite,
+  respondentBlocks,
+  type StoredAnswer,
+  stepThroughForm,
+  valueOf,
+} from '@formline/form-logic';
 import { fileUploadControl } from './file-upload.client';
 import type { PageData } from '../page-data';
 import { answerProblem, toSubmitted } from './answer-check.client';
@@ -26,7 +33,7 @@ const settings = form.settings as {
 const app = document.getElementById('app')!;
 const live = document.getElementById('live')!;
 
-const blocks = form.fields.flatMap((field): Field[] => [field, ...(field.properties.fields ?? [])]);
+const blocks = respondentBlocks(form.fields);
 const questions = blocks.filter((block) => block.type !== 'statement' && block.type !== 'group');
 const numbered = blocks.filter((block) => block.type !== 'statement');
 
@@ -237,6 +244,8 @@ function minutesToComplete(): number {
 interface Reader {
   // The answer as entered now (undefined: not answered).
   read(): StoredAnswer | undefined;
+  // A composite block's answers, one per inner field (undefined: not answered).
+  inner?(): Array<[Field, StoredAnswer | undefined]>;
   // Keys A, B, C... (or digits on scales) pick an option.
   key?(key: string): boolean;
 }
@@ -288,16 +297,23 @@ function renderBlock(field: Field, visited: readonly string[]): void {
   formNode.addEventListener('submit', (event) => {
     event.preventDefault();
     const answer = input.reader.read();
+    const inner = input.reader.inner?.() ?? [];
     const problem =
-      field.type === 'statement' || field.type === 'group' ? undefined : answerProblem(field, answer, t);
+      field.type === 'statement' || field.type === 'group'
+        ? undefined
+        : isComposite(field)
+          ? inner.map(([question, value]) => answerProblem(question, value, t)).find(Boolean)
+          : answerProblem(field, answer, t);
     if (problem) {
       error.textContent = problem;
       formNode.querySelector('[aria-invalid]')?.setAttribute('aria-invalid', 'true');
       focusFirst(input.node);
       return;
     }
-    if (answer) progress.answers[field.ref] = answer;
-    else delete progress.answers[field.ref];
+    for (const [question, value] of [[field, answer] as const, ...inner]) {
+      if (value) progress.answers[question.ref] = value;
+      else delete progress.answers[question.ref];
+    }
     progress.confirmed = [...visited, field.ref];
     save();
     partials.confirmed(field.ref);
@@ -359,7 +375,9 @@ function walkWith(field: Field, answer: StoredAnswer | undefined) {
 function progressBar(): Node | undefined {
   if (settings.show_progress_bar === false || questions.length === 0) return undefined;
   const answered = questions.filter(
-    (field) => progress.confirmed.includes(field.ref) && progress.answers[field.ref],
+    (field) =>
+      progress.confirmed.includes(field.ref) &&
+      [field, ...innerQuestions(field)].some((question) => progress.answers[question.ref]),
   ).length;
   const percent = Math.round((answered / questions.length) * 100);
   const label =
@@ -481,6 +499,32 @@ function readerFor(
         },
       };
     }
+    case 'picture_choice':
+      // Labels (or the pictures' alternative texts) only: the page loads nothing from other sites.
+      return choiceGroup(
+        field,
+        aria,
+        (field.properties.choices ?? []).map((choice) => ({
+          ...choice,
+          label: choice.label || choice.attachment?.properties?.description || choice.ref,
+        })),
+        properties.allow_multiple_selection === true,
+        properties.allow_other_choice === true,
+      );
+    case 'ranking':
+      return rankingList(field, aria);
+    case 'matrix':
+      return matrixTable(field, aria);
+    case 'contact_info':
+    case 'address':
+      return lines(field);
+    case 'calendly':
+      // Calendly's widget is third-party content the page never loads: the booking's link is the answer.
+      return textInput('url', 'url', { inputmode: 'url', 'aria-label': t.bookingUrl });
+    case 'payment':
+      return paymentRecord(field, aria);
+    case 'file_upload':
+      return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved });
     case 'multiple_choice':
       return choiceGroup(
         field,
@@ -496,22 +540,11 @@ function readerFor(
     }
     case 'rating':
     case 'opinion_scale':
+    case 'nps':
       return scale(field, aria);
     case 'statement':
     case 'group':
       // Nothing to answer: the block has only its button.
-      return { node: el('div', { class: 'answer empty' }), reader: { read: () => undefined } };
-    case 'file_upload':
-      return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved });
-    case 'address':
-    case 'calendly':
-    case 'contact_info':
-    case 'matrix':
-    case 'nps':
-    case 'payment':
-    case 'picture_choice':
-    case 'ranking':
-      // Controls of these blocks come with the form model's page work; until then, nothing to answer here.
       return { node: el('div', { class: 'answer empty' }), reader: { read: () => undefined } };
   }
 }
@@ -649,8 +682,10 @@ function scale(field: Field, aria: Record<string, string | undefined>) {
     start_at_one?: boolean;
     labels?: Record<string, string>;
   };
-  const steps = properties.steps ?? (field.type === 'rating' ? 5 : 11);
-  const start = field.type === 'rating' || properties.start_at_one === true ? 1 : 0;
+  // Net Promoter Score: always 0 to 10.
+  const steps = field.type === 'nps' ? 11 : (properties.steps ?? (field.type === 'rating' ? 5 : 11));
+  const start =
+    field.type === 'rating' || (field.type === 'opinion_scale' && properties.start_at_one === true) ? 1 : 0;
   const end = field.type === 'rating' ? steps : start + steps - 1;
   const saved = progress.answers[field.ref]?.number;
   const name = `q-${field.id}`;
@@ -692,6 +727,248 @@ function scale(field: Field, aria: Record<string, string | undefined>) {
         inputs[index].checked = true;
         inputs[index].focus();
         return true;
+      },
+    },
+  };
+}
+
+// A ranking: every choice in a list the respondent reorders with the buttons
+// beside each (keyboard and screen readers included); answered once moved.
+function rankingList(field: Field, aria: Record<string, string | undefined>) {
+  const choices = field.properties.choices ?? [];
+  const saved = progress.answers[field.ref]?.choices?.refs;
+  let order = saved ? saved.flatMap((ref) => choices.filter((choice) => choice.ref === ref)) : [...choices];
+  let moved = saved !== undefined;
+  const list = el('ol', { class: 'options ranking', ...aria });
+  const draw = (focus?: string) => {
+    list.replaceChildren(
+      ...order.map((choice, i) => {
+        const up = el(
+          'button',
+          {
+            type: 'button',
+            class: 'move',
+            'aria-label': t.moveUp.replace('{label}', choice.label),
+            disabled: i === 0,
+          },
+          '↑',
+        );
+        const down = el(
+          'button',
+          {
+            type: 'button',
+            class: 'move',
+            'aria-label': t.moveDown.replace('{label}', choice.label),
+            disabled: i === order.length - 1,
+          },
+          '↓',
+        );
+        const move = (by: number, direction: 'up' | 'down') => {
+          const next = [...order];
+          [next[i], next[i + by]] = [next[i + by], next[i]];
+          order = next;
+          moved = true;
+          draw(`${choice.ref}:${direction}`);
+          list.dispatchEvent(new Event('change', { bubbles: true }));
+        };
+        up.addEventListener('click', () => move(-1, 'up'));
+        down.addEventListener('click', () => move(1, 'down'));
+        up.dataset.focus = `${choice.ref}:up`;
+        down.dataset.focus = `${choice.ref}:down`;
+        return el(
+          'li',
+          { class: 'option rank', 'data-ref': choice.ref },
+          el('span', { class: 'key', 'aria-hidden': 'true' }, String(i + 1)),
+          el('span', { class: 'option-text' }, choice.label),
+          up,
+          down,
+        );
+      }),
+    );
+    if (focus) {
+      const target = [...list.querySelectorAll<HTMLButtonElement>('button')].find(
+        (button) => button.dataset.focus === focus && !button.disabled,
+      );
+      (target ?? list.querySelector<HTMLButtonElement>('button:not([disabled])'))?.focus();
+    }
+  };
+  draw();
+  return {
+    node: el('div', { class: 'answer' }, list),
+    reader: {
+      read: (): StoredAnswer | undefined =>
+        moved
+          ? {
+              ...answerBase(field),
+              type: 'choices',
+              choices: {
+                ids: order.map((c) => c.id),
+                refs: order.map((c) => c.ref),
+                labels: order.map((c) => c.label),
+              },
+            }
+          : undefined,
+    },
+  };
+}
+
+// A matrix: one row per inner question, its choices as columns; each row is
+// a radio group (checkboxes when it takes several), labelled by its row.
+function matrixTable(field: Field, aria: Record<string, string | undefined>) {
+  const rows = innerQuestions(field);
+  const columns = rows[0]?.properties.choices ?? [];
+  const readers = rows.map((row) => {
+    const multiple =
+      (row.properties as { allow_multiple_selection?: boolean }).allow_multiple_selection === true;
+    const saved = progress.answers[row.ref];
+    const rowId = `q-${row.id}-row`;
+    const inputs = (row.properties.choices ?? []).map((choice) => {
+      const input = el('input', {
+        type: multiple ? 'checkbox' : 'radio',
+        name: `q-${row.id}`,
+        value: choice.ref,
+        'aria-label': `${row.title}: ${choice.label}`,
+      }) as HTMLInputElement;
+      input.checked = multiple
+        ? (saved?.choices?.refs.includes(choice.ref) ?? false)
+        : saved?.choice?.ref === choice.ref;
+      return input;
+    });
+    const tr = el(
+      'tr',
+      { role: multiple ? 'group' : 'radiogroup', 'aria-labelledby': rowId },
+      el('th', { scope: 'row', id: rowId }, recall(row.title)),
+      ...inputs.map((input) => el('td', {}, input)),
+    );
+    const read = (): StoredAnswer | undefined => {
+      const picked = (row.properties.choices ?? []).filter((_c, i) => inputs[i].checked);
+      if (picked.length === 0) return undefined;
+      return multiple
+        ? {
+            ...answerBase(row),
+            type: 'choices',
+            choices: {
+              ids: picked.map((c) => c.id),
+              refs: picked.map((c) => c.ref),
+              labels: picked.map((c) => c.label),
+            },
+          }
+        : { ...answerBase(row), type: 'choice', choice: pick(picked[0]) };
+    };
+    return { row, tr, read };
+  });
+  const table = el(
+    'table',
+    {
+      class: 'matrix',
+      'aria-labelledby': aria['aria-labelledby'],
+      'aria-describedby': aria['aria-describedby'],
+    },
+    el(
+      'thead',
+      {},
+      el('tr', {}, el('td', {}), ...columns.map((column) => el('th', { scope: 'col' }, column.label))),
+    ),
+    el('tbody', {}, ...readers.map((reader) => reader.tr)),
+  );
+  return {
+    node: el('div', { class: 'answer' }, table),
+    reader: {
+      read: () => undefined,
+      inner: () => readers.map(({ row, read }): [Field, StoredAnswer | undefined] => [row, read()]),
+    },
+  };
+}
+
+// The lines of a contact_info or address block: one labelled input each.
+function lines(field: Field) {
+  const inputTypes: Record<string, [string, 'text' | 'email' | 'phone_number', string]> = {
+    short_text: ['text', 'text', 'on'],
+    email: ['email', 'email', 'email'],
+    phone_number: ['tel', 'phone_number', 'tel'],
+  };
+  const autocomplete: Record<string, string> = {
+    first_name: 'given-name',
+    last_name: 'family-name',
+    company: 'organization',
+    address_line1: 'address-line1',
+    address_line2: 'address-line2',
+    city: 'address-level2',
+    state: 'address-level1',
+    zip: 'postal-code',
+    country: 'country-name',
+  };
+  const readers = innerQuestions(field).map((line) => {
+    const [type, key, fallback] = inputTypes[line.type] ?? inputTypes.short_text;
+    const id = `q-${line.id}-input`;
+    const required = (line.validations as { required?: boolean } | undefined)?.required === true;
+    const subfield = (line.properties as { subfield_key?: string }).subfield_key ?? '';
+    const input = el('input', {
+      type,
+      id,
+      class: 'text',
+      autocomplete: autocomplete[subfield] ?? fallback,
+      'aria-required': required ? 'true' : undefined,
+      ...(type === 'tel' ? { inputmode: 'tel' } : {}),
+    }) as HTMLInputElement;
+    const saved = progress.answers[line.ref]?.[key];
+    if (typeof saved === 'string') input.value = saved;
+    const label = el(
+      'label',
+      { for: id, class: 'line-label' },
+      recall(line.title),
+      required && el('span', { class: 'required', 'aria-hidden': 'true' }, ' *'),
+    );
+    const read = (): StoredAnswer | undefined => {
+      let value = input.value.trim();
+      if (key === 'phone_number') value = value.replace(/[\s().-]/g, '');
+      return value === '' ? undefined : { ...answerBase(line), type: key, [key]: value };
+    };
+    return { line, node: el('div', { class: 'line' }, label, input), read };
+  });
+  return {
+    node: el(
+      'div',
+      { class: 'answer lines', role: 'group', 'aria-labelledby': `q-${field.id}-title` },
+      ...readers.map((r) => r.node),
+    ),
+    reader: {
+      read: () => undefined,
+      inner: () => readers.map(({ line, read }): [Field, StoredAnswer | undefined] => [line, read()]),
+    },
+  };
+}
+
+// A payment is recorded, never charged: the page shows the amount (the form's
+// price so far) and asks only the payer's name; it never asks for a card.
+function paymentRecord(field: Field, aria: Record<string, string | undefined>) {
+  const currency = (field.properties as { currency?: string }).currency ?? 'USD';
+  const amount = () => (walk().variables.price ?? 0).toFixed(2);
+  const input = el('input', {
+    type: 'text',
+    id: `q-${field.id}-input`,
+    class: 'text',
+    autocomplete: 'cc-name',
+    placeholder: t.payerName,
+    ...aria,
+    'aria-label': t.payerName,
+  }) as HTMLInputElement;
+  const saved = progress.answers[field.ref]?.payment?.name;
+  if (saved) input.value = saved;
+  return {
+    node: el(
+      'div',
+      { class: 'answer payment' },
+      el('p', { class: 'amount' }, t.amountDue.replace('{amount}', `${amount()} ${currency}`)),
+      input,
+      el('p', { class: 'hint' }, t.notCharged),
+    ),
+    reader: {
+      read: (): StoredAnswer | undefined => {
+        const name = input.value.trim();
+        return name === ''
+          ? undefined
+          : { ...answerBase(field), type: 'payment', payment: { amount: amount(), name, success: false } };
       },
     },
   };

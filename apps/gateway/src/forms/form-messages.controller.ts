@@ -1,0 +1,52 @@
+import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
+import {
+  type AccessTokenPrincipal,
+  formMessagesSchema,
+  getFormMessages,
+  replaceFormMessages,
+} from '@formline/contracts';
+import { ErrorCode } from '@formline/errors';
+import { RpcClient } from '@formline/messaging';
+import { z } from 'zod';
+import { Principal } from '../auth/principal.decorator';
+import { RequiredScope } from '../auth/required-scope.decorator';
+import { ApiOperation } from '../openapi/api-operation.decorator';
+
+// Typeform's form messages: the page's own texts as the form's owner words them.
+@Controller('forms')
+export class FormMessagesController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @Get(':form_id/messages')
+  @RequiredScope('forms:read')
+  @ApiOperation({
+    summary: "Retrieve a form's messages",
+    description: 'The messages the form overrides; the page reads its own defaults for the others.',
+    responses: { 200: { description: 'The messages, by key.', body: z.record(z.string(), z.string()) } },
+    errors: [ErrorCode.FormNotFound],
+  })
+  retrieve(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+  ): Promise<Record<string, string>> {
+    return this.rpc.request(getFormMessages, { accountId: principal.accountId, formId });
+  }
+
+  @Put(':form_id/messages')
+  @HttpCode(204)
+  @RequiredScope('forms:write')
+  @ApiOperation({
+    summary: "Replace a form's messages",
+    description: 'Every message at once: one left out reads its default again. HTML tags are refused.',
+    body: formMessagesSchema,
+    responses: { 204: { description: 'Replaced.', body: null } },
+    errors: [ErrorCode.FormNotFound],
+  })
+  async replace(
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Body() body: unknown,
+  ): Promise<void> {
+    await this.rpc.request(replaceFormMessages, { accountId: principal.accountId, formId, messages: body });
+  }
+}
