@@ -1,30 +1,35 @@
+import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 
-// Ports this process has handed out: the kernel may offer a port again once
-// its probe is closed, before the app it was meant for has bound it, and two
+// Test ports are taken below the kernel's ephemeral range (32768-60999 on
+// Linux): a port the kernel hands out for `listen(0)` can be taken again by
+// any outgoing connection (to PostgreSQL, NATS, Redis) before the app it was
+// meant for binds it, and the app then dies with EADDRINUSE. Below 20000, so
+// that the test profile's servers (24222-26380) and engineers' 27xxx ports
+// are never handed out either.
+const lowest = 10_000;
+const highest = 19_999;
+
+// Ports this process has handed out: a probe closes the port again, and two
 // apps given one port would answer for each other.
 const handedOut = new Set<number>();
 
-// A port nobody listens on right now, chosen by the kernel, never one this
-// process handed out before.
+// A port nobody listens on right now, never one this process handed out before.
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await probePort();
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
+  for (let tries = 0; tries < 1000; tries++) {
+    const port = randomInt(lowest, highest + 1);
+    if (handedOut.has(port)) continue;
+    // Taken before the probe, so that concurrent callers never share a port.
+    handedOut.add(port);
+    if (await canListen(port)) return port;
   }
+  throw new Error(`no free port between ${lowest} and ${highest}`);
 }
 
-function probePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
