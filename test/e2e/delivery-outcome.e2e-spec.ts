@@ -66,7 +66,7 @@ describe('delivery outcomes', () => {
       method: 'PUT',
       body: { url: receiver.url(`/${tag}`), enabled: true },
     });
-    expect(hook.status).toBe(201);
+    expect(hook.status).toBe(200);
     const submitted = await callApi(`${base()}/forms/${form.body.id}/submissions`, {
       method: 'POST',
       body: { answers: [{ field: { ref: 'n' }, type: 'number', number: 1 }] },

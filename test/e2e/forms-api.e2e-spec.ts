@@ -8,6 +8,7 @@ import {
   type TestAccount,
   type TestRegions,
   typeformFormWithEveryField,
+  uploadTestImage,
 } from '@formline/testing';
 
 // The Create API for forms, workspaces and the account, through the real
@@ -388,7 +389,10 @@ describe('Forms Create API', () => {
 
   describe("Typeform's form model", () => {
     it('round-trips a Typeform form JSON with every field type through POST and GET', async () => {
-      const sent = typeformFormWithEveryField();
+      const images = new Map<string, string>();
+      for (const name of ['cat.png', 'dog.png', 'owl.png'])
+        images.set(name, await uploadTestImage(regions.baseUrl('us'), alice.token, name));
+      const sent = typeformFormWithEveryField((name) => images.get(name)!);
       const created = await createForm(alice, sent);
       const read = await api(alice, 'GET', `/forms/${created.body.id}`);
       expect(read.status).toBe(200);

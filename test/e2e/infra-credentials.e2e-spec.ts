@@ -131,7 +131,7 @@ describe('Redis and NATS with credentials and TLS', () => {
       method: 'PUT',
       body: { url: receiver.url('/tls'), enabled: true },
     });
-    expect(hook.status).toBe(201);
+    expect(hook.status).toBe(200);
     const submitted = await callApi(`${base}/forms/${account.formId}/submissions`, {
       method: 'POST',
       body: { answers: [] },

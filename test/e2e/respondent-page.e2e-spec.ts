@@ -11,6 +11,7 @@ import {
   type TestAccount,
   type TestRegions,
   WebhookReceiver,
+  uploadTestImage,
 } from '@formline/testing';
 
 // The respondent's page (`_links.display`), driven in headless Chromium as a
@@ -505,6 +506,8 @@ describe('the respondent page in a browser', () => {
   });
 
   it("renders Typeform's newer field types accessibly, in the form's own messages, and stores their answers", async () => {
+    const cat = await uploadTestImage(base('us'), alice.token, 'cat.png');
+    const dog = await uploadTestImage(base('us'), alice.token, 'dog.png');
     const form = await callApi(`${base('us')}/forms`, {
       token: alice.token,
       method: 'POST',
@@ -521,12 +524,12 @@ describe('the respondent page in a browser', () => {
                 {
                   ref: 'cat',
                   label: 'Cat',
-                  attachment: { type: 'image', href: 'https://images.example.com/cat.png' },
+                  attachment: { type: 'image', href: cat },
                 },
                 {
                   ref: 'dog',
                   label: 'Dog',
-                  attachment: { type: 'image', href: 'https://images.example.com/dog.png' },
+                  attachment: { type: 'image', href: dog },
                 },
               ],
             },
@@ -644,8 +647,8 @@ describe('the respondent page in a browser', () => {
     await page.getByLabel('Country').fill('Portugal');
     await page.getByRole('button', { name: 'Next one' }).click();
 
-    // file_upload: the files API's control goes here (nothing asked yet).
-    expect(await page.locator('[data-control=file_upload]').count()).toBe(1);
+    // file_upload: a native file input (uploads are proven in file-uploads.e2e-spec); not required here.
+    expect(await page.locator('input[type=file]').count()).toBe(1);
     await page.getByRole('button', { name: 'Next one' }).click();
 
     // payment: the amount (the form's price), the payer's name, no card asked.

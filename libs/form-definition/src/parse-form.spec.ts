@@ -313,7 +313,9 @@ describe('form type', () => {
 
 describe("Typeform's own form JSON", () => {
   it('holds every field type and is accepted as it is', () => {
-    const form = typeformFormWithEveryField();
+    const form = typeformFormWithEveryField(
+      (name) => `https://forms.example/images/${name.replace('.png', '')}`,
+    );
     const types = new Set((form.fields as Array<{ type: string }>).map((field) => field.type));
     expect([...fieldTypes].filter((type) => !types.has(type))).toEqual([]);
     const { definition } = parseFormDefinition(form);

@@ -22,3 +22,4 @@ export * from './reliability/test-postgres';
 export * from './reliability/residency-audit';
 export * from './headless-browser';
 export * from './typeform-form.fixture';
+export * from './test-image';

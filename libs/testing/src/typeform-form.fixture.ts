@@ -1,11 +1,12 @@
 // A form as Typeform's Create API documents one, with every field type a form
 // can hold, each with the properties and validations Typeform gives it: what
 // a client copies from a real Typeform form into POST /forms. Tests send it
-// and read it back.
-export function typeformFormWithEveryField(): Record<string, unknown> {
+// and read it back. Its pictures are the account's own images (a form may
+// show no other): `imageHref` gives the address of the one named.
+export function typeformFormWithEveryField(imageHref: (name: string) => string): Record<string, unknown> {
   const image = (name: string) => ({
     type: 'image',
-    href: `https://images.typeform.com/images/${name}`,
+    href: imageHref(name),
     properties: { description: `Picture of ${name}` },
   });
   return {
