@@ -44,8 +44,12 @@ RUN node tools/build.mjs
 # databases (CockroachDB, MySQL, SQLite, SQL Server) and its `small` builds (the
 # generated clients load the PostgreSQL `fast` one), type declarations, and the
 # dependencies' source maps (the apps' own, in dist/, stay: stack traces use them).
+# sharp's prebuilt libvips for this platform (@img/*) is an optional dependency
+# the gateway does load: it is set aside during the prune and put back.
 FROM deps AS prod-deps
-RUN npm prune --omit=dev --omit=optional --no-audit --no-fund \
+RUN mv node_modules/@img /tmp/img \
+  && npm prune --omit=dev --omit=optional --no-audit --no-fund \
+  && mv /tmp/img node_modules/@img \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' \
     ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
   && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete
