@@ -47,9 +47,9 @@ RUN node tools/build.mjs
 # sharp's prebuilt libvips for this platform (@img/*) is an optional dependency
 # the gateway does load: it is set aside during the prune and put back.
 FROM deps AS prod-deps
-RUN mv node_modules/@img /tmp/img \
+RUN cp -a node_modules/@img /tmp/img \
   && npm prune --omit=dev --omit=optional --no-audit --no-fund \
-  && mv /tmp/img node_modules/@img \
+  && mkdir -p node_modules/@img && cp -a /tmp/img/. node_modules/@img/ && rm -rf /tmp/img \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' \
     ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
   && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete
