@@ -177,7 +177,7 @@ describe('a region run from the images', () => {
       method: 'PUT',
       body: { url: receiver.url('/first'), enabled: true, secret },
     });
-    expect(hook.status).toBe(201);
+    expect(hook.status).toBe(200);
 
     const submitted = await callApi(`${baseUrl}/forms/${formId}/submissions`, {
       method: 'POST',
