@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createResponsesDatabase, createWebhooksDatabase } from '@formline/db';
 import {
   callApi,
@@ -165,7 +166,17 @@ describe('insights and right to be forgotten', () => {
       expect((await api(alice, 'DELETE', `/rtbf/${alice.accountId}/responses`, bad)).status).toBe(400);
     }
 
+    // A dead-lettered event PostgreSQL cannot parse as JSON (a lone surrogate
+    // escape) sits in the same outbox: the erasure must not trip on it.
+    const unparsable = randomUUID();
+    await responsesDb.$executeRawUnsafe(
+      `INSERT INTO outbox_events (id, subject, payload, created_at, dead_lettered_at)
+       VALUES ($1, 'poison', $2::json, now(), now())`,
+      unparsable,
+      `{"account_id":"${alice.accountId}","form_response":{"token":"x\\ud800y"}}`,
+    );
     const done = await api(alice, 'DELETE', `/rtbf/${alice.accountId}/responses`, ['ANA@example.com']);
+    await responsesDb.outboxEvent.delete({ where: { id: unparsable } });
     expect(done.status).toBe(200);
     expect(done.body).toEqual([expect.any(String)]);
 

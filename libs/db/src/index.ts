@@ -3,3 +3,4 @@ export * from './responses.database';
 export * from './webhooks.database';
 export * from './retention.pruner';
 export * from './database-pool';
+export * from './json-text-pattern';

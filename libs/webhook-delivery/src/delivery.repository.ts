@@ -1,4 +1,4 @@
-import { DeliveryStatus, SendFailureKind, WebhooksPrismaClient } from '@formline/db';
+import { DeliveryStatus, SendFailureKind, WebhooksPrismaClient, jsonStringMemberPattern } from '@formline/db';
 import { newPublicId } from '@formline/ids';
 import type { PlannedDelivery } from './delivery.queue';
 import type { SendOutcome } from './send-outcome';
@@ -295,7 +295,7 @@ export class DeliveryRepository {
   // body is the event of one of these responses, on the account's webhooks.
   // In compact JSON `"token":"…"` unescaped can only be the payload's key.
   async forgetResponses(accountId: string, responseTokens: readonly string[]): Promise<number> {
-    const patterns = responseTokens.map((token) => `%"token":"${token.replace(/[\\%_]/g, '\\$&')}"%`);
+    const patterns = responseTokens.map((token) => jsonStringMemberPattern('token', token));
     return this.db.$executeRaw`
       DELETE FROM deliveries d
        USING webhooks w

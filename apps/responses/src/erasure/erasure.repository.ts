@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ResponsesPrismaClient } from '@formline/db';
+import { ResponsesPrismaClient, jsonStringMemberPattern } from '@formline/db';
 
 const batchSize = 500;
 
@@ -30,15 +30,33 @@ export class ErasureRepository {
   }
 
   // The responses, and the outbox events that carry them (published or not:
-  // an event not yet relayed is never sent), in one transaction.
+  // an event not yet relayed is never sent), in one transaction. Events are
+  // found by their text and checked here, never parsed by PostgreSQL: one
+  // unparsable row (the relay's dead letters) must not fail the erasure.
   async deleteWithEvents(accountId: string, ids: readonly string[]): Promise<number> {
-    const [, deleted] = await this.db.$transaction([
-      this.db.$executeRaw`
-        DELETE FROM outbox_events
-         WHERE payload->'form_response'->>'token' = ANY(${[...ids]}::text[])
-           AND payload->>'account_id' = ${accountId}`,
-      this.db.response.deleteMany({ where: { accountId, id: { in: [...ids] } } }),
-    ]);
-    return deleted.count;
+    const tokens = new Set(ids);
+    const patterns = ids.map((id) => jsonStringMemberPattern('token', id));
+    return this.db.$transaction(async (tx) => {
+      const candidates = await tx.$queryRaw<Array<{ id: string; payload: string }>>`
+        SELECT id, payload::text AS payload FROM outbox_events WHERE payload::text LIKE ANY(${patterns}::text[])`;
+      const eventIds = candidates
+        .filter((row) => carriesResponse(row.payload, accountId, tokens))
+        .map((row) => row.id);
+      if (eventIds.length > 0) await tx.outboxEvent.deleteMany({ where: { id: { in: eventIds } } });
+      return (await tx.response.deleteMany({ where: { accountId, id: { in: [...ids] } } })).count;
+    });
+  }
+}
+
+function carriesResponse(payloadText: string, accountId: string, tokens: ReadonlySet<string>): boolean {
+  const event = parseEvent(payloadText);
+  return event?.account_id === accountId && tokens.has(event.form_response?.token ?? '');
+}
+
+function parseEvent(text: string): { account_id?: unknown; form_response?: { token?: string } } | undefined {
+  try {
+    return JSON.parse(text) as { account_id?: unknown; form_response?: { token?: string } };
+  } catch {
+    return undefined;
   }
 }
