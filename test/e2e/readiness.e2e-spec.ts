@@ -21,6 +21,7 @@ describe('readiness follows the dependencies', () => {
   let redis: TestRedisServer;
   let database: TcpProxy;
   let regions: TestRegions;
+  const maxInFlight = 4;
 
   beforeAll(async () => {
     nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, 'readiness-nats'));
@@ -33,6 +34,9 @@ describe('readiness follows the dependencies', () => {
       natsUrl: { us: nats.url },
       redisUrl: { us: redis.url },
       databaseHostUrl: `postgresql://postgres@127.0.0.1:${database.port}`,
+      // Small, so the load-shedding case below fills it; nothing else here
+      // sends the gateway more than one request at a time.
+      extraEnv: { GATEWAY_MAX_IN_FLIGHT: String(maxInFlight) },
     });
   });
 
@@ -86,6 +90,40 @@ describe('readiness follows the dependencies', () => {
         expect([app, regions.stacks.us!.app(app).hasExited()]).toEqual([app, false]);
     },
   );
+
+  // A hung dependency holds each request for the whole RPC timeout: past its
+  // in-flight bound the gateway refuses new ones at once, 503 with Retry-After,
+  // rather than queueing them, and takes requests again when it is back.
+  it('sheds requests over its in-flight bound while NATS hangs, and serves again after', async () => {
+    expect(await eventually(readiness, sameAs(allReady))).toEqual(allReady);
+    const get = () =>
+      fetch(`${regions.baseUrl('us')}/forms/nosuchform`, {
+        headers: { authorization: 'bearer tfp_not-a-known-token' },
+      });
+    nats.freeze();
+    let answers: Response[];
+    try {
+      answers = await Promise.all(Array.from({ length: maxInFlight * 3 }, get));
+    } finally {
+      nats.thaw();
+    }
+    const bodies = await Promise.all(
+      answers.map(async (answer) => ({
+        status: answer.status,
+        retryAfter: answer.headers.get('retry-after'),
+        ...((await answer.json()) as { code: string; description: string }),
+      })),
+    );
+    expect(bodies.every((body) => body.status === 503 && body.retryAfter !== null)).toBe(true);
+    const shed = bodies.filter((body) => /as many requests as it can/.test(body.description));
+    expect(shed.length).toBeGreaterThanOrEqual(maxInFlight * 2);
+    expect(shed.every((body) => body.code === 'SERVICE_UNAVAILABLE')).toBe(true);
+    const served = await eventually(
+      async () => (await get()).status,
+      (status) => status === 401,
+    );
+    expect(served).toBe(401);
+  });
 
   // The gateway works on without Redis (its rate limits counted per replica):
   // it stays ready, and its readiness says what is missing.

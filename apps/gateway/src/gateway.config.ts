@@ -1,5 +1,6 @@
 import {
   httpVars,
+  loadSheddingVars,
   logVars,
   natsVars,
   opsVars,
@@ -22,6 +23,7 @@ export const gatewayConfigSchema = z.object({
   ...logVars,
   ...shutdownVars,
   ...httpVars,
+  ...loadSheddingVars,
   ...readCacheVars,
   ...imageVars,
   ...fileVars,

@@ -9,6 +9,7 @@ import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } f
 import { gatewayConfigSchema } from './gateway.config';
 import { GatewayModule } from './gateway.module';
 import { observeHttpRequests } from './http/http-observability';
+import { installLoadShedding, LoadShedder } from './http/load-shedding';
 import {
   answerClientError,
   frameworkErrorBody,
@@ -40,6 +41,13 @@ async function main(): Promise<void> {
     routerOptions: { maxParamLength: 8 * inputLimits.id },
   });
   observeHttpRequests(adapter.getInstance(), logger);
+  installLoadShedding(
+    adapter.getInstance(),
+    new LoadShedder({
+      maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+      maxEventLoopDelayMs: config.GATEWAY_MAX_EVENT_LOOP_DELAY_MS,
+    }),
+  );
   installRequestHygiene(adapter.getInstance());
   // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
   allowLargerBodies(adapter.getInstance(), [

@@ -168,6 +168,21 @@ export const httpVars = {
   ),
 };
 
+// Load shedding in the gateway: when it is over either bound, a new request is
+// answered 503 with Retry-After at once instead of queueing behind the others,
+// so a burst or a retry storm after an outage cannot starve the process into
+// timeouts for everyone (health and metrics are on the ops port, never shed).
+export const loadSheddingVars = {
+  GATEWAY_MAX_IN_FLIGHT: count(
+    1_000,
+    'Requests one gateway handles at once; over it, new requests are answered 503 with Retry-After. 0: no bound.',
+  ),
+  GATEWAY_MAX_EVENT_LOOP_DELAY_MS: count(
+    1_000,
+    'Mean event-loop delay (over half a second) above which the gateway sheds new requests with 503 and Retry-After: the process is short of CPU and every queued request would only wait longer. 0: no bound.',
+  ),
+};
+
 export const shutdownVars = {
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number()

@@ -25,7 +25,12 @@ export class RpcErrorFilter implements RpcExceptionFilter {
     // The filter may run outside the request's async context: read the id from the message.
     const requestId = requestIdFromNatsHeaders(host.switchToRpc().getContext<NatsContext>().getHeaders());
     if (isDependencyUnavailable(exception)) {
-      this.logger.warn({ errorId, requestId, unavailable: describe(exception) });
+      // One short line, no stack: during an outage every request lands here.
+      this.logger.warn({
+        errorId,
+        requestId,
+        unavailable: exception instanceof Error ? exception.message : String(exception),
+      });
       return throwError(() => unavailableError('A server this service depends on').toBody());
     }
     this.logger.error({ errorId, requestId, error: describe(exception) });

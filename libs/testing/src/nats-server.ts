@@ -36,6 +36,16 @@ export class TestNatsServer {
     await this.stop();
   }
 
+  /** SIGSTOP: the server keeps its connections but answers nothing, as a hung one would. */
+  freeze(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** SIGCONT after freeze(). */
+  thaw(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;

@@ -50,11 +50,16 @@ export class HttpErrorFilter implements ExceptionFilter {
       return fromFrameworkError(status, (exception as Error).message);
     }
     const errorId = randomUUID();
-    const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
     if (isDependencyUnavailable(exception)) {
-      this.logger.warn({ errorId, unavailable: detail });
+      // One short line, no stack: during an outage every request lands here,
+      // and a stack per request would make the log the next bottleneck.
+      this.logger.warn({
+        errorId,
+        unavailable: exception instanceof Error ? exception.message : String(exception),
+      });
       return unavailableError('A server the gateway depends on').toBody();
     }
+    const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
     this.logger.error({ errorId, error: detail });
     return { code: ErrorCode.InternalError, description: `Internal error, id ${errorId}.` };
   }
