@@ -16,6 +16,7 @@ import {
   extraDispatcher,
   root,
   rssMb,
+  cpuMs,
   startInfra,
   startStack,
   stopInfra,
@@ -189,13 +190,22 @@ async function readPath(c: Context): Promise<void> {
     await load(url, 1);
     const formline = [];
     const baseline = [];
+    const formlineCpu: number[] = [];
+    const baselineCpu: number[] = [];
+    // CPU microseconds per answered request of the process serving it.
+    const measured = async (base: string, pid: number | undefined, into: number[]) => {
+      const before = cpuMs(pid);
+      const result = await load(base);
+      into.push(((cpuMs(pid) - before) * 1000) / Math.max(1, result.ok));
+      return result;
+    };
     for (let round = 1; round <= settings.rounds; round++) {
-      const product = await load(c.stack.baseUrl);
-      const bareResult = await load(url);
+      const product = await measured(c.stack.baseUrl, c.stack.app('gateway').pid, formlineCpu);
+      const bareResult = await measured(url, bare.child.pid, baselineCpu);
       formline.push(product);
       baseline.push(bareResult);
       progress(
-        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | bare ${round1(bareResult.rps)} req/s p99 ${bareResult.p99} ms`,
+        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms ${round1(formlineCpu.at(-1)!)} µs CPU/req (non-2xx ${product.non2xx}, errors ${product.errors}) | bare ${round1(bareResult.rps)} req/s p99 ${bareResult.p99} ms ${round1(baselineCpu.at(-1)!)} µs CPU/req`,
       );
     }
     c.figures.push(
@@ -206,6 +216,8 @@ async function readPath(c: Context): Promise<void> {
         baseline.map((r) => r.rps),
         { kind: 'ratio-at-least', bound: 0.5 },
       ),
+      // Hardly moved by other load on the machine, unlike req/s: compare runs by it.
+      figure('read: gateway CPU per request', 'µs', formlineCpu, baselineCpu, null),
       figure(
         'read: p99 latency',
         'ms',

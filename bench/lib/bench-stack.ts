@@ -127,3 +127,14 @@ export function rssMb(pid: number | undefined): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : Number.NaN;
 }
+
+// CPU time a process has used so far (user + system), in ms (Linux; clock
+// ticks of 10 ms). CPU per request hardly depends on what else the machine
+// runs, unlike requests per second: the figure to compare across runs.
+export function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces), 1-based from `state`.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
