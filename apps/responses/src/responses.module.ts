@@ -2,6 +2,7 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
 import { connectNats, RpcClient } from '@formline/messaging';
+import { objectStoreFrom } from '@formline/object-storage';
 import { ErasureRepository } from './erasure/erasure.repository';
 import { RespondentErasureService } from './erasure/respondent-erasure.service';
 import { InsightsRepository } from './insights/insights.repository';
@@ -15,7 +16,12 @@ import { ResponseRepository } from './response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { RESPONSES_NATS } from './responses.tokens';
 import { ProgressService } from './submission/progress.service';
+import { FileAnswers } from './submission/file-answers';
+import { ResponseWriter } from './submission/response.writer';
 import { SubmissionService } from './submission/submission.service';
+import { UPLOAD_STORE } from './uploads/upload.store';
+import { UploadRepository } from './uploads/upload.repository';
+import { UploadRetention } from './uploads/upload.retention';
 
 // The responses service owns its region's responses database: submissions are
 // stored, listed and emitted as events here, and only in the account's region.
@@ -54,6 +60,11 @@ export class ResponsesModule implements OnApplicationShutdown {
         OutboxStore,
         OutboxRelay,
         OutboxRetention,
+        { provide: UPLOAD_STORE, useFactory: () => objectStoreFrom('FILE', config) },
+        UploadRepository,
+        UploadRetention,
+        FileAnswers,
+        ResponseWriter,
         SubmissionService,
         ProgressService,
         ResponseListingService,
