@@ -9,10 +9,10 @@ import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
-import { OutboxRetention } from './outbox/outbox.retention';
 import { OutboxStore } from './outbox/outbox.store';
 import { ResponseController } from './response.controller';
 import { ResponseRepository } from './response.repository';
+import { ResponsesRetention } from './retention/responses.retention';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { RESPONSES_NATS } from './responses.tokens';
 import { ProgressService } from './submission/progress.service';
@@ -21,7 +21,6 @@ import { ResponseWriter } from './submission/response.writer';
 import { SubmissionService } from './submission/submission.service';
 import { UPLOAD_STORE } from './uploads/upload.store';
 import { UploadRepository } from './uploads/upload.repository';
-import { UploadRetention } from './uploads/upload.retention';
 
 // The responses service owns its region's responses database: submissions are
 // stored, listed and emitted as events here, and only in the account's region.
@@ -59,10 +58,9 @@ export class ResponsesModule implements OnApplicationShutdown {
         ResponseRepository,
         OutboxStore,
         OutboxRelay,
-        OutboxRetention,
+        ResponsesRetention,
         { provide: UPLOAD_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         UploadRepository,
-        UploadRetention,
         FileAnswers,
         ResponseWriter,
         SubmissionService,
