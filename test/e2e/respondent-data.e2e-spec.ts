@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { Subjects } from '@formline/contracts';
 import { createResponsesDatabase, createWebhooksDatabase } from '@formline/db';
 import {
   callApi,
@@ -165,6 +167,14 @@ describe('insights and right to be forgotten', () => {
       expect((await api(alice, 'DELETE', `/rtbf/${alice.accountId}/responses`, bad)).status).toBe(400);
     }
 
+    // An outbox row PostgreSQL cannot parse as JSON (the relay keeps such rows) fails no erasure.
+    await responsesDb.$executeRawUnsafe(
+      `INSERT INTO outbox_events (id, subject, payload, created_at, published_at)
+       VALUES ($1, $2, $3::json, now(), now())`,
+      randomUUID(),
+      Subjects.responsesResponseSubmitted,
+      '{"form_response":{"token":"x\\ud800y"}}',
+    );
     const done = await api(alice, 'DELETE', `/rtbf/${alice.accountId}/responses`, ['ANA@example.com']);
     expect(done.status).toBe(200);
     expect(done.body).toEqual([expect.any(String)]);
@@ -175,8 +185,8 @@ describe('insights and right to be forgotten', () => {
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toContain(tokens[3]);
     const events = await responsesDb.$queryRaw<Array<{ count: number }>>`
-      SELECT count(*)::int AS count FROM outbox_events
-       WHERE payload->'form_response'->>'token' = ANY(${tokens.slice(0, 3)}::text[])`;
+      SELECT count(*)::int AS count FROM outbox_events o, unnest(${tokens.slice(0, 3)}::text[]) AS t(token)
+       WHERE strpos(o.payload::text, '"token":"' || t.token || '"') > 0`;
     expect(events[0].count).toBe(0);
     expect((await summary(alice, formId)).body.form.summary.responses_count).toBe(1);
   });

@@ -30,13 +30,17 @@ export class ErasureRepository {
   }
 
   // The responses, and the outbox events that carry them (published or not:
-  // an event not yet relayed is never sent), in one transaction.
+  // an event not yet relayed is never sent), in one transaction. Events are
+  // matched in their stored text (written by JSON.stringify: no spaces), not
+  // parsed: one row PostgreSQL cannot parse as JSON (kept, set aside, by the
+  // relay) must not fail every erasure.
   async deleteWithEvents(accountId: string, ids: readonly string[]): Promise<number> {
     const [, deleted] = await this.db.$transaction([
       this.db.$executeRaw`
-        DELETE FROM outbox_events
-         WHERE payload->'form_response'->>'token' = ANY(${[...ids]}::text[])
-           AND payload->>'account_id' = ${accountId}`,
+        DELETE FROM outbox_events o
+         WHERE strpos(o.payload::text, ${`"account_id":${JSON.stringify(accountId)}`}) > 0
+           AND EXISTS (SELECT 1 FROM unnest(${[...ids]}::text[]) AS t(token)
+                        WHERE strpos(o.payload::text, '"token":"' || t.token || '"') > 0)`,
       this.db.response.deleteMany({ where: { accountId, id: { in: [...ids] } } }),
     ]);
     return deleted.count;
