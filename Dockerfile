@@ -74,6 +74,8 @@ FROM ${NODE_IMAGE} AS runtime
 # promptly even before an app has installed its own signal handler.
 COPY --from=tini /usr/bin/tini-static /usr/bin/tini
 ENV NODE_ENV=production
+# The AWS SDK is pinned: its notice that later versions will need Node 22 is noise in the logs.
+ENV AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
 WORKDIR /app
 COPY deploy/image/entrypoint.sh /usr/local/bin/formline
 # The base image's unprivileged `node` user, by number so that Kubernetes'

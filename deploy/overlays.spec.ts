@@ -189,6 +189,52 @@ describe('the overlay checks', () => {
       'Deployment/forms: GLOBAL_DATABASE_URL must come from Secret formline-global-database',
     ],
     [
+      "EU files in the US region's bucket",
+      (eu) => (config(eu).data!.FILE_S3_BUCKET = 'formline-files-us'),
+      'names region us: formline-files-us',
+    ],
+    [
+      'a file bucket that names no region',
+      (eu) => (config(eu).data!.FILE_S3_BUCKET = 'formline-files'),
+      'Deployment/gateway: FILE_S3_BUCKET formline-files does not name region eu',
+    ],
+    [
+      'a file store endpoint that names no region',
+      (eu) => (config(eu).data!.FILE_S3_ENDPOINT = 'https://s3.amazonaws.com'),
+      'Deployment/responses: FILE_S3_ENDPOINT host s3.amazonaws.com does not name region eu',
+    ],
+    [
+      "files on the pod's disk",
+      (eu) => (config(eu).data!.FILE_STORAGE = 'local'),
+      'Deployment/gateway: FILE_STORAGE must be s3',
+    ],
+    [
+      'images without a bucket',
+      (eu) => delete config(eu).data!.IMAGE_S3_BUCKET,
+      'Deployment/gateway: IMAGE_S3_BUCKET must be set in the overlay',
+    ],
+    [
+      'a storage key written inline',
+      (eu) => {
+        const variable = container(eu, 'responses').env!.find(
+          (candidate) => candidate.name === 'FILE_S3_SECRET_ACCESS_KEY',
+        )!;
+        delete variable.valueFrom;
+        variable.value = 'wJalrXUtnFEMI';
+      },
+      'Deployment/responses: FILE_S3_SECRET_ACCESS_KEY must come from a Secret',
+    ],
+    [
+      'the responses service on another file store than the gateway',
+      (eu) => container(eu, 'responses').env!.push({ name: 'FILE_S3_BUCKET', value: 'formline-files-eu-2' }),
+      "Deployment/responses: FILE_S3_BUCKET differs from the gateway's",
+    ],
+    [
+      'the responses service unable to reach its object store',
+      (eu) => remove(eu, 'NetworkPolicy', 'to-object-storage'),
+      'Deployment/responses: no NetworkPolicy lets it reach internet',
+    ],
+    [
       'a US NATS server in the EU overlay',
       (eu) => (config(eu).data!.NATS_URL = 'nats://nats-eu:4222,nats://nats-us:4222'),
       'names region us: nats://nats-eu:4222,nats://nats-us:4222',

@@ -5,9 +5,9 @@ import { type Deployment, type Job, type K8sObject, ofKind } from './manifests';
 // What the NetworkPolicies of a rendered overlay must say: every pod of ours
 // denied everything by default, then exactly the flows its app needs, read
 // from the app's own config schema (NATS_URL: NATS; REDIS_URL: Redis; a
-// *_DATABASE_URL: PostgreSQL) — no flow it does not use, no ingress from
-// anywhere, the dispatcher out to the internet on 80/443 but never to a
-// private range. A flow is known by its port; see deploy/base/network-policies.yaml.
+// *_DATABASE_URL: PostgreSQL; *_S3_ENDPOINT: an object store on 443) — no
+// flow it does not use, no ingress from anywhere, the dispatcher out to the
+// internet on 80/443 but never to a private range. A flow is known by its port; see deploy/base/network-policies.yaml.
 
 export interface NetworkPolicy extends K8sObject {
   spec: {
@@ -73,7 +73,9 @@ export function networkPolicyProblems(
     if ('NATS_URL' in shape) needs.add('nats');
     if ('REDIS_URL' in shape) needs.add('redis');
     if (Object.keys(shape).some((name) => name.endsWith('DATABASE_URL'))) needs.add('postgresql');
-    if (app === 'dispatcher') needs.add('internet');
+    // The dispatcher's webhook receivers; the object stores (S3) of the apps that use one.
+    if (app === 'dispatcher' || Object.keys(shape).some((name) => name.endsWith('_S3_ENDPOINT')))
+      needs.add('internet');
     const ports = deployment.spec.template.spec.containers.flatMap((container) =>
       (container.ports ?? []).map((port) => port.name ?? String(port.containerPort)),
     );

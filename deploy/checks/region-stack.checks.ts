@@ -74,6 +74,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
   checkNoOtherRegion(objects, region, report);
 
   const appImages = new Set<string>();
+  const envs: Partial<Record<AppName, ResolvedEnv>> = {};
   for (const app of appNames) {
     const deployment = deployments.find((candidate) => candidate.metadata.name === app);
     if (!deployment) {
@@ -89,6 +90,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
     if (container.args?.join(' ') !== app)
       report(id(deployment), `args are [${container.args?.join(', ')}], not [${app}]`);
     const env = resolveEnv(container, configMaps);
+    envs[app] = env;
     checkAppEnvironment(deployment, app, env, region, report);
     checkProbes(deployment, container, env, report);
     checkMetricsScraping(deployment, env, report);
@@ -104,6 +106,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
     if (!(appNames as readonly string[]).includes(deployment.metadata.name))
       report(id(deployment), 'is not one of the apps');
 
+  checkOneFileStore(envs, report);
   checkGatewayExposure(objects, region, configMaps, report);
   networkPolicyProblems(objects, configSchemas, report);
   const migrateImage = checkMigrationJobs(objects, region, report);
@@ -115,8 +118,9 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
 type Report = (subject: string, message: string) => void;
 const id = (object: K8sObject) => `${object.kind}/${object.metadata.name}`;
 
-// No value anywhere names another region; only the two public base addresses,
-// which every region carries, are exempt.
+// No value anywhere names another region; only what every region carries alike
+// is exempt: the two public base addresses, and the one image store (images
+// are form material both regions show, not responses data).
 function checkNoOtherRegion(objects: K8sObject[], region: Region, report: Report): void {
   const config = ofKind<ConfigMap>(objects, 'ConfigMap').find((map) => map.data?.REGION !== undefined);
   if (!config) report('overlay', 'no ConfigMap sets REGION');
@@ -124,10 +128,63 @@ function checkNoOtherRegion(objects: K8sObject[], region: Region, report: Report
     report(id(config), `REGION is ${config.data?.REGION}, not ${region}`);
   const others = regions.filter((other) => other !== region);
   walkStrings(objects, (object, where, text) => {
-    if (object === config && (where === 'data.BASE_URL' || where === 'data.EU_BASE_URL')) return;
+    if (object === config && sharedByRegions.includes(where.replace(/^data\./, ''))) return;
     for (const other of others)
       if (mentionsRegion(text, other)) report(id(object), `${where} names region ${other}: ${text}`);
   });
+}
+
+const sharedByRegions = [
+  'BASE_URL',
+  'EU_BASE_URL',
+  'IMAGE_S3_ENDPOINT',
+  'IMAGE_S3_REGION',
+  'IMAGE_S3_BUCKET',
+];
+
+// The object stores an app's schema reads (`<P>_STORAGE`): in a pod, an S3
+// bucket (the root filesystem is read-only and replicas share no disk), its
+// keys from a Secret; the file store (responses data) this region's own bucket.
+function checkObjectStores(
+  deployment: Deployment,
+  schema: z.ZodObject,
+  env: ResolvedEnv,
+  region: Region,
+  report: Report,
+): void {
+  for (const prefix of ['IMAGE', 'FILE']) {
+    if (!(`${prefix}_STORAGE` in schema.shape)) continue;
+    if (env[`${prefix}_STORAGE`]?.value !== 's3') {
+      report(id(deployment), `${prefix}_STORAGE must be s3 (a pod has no disk of its own to keep them on)`);
+      continue;
+    }
+    for (const name of ['S3_ENDPOINT', 'S3_BUCKET'].map((suffix) => `${prefix}_${suffix}`))
+      if (!env[name]?.value) report(id(deployment), `${name} must be set in the overlay`);
+    for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'].map((suffix) => `${prefix}_${suffix}`))
+      if (!env[name]?.secret) report(id(deployment), `${name} must come from a Secret`);
+    if (prefix !== 'FILE') continue;
+    // EU files stay in EU storage: the endpoint and the bucket name the region.
+    const endpoint = env.FILE_S3_ENDPOINT?.value ?? '';
+    if (endpoint && !mentionsRegion(hostOf(endpoint) ?? '', region))
+      report(id(deployment), `FILE_S3_ENDPOINT host ${hostOf(endpoint)} does not name region ${region}`);
+    const bucket = env.FILE_S3_BUCKET?.value ?? '';
+    if (bucket && !mentionsRegion(bucket, region))
+      report(id(deployment), `FILE_S3_BUCKET ${bucket} does not name region ${region}`);
+  }
+}
+
+// The gateway writes respondents' files and the responses service prunes
+// them: both must see one store.
+function checkOneFileStore(envs: Partial<Record<AppName, ResolvedEnv>>, report: Report): void {
+  const names = ['FILE_STORAGE', 'FILE_S3_ENDPOINT', 'FILE_S3_BUCKET', 'FILE_S3_REGION', 'FILE_S3_PREFIX'];
+  const [gateway, responses] = [envs.gateway, envs.responses];
+  if (!gateway || !responses) return;
+  for (const name of names)
+    if (gateway[name]?.value !== responses[name]?.value)
+      report('Deployment/responses', `${name} differs from the gateway's: they must share one file store`);
+  for (const name of ['FILE_S3_ACCESS_KEY_ID', 'FILE_S3_SECRET_ACCESS_KEY'])
+    if (JSON.stringify(gateway[name]?.secret) !== JSON.stringify(responses[name]?.secret))
+      report('Deployment/responses', `${name} comes from another Secret than the gateway's`);
 }
 
 function checkAppEnvironment(
@@ -159,6 +216,7 @@ function checkAppEnvironment(
     }
   }
   if (env.REGION?.value !== region) report(id(deployment), `REGION is ${env.REGION?.value}, not ${region}`);
+  checkObjectStores(deployment, schema, env, region, report);
   // Inside a pod the defaults (127.0.0.1) are unreachable for the kubelet and the Service.
   if (env.OPS_HOST?.value !== '0.0.0.0') report(id(deployment), 'OPS_HOST must be 0.0.0.0');
   if (app === 'gateway' && env.HTTP_HOST?.value !== '0.0.0.0')

@@ -1,13 +1,17 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createResponsesDatabase } from '@formline/db';
 import {
   callApi,
   createTestAccount,
+  databaseUrl,
+  eventually,
   type HeadlessBrowser,
   launchHeadlessBrowser,
   startTestRegions,
   testGlobalDatabase,
+  testInfra,
   type TestAccount,
   type TestRegions,
 } from '@formline/testing';
@@ -18,6 +22,7 @@ import {
 // endpoint; the page does the same in a browser, with the keyboard.
 describe('file uploads', () => {
   const db = testGlobalDatabase();
+  const responsesDb = createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_eu'));
   let regions: TestRegions;
   let browser: HeadlessBrowser;
   let alice: TestAccount; // us
@@ -49,7 +54,12 @@ describe('file uploads', () => {
     regions = await startTestRegions({
       name: 'file-uploads',
       apps: ['gateway', 'forms', 'responses'],
-      extraEnv: { FILE_STORAGE_DIR: storageDir, FILE_MAX_BYTES: String(64 * 1024) },
+      extraEnv: {
+        FILE_STORAGE_DIR: storageDir,
+        FILE_MAX_BYTES: String(64 * 1024),
+        // Rounds often, so the pruning test sees one soon after it ages the uploads.
+        RETENTION_INTERVAL_MS: '500',
+      },
     });
     const created = await callApi(`${base('us')}/forms`, {
       token: bob.token,
@@ -70,7 +80,7 @@ describe('file uploads', () => {
   afterAll(async () => {
     await browser?.close();
     await regions?.stop();
-    await db.$disconnect();
+    await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });
 
@@ -100,6 +110,16 @@ describe('file uploads', () => {
     });
     expect(submitted.status).toBe(201);
     const responseId: string = submitted.body.response_id;
+    // Shown as Typeform shows a response's file: at the response files endpoint.
+    const shown = `${base('eu')}/forms/${formId}/responses/${responseId}/fields/${fieldId}/files/${file.file_name}`;
+    expect(submitted.body.answers[1]).toMatchObject({ type: 'file_url', file_url: shown });
+    const listed = await callApi(
+      `${base('eu')}/forms/${formId}/responses?included_response_ids=${responseId}`,
+      {
+        token: bob.token,
+      },
+    );
+    expect(listed.body.items[0].answers[1].file_url).toBe(shown);
 
     const got = await download(bob, 'eu', responseId, file.file_name);
     expect(got.status).toBe(200);
@@ -110,6 +130,80 @@ describe('file uploads', () => {
     expect((await download(alice, 'eu', responseId, file.file_name)).status).toBe(404);
     expect((await download(bob, 'eu', responseId, `X${file.file_name.slice(1)}`)).status).toBe(404);
     expect((await download(bob, 'us', responseId, file.file_name)).status).toBe(404);
+  });
+
+  it("refuses a file_url that is not an upload of the form's question, or that another response holds", async () => {
+    const submit = (fileUrl: string, ref = 'cv') =>
+      callApi(`${base('eu')}/forms/${formId}/submissions`, {
+        method: 'POST',
+        body: {
+          answers: [
+            { field: { ref: 'name' }, type: 'text', text: 'Eve' },
+            { field: { ref }, type: 'file_url', file_url: fileUrl },
+          ],
+        },
+      });
+    const uploaded = (await (await uploadTo('eu', 'cv', 'cv.pdf', pdf)).json()) as { file_url: string };
+    const never = uploaded.file_url.replace(/\/[A-Za-z0-9]{16}-/, '/AAAAAAAAAAAAAAAA-');
+    for (const forged of [
+      'https://files.example.com/cv.pdf', // somewhere else
+      never, // the form's address, no such upload
+      uploaded.file_url.replace(base('eu'), base('us')), // the other region's address
+    ]) {
+      const refused = await submit(forged);
+      expect([refused.status, refused.body.code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect(refused.body.details).toEqual([
+        expect.objectContaining({ code: 'FILE_NOT_UPLOADED', field: 'cv', in: 'body' }),
+      ]);
+    }
+    expect((await submit(uploaded.file_url)).status).toBe(201);
+    // Held by that response now: another submission cannot name it.
+    const taken = await submit(uploaded.file_url);
+    expect([taken.status, taken.body.details?.[0]?.code]).toEqual([400, 'FILE_NOT_UPLOADED']);
+  });
+
+  it('prunes uploads no response holds once they are old, bytes and record, and keeps the others', async () => {
+    const upload = async (name: string) =>
+      (await (await uploadTo('eu', 'cv', name, pdf)).json()) as { file_url: string; file_name: string };
+    const orphan = await upload('orphan.pdf');
+    const kept = await upload('kept.pdf');
+    const fresh = await upload('fresh.pdf');
+    const submitted = await callApi(`${base('eu')}/forms/${formId}/submissions`, {
+      method: 'POST',
+      body: {
+        answers: [
+          { field: { ref: 'name' }, type: 'text', text: 'Kept' },
+          { field: { ref: 'cv' }, type: 'file_url', file_url: kept.file_url },
+        ],
+      },
+    });
+    expect(submitted.status).toBe(201);
+    // Two days old: past FILE_UPLOAD_RETENTION_MS (1 day by default).
+    await responsesDb.upload.updateMany({
+      where: { fileName: { in: [orphan.file_name, kept.file_name] } },
+      data: { createdAt: new Date(Date.now() - 2 * 86_400_000) },
+    });
+    const remaining = await eventually(
+      () => responsesDb.upload.findMany({ where: { formId }, select: { fileName: true } }),
+      (rows) => !rows.some((row) => row.fileName === orphan.file_name),
+    );
+    const names = remaining.map((row) => row.fileName);
+    expect(names).not.toContain(orphan.file_name);
+    expect(names).toEqual(expect.arrayContaining([kept.file_name, fresh.file_name]));
+    const stored = await storedFiles('eu');
+    expect(stored).not.toContain(orphan.file_name);
+    expect(stored).toEqual(expect.arrayContaining([kept.file_name, fresh.file_name]));
+    // The pruned upload can no longer answer a submission.
+    const late = await callApi(`${base('eu')}/forms/${formId}/submissions`, {
+      method: 'POST',
+      body: {
+        answers: [
+          { field: { ref: 'name' }, type: 'text', text: 'Late' },
+          { field: { ref: 'cv' }, type: 'file_url', file_url: orphan.file_url },
+        ],
+      },
+    });
+    expect(late.body.details?.[0]?.code).toBe('FILE_NOT_UPLOADED');
   });
 
   it('refuses uploads at the wrong region, to other questions, too large or empty', async () => {
@@ -160,7 +254,11 @@ describe('file uploads', () => {
       item.answers.some((answer) => answer.type === 'text' && JSON.stringify(answer).includes('Grace')),
     );
     const fileUrl = mine?.answers.find((answer) => answer.type === 'file_url')?.file_url ?? '';
-    expect(fileUrl.startsWith(`${base('eu')}/forms/${formId}/files/${fieldId}/`)).toBe(true);
+    expect(
+      fileUrl.startsWith(
+        `${base('eu')}/forms/${formId}/responses/${mine?.response_id}/fields/${fieldId}/files/`,
+      ),
+    ).toBe(true);
     const fileName = fileUrl.slice(fileUrl.lastIndexOf('/') + 1);
     expect(fileName).toMatch(/-resume.pdf$/);
     const got = await download(bob, 'eu', mine!.response_id, fileName);

@@ -399,6 +399,15 @@ describe('Forms Create API', () => {
       expect(read.text).toBe(created.text);
       const form = read.body;
       expect(form.type).toBe('score');
+      // Typeform's names of the settings SPEC renames, stored under SPEC's.
+      expect(form.settings).toMatchObject({
+        show_service_branding: false,
+        web_analytics: 'UA-12345-1',
+        ad_pixel: '123456789012345',
+        tag_manager: 'GTM-ABC123',
+        partial_responses_to_all_integrations: true,
+      });
+      expect(form.settings).not.toHaveProperty('show_typeform_branding');
       // Every field, in order, with what was sent (ids added, defaults filled).
       const sentFields = sent.fields as Array<Record<string, unknown>>;
       expect(form.fields.map((f: { type: string }) => f.type)).toEqual(sentFields.map((f) => f.type));
@@ -498,6 +507,19 @@ describe('Forms Create API', () => {
         { name: 'ann', email: 'ann@example.com', role: 'member' },
         { name: 'ben', email: 'ben@example.com', role: 'member' },
       ]);
+      // The role an add names (Typeform's example adds an owner) is the member's access, shown
+      // with them; an add without one leaves it as it was.
+      expect(
+        (await patch([{ op: 'add', path: '/members', value: { email: 'ben@example.com', role: 'owner' } }]))
+          .status,
+      ).toBe(204);
+      await patch([{ op: 'add', path: '/members', value: { email: 'ben@example.com' } }]);
+      read = await api(bob, 'GET', `/workspaces/${id}`);
+      expect(read.body.members[2]).toEqual({ name: 'ben', email: 'ben@example.com', role: 'owner' });
+      const badRole = await patch([
+        { op: 'add', path: '/members', value: { email: 'cy@example.com', role: 'admin' } },
+      ]);
+      expect(badRole.status).toBe(400);
       // Adding a member twice is one member; removing one leaves the others.
       await patch([{ op: 'add', path: '/members', value: { email: 'ann@example.com' } }]);
       await patch([{ op: 'remove', path: '/members', value: { email: 'ann@example.com' } }]);

@@ -232,6 +232,39 @@ describe('partial responses', () => {
     });
   });
 
+  it('filters partial responses on their last save, and sends them to every webhook when the form says so', async () => {
+    const formId = await newForm({ partial_responses_to_all_integrations: true });
+    // Subscribed to completed responses only.
+    await api('PUT', `/forms/${formId}/webhooks/completes`, {
+      url: receiver.url(`/all-${formId}`),
+      enabled: true,
+    });
+    const landedAt = `${new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 19)}Z`;
+    const saved = await anonymous(`/forms/${formId}/submissions/partial`, {
+      progress_key: newKey(),
+      landed_at: landedAt,
+      answers: [name('Ada')],
+    });
+    expect(saved.status).toBe(200);
+    // Landed two hours ago, saved now: `since` an hour ago finds it, `until` then does not.
+    const anHourAgo = Math.floor((Date.now() - 3_600_000) / 1000);
+    const list = async (bound: string) =>
+      (await api('GET', `/forms/${formId}/responses?response_type=partial&${bound}=${anHourAgo}`)).body;
+    const since = await list('since');
+    expect(since.items.map((r: { token: string }) => r.token)).toEqual([saved.body.token]);
+    expect(since.items[0]).toMatchObject({ landed_at: landedAt, submitted_at: '0001-01-01T00:00:00Z' });
+    expect((await list('until')).total_items).toBe(0);
+
+    const [delivered] = await receiver.until(`/all-${formId}`, (requests) => requests.length >= 1);
+    expect(JSON.parse(delivered.body)).toMatchObject({
+      event_type: 'form_response_partial',
+      form_response: {
+        token: saved.body.token,
+        definition: { settings: { partial_responses_to_all_integrations: true } },
+      },
+    });
+  });
+
   it('bounds and checks a partial save like a submission', async () => {
     const formId = await newForm({});
     const path = `/forms/${formId}/submissions/partial`;

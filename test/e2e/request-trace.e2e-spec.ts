@@ -77,8 +77,10 @@ describe('a request id from the gateway to the webhook receiver', () => {
     const ports = regions.stacks.us!.settings.opsPorts;
     const dispatcher = await eventually(
       () => scrapeMetrics(ports.dispatcher),
+      // The latency is observed once the attempt is recorded, a moment after it is counted.
       ({ samples }) =>
-        sampleValue(samples, 'formline_delivery_attempts_total', { outcome: 'delivered' }) >= 1,
+        sampleValue(samples, 'formline_delivery_attempts_total', { outcome: 'delivered' }) >= 1 &&
+        sampleValue(samples, 'formline_delivery_latency_seconds_count') >= 1,
     );
     expect(
       sampleValue(dispatcher.samples, 'formline_delivery_attempts_total', { outcome: 'delivered' }),

@@ -57,8 +57,9 @@ describe('webhooks API', () => {
       secret: 's3cret',
       event_types: { form_response: true, form_response_partial: false },
       disabled_reason: null,
-      created_at: expect.any(String),
-      updated_at: expect.any(String),
+      // Whole seconds, as Typeform's webhooks show them.
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
     });
     const row = await webhooksDb.us.webhook.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(row.secretSealed).not.toContain('s3cret');

@@ -45,6 +45,11 @@ describe('a region run from the images', () => {
       'formline-responses-database/url': databases.responses,
       'formline-webhooks-database/url': databases.webhooks,
       'formline-webhook-secret-key/key': randomBytes(32).toString('base64'),
+      // Never used by this test (it uploads nothing), required by the apps' settings.
+      'formline-image-storage/access-key-id': 'unused',
+      'formline-image-storage/secret-access-key': 'unused',
+      'formline-file-storage/access-key-id': 'unused',
+      'formline-file-storage/secret-access-key': 'unused',
     },
     services: {
       'nats-us:4222': `127.0.0.1:${process.env.NATS_PORT_US}`,

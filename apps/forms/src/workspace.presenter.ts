@@ -7,15 +7,16 @@ export function presentWorkspace(workspace: StoredWorkspace, links: ResourceLink
     id: workspace.id,
     name: workspace.name,
     default: workspace.isDefault,
-    shared: workspace.memberEmails.length > 0,
+    shared: workspace.members.length > 0,
     account_id: workspace.accountId,
-    // The owning account first, then everyone it is shared with (Typeform's members).
+    // The owning account first, then everyone it is shared with, each with
+    // the role it was given (Typeform's members: name, email, role).
     members: [
       { name: workspace.owner.alias, email: workspace.owner.email, role: 'owner' as const },
-      ...workspace.memberEmails.map((email) => ({
+      ...workspace.members.map(({ email, role }) => ({
         name: email.slice(0, email.indexOf('@')),
         email,
-        role: 'member' as const,
+        role,
       })),
     ],
     forms: { count: workspace.formCount, href: links.workspaceForms(workspace.id) },

@@ -9,9 +9,15 @@ export interface StoredWorkspace {
   isDefault: boolean;
   formCount: number;
   owner: { alias: string; email: string };
-  /** Emails of the members it is shared with, in the order they were added. */
-  memberEmails: string[];
+  /** The members it is shared with, in the order they were added. */
+  members: WorkspaceMemberRow[];
 }
+
+export interface WorkspaceMemberRow {
+  email: string;
+  role: WorkspaceMemberRole;
+}
+export type WorkspaceMemberRole = 'owner' | 'member';
 
 // Members beyond this many are not listed with the workspace (a page of a reply stays bounded).
 export const maxWorkspaceMembers = 500;
@@ -24,7 +30,7 @@ const workspaceColumns = {
   _count: { select: { forms: true } },
   account: { select: { alias: true, email: true } },
   members: {
-    select: { email: true },
+    select: { email: true, role: true },
     orderBy: { createdAt: 'asc' },
     take: maxWorkspaceMembers,
   },
@@ -37,13 +43,16 @@ type WorkspaceRow = {
   isDefault: boolean;
   _count: { forms: number };
   account: { alias: string; email: string };
-  members: Array<{ email: string }>;
+  members: Array<{ email: string; role: string }>;
 };
 const toStored = ({ _count, account, members, ...row }: WorkspaceRow): StoredWorkspace => ({
   ...row,
   formCount: _count.forms,
   owner: account,
-  memberEmails: members.map((member) => member.email),
+  members: members.map((member) => ({
+    email: member.email,
+    role: member.role === 'owner' ? 'owner' : 'member',
+  })),
 });
 
 // Workspaces in the global database, scoped by account like forms.
@@ -79,7 +88,12 @@ export class WorkspaceRepository {
   async change(
     accountId: string,
     workspaceId: string,
-    change: { name?: string; addMembers: string[]; removeMembers: string[] },
+    change: {
+      name?: string;
+      // A role given sets it; without one, a new member is a `member` and an existing one keeps theirs.
+      addMembers: Array<{ email: string; role?: WorkspaceMemberRole }>;
+      removeMembers: string[];
+    },
   ): Promise<void> {
     await this.db.$transaction(async (tx) => {
       const owned = await tx.workspace.count({ where: { id: workspaceId, accountId } });
@@ -88,10 +102,11 @@ export class WorkspaceRepository {
         await tx.workspace.update({ where: { id: workspaceId }, data: { name: change.name } });
       if (change.removeMembers.length > 0)
         await tx.workspaceMember.deleteMany({ where: { workspaceId, email: { in: change.removeMembers } } });
-      if (change.addMembers.length > 0)
-        await tx.workspaceMember.createMany({
-          data: change.addMembers.map((email) => ({ workspaceId, email })),
-          skipDuplicates: true,
+      for (const { email, role } of change.addMembers)
+        await tx.workspaceMember.upsert({
+          where: { workspaceId_email: { workspaceId, email } },
+          create: { workspaceId, email, role: role ?? 'member' },
+          update: role ? { role } : {},
         });
     });
   }

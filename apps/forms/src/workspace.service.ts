@@ -50,7 +50,8 @@ export class WorkspaceService {
   }
 
   // JSON Patch on /name (rename) and on /members, where Typeform's SDK adds and
-  // removes members by email ({op: 'add' | 'remove', path: '/members', value: {email}}).
+  // removes members by email ({op: 'add' | 'remove', path: '/members', value: {email}}),
+  // an add naming the member's role as Typeform's reference shows (`role`: owner or member).
   // Every operation is checked before any is applied; all apply at once.
   async patch(accountId: string, workspaceId: string, operations: unknown): Promise<void> {
     const current = await this.owned(accountId, workspaceId);
@@ -60,7 +61,7 @@ export class WorkspaceService {
       nameOperations.length > 0
         ? parseWorkspaceBody(applyPatch({ name: current.name }, nameOperations, ['name'])).name
         : undefined;
-    const members = new Map<string, 'add' | 'remove'>();
+    const members = new Map<string, { op: 'add' | 'remove'; role?: 'owner' | 'member' }>();
     const problems: ErrorDetail[] = [];
     parsed.forEach((operation, index) => {
       if (operation.path !== '/members') return;
@@ -69,16 +70,20 @@ export class WorkspaceService {
       if (operation.op === 'replace') return problem('members are added or removed one by one, not replaced');
       const value = workspaceMemberValueSchema.safeParse(operation.value);
       if (!value.success || !isEmailAddress(value.data.email))
-        return problem('the value is {"email": "someone@example.com"}');
+        return problem(
+          'the value is {"email": "someone@example.com"}, with "role" owner or member on an add',
+        );
       if (value.data.email === current.owner.email.toLowerCase())
         return problem("the workspace's owner is always a member");
-      members.set(value.data.email, operation.op);
+      members.set(value.data.email, { op: operation.op, role: value.data.role });
     });
     if (problems.length > 0)
       throw new DomainError(ErrorCode.ValidationError, 'The patch cannot be applied.', problems);
-    const addMembers = [...members].filter(([, op]) => op === 'add').map(([email]) => email);
-    const removeMembers = [...members].filter(([, op]) => op === 'remove').map(([email]) => email);
-    if (current.memberEmails.length + addMembers.length > maxWorkspaceMembers) {
+    const addMembers = [...members]
+      .filter(([, change]) => change.op === 'add')
+      .map(([email, { role }]) => ({ email, role }));
+    const removeMembers = [...members].filter(([, change]) => change.op === 'remove').map(([email]) => email);
+    if (current.members.length + addMembers.length > maxWorkspaceMembers) {
       throw new DomainError(
         ErrorCode.ValidationError,
         `A workspace is shared with at most ${maxWorkspaceMembers} members.`,

@@ -13,7 +13,7 @@ import { RtbfController } from './rtbf/rtbf.controller';
 import { FormsController } from './forms/forms.controller';
 import { PartialSubmissionsController } from './responses/partial-submissions.controller';
 import { ImagesController } from './images/images.controller';
-import { FILE_STORE } from './files/respondent-file';
+import { FILE_STORE } from './files/file.store';
 import { RespondentFilesController } from './files/respondent-files.controller';
 import { IMAGE_STORE } from './images/image.store';
 import { FormMessagesController } from './forms/form-messages.controller';
@@ -31,6 +31,7 @@ import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { RATE_LIMIT_REDIS, RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle } from './rate-limit/sign-in.throttle';
 import { SubmissionThrottle } from './rate-limit/submission.throttle';
+import { SubmissionTargets } from './responses/submission-target';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
 
 const NATS_CONNECTION = Symbol('NATS_CONNECTION');
@@ -89,6 +90,7 @@ export class GatewayModule implements OnApplicationShutdown {
         RateLimiter,
         SignInThrottle,
         SubmissionThrottle,
+        SubmissionTargets,
         RouteAccessAudit,
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -6,6 +6,7 @@ import {
   eraseRespondents,
   getInsightsSummary,
   listResponses,
+  recordUpload,
   type RpcReply,
   type RpcRequest,
   saveProgress,
@@ -18,6 +19,7 @@ import { ResponseListingService } from './listing/response-listing.service';
 import { ResponseRepository } from './response.repository';
 import { ProgressService } from './submission/progress.service';
 import { SubmissionService } from './submission/submission.service';
+import { UploadRepository } from './uploads/upload.repository';
 
 @Controller()
 export class ResponseController {
@@ -28,7 +30,16 @@ export class ResponseController {
     private readonly responses: ResponseRepository,
     private readonly insights: InsightsService,
     private readonly erasure: RespondentErasureService,
+    private readonly uploads: UploadRepository,
   ) {}
+
+  @MessagePattern(recordUpload.subject)
+  async recordUpload(
+    @Payload(new ContractPipe(recordUpload.request)) request: RpcRequest<typeof recordUpload>,
+  ): Promise<RpcReply<typeof recordUpload>> {
+    await this.uploads.record(request);
+    return { recorded: true };
+  }
 
   @MessagePattern(submitResponse.subject)
   submit(@Payload(new ContractPipe(submitResponse.request)) request: RpcRequest<typeof submitResponse>) {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type ResponseQuery, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, type ResponsesDb } from '@formline/db';
 import type { BuiltResponse } from './submission/response.builder';
+import { UploadRepository } from './uploads/upload.repository';
 
 export interface NewResponse {
   formId: string;
@@ -13,6 +14,8 @@ export interface NewResponse {
   requestId?: string;
   /** sha256 of the respondent's progress key, when the submission names one. */
   progressKey?: string;
+  /** The uploads its file_url answers name: the response holds them from now on. */
+  fileNames?: readonly string[];
 }
 
 // A response in progress (or completed) found by its progress key.
@@ -31,7 +34,18 @@ export interface StoredResponse {
 
 const utcNow = `now() AT TIME ZONE 'UTC'`;
 
-type Row = { id: string; submittedAt: Date; landedAt: Date; payload: unknown };
+// The hottest statement of the intake, so written by hand: both rows in one
+// statement (atomic on its own: one round trip, no BEGIN/COMMIT), where
+// Prisma's batch took four round trips and two planned queries.
+const insertWithEventSql = `WITH response AS (
+     INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
+       search_text, idempotency_key, request_hash, request_id, response_type, progress_key, created_at)
+     VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, ${utcNow})
+     RETURNING id)
+   INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
+   SELECT $11, $12, $13::json, $10, ${utcNow} FROM response`;
+
+type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date; payload: unknown };
 
 // The region's responses. A response and the event announcing it are written
 // in one transaction (the outbox), so neither exists without the other.
@@ -40,37 +54,36 @@ export class ResponseRepository {
   constructor(private readonly db: ResponsesPrismaClient) {}
 
   // False when the idempotency key was taken meanwhile (a concurrent retry).
-  // The hottest statement of the intake, so written by hand: both rows in one
-  // statement (atomic on its own: one round trip, no BEGIN/COMMIT), where
-  // Prisma's batch took four round trips and two planned queries.
   async insertWithEvent(response: NewResponse): Promise<boolean> {
     const { built } = response;
+    const statement = [
+      insertWithEventSql,
+      built.token,
+      response.formId,
+      response.accountId,
+      // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
+      built.landedAt.toISOString(),
+      built.submittedAt.toISOString(),
+      JSON.stringify(built.resource),
+      built.searchText,
+      response.idempotencyKey ?? null,
+      response.requestHash,
+      response.requestId ?? null,
+      built.event.event_id,
+      Subjects.responsesResponseSubmitted,
+      JSON.stringify(built.event),
+      built.responseType,
+      response.progressKey ?? null,
+    ] as const;
+    const fileNames = response.fileNames ?? [];
     try {
-      await this.db.$executeRawUnsafe(
-        `WITH response AS (
-           INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
-             search_text, idempotency_key, request_hash, request_id, response_type, progress_key, created_at)
-           VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, ${utcNow})
-           RETURNING id)
-         INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
-         SELECT $11, $12, $13::json, $10, ${utcNow} FROM response`,
-        built.token,
-        response.formId,
-        response.accountId,
-        // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
-        built.landedAt.toISOString(),
-        built.submittedAt.toISOString(),
-        JSON.stringify(built.resource),
-        built.searchText,
-        response.idempotencyKey ?? null,
-        response.requestHash,
-        response.requestId ?? null,
-        built.event.event_id,
-        Subjects.responsesResponseSubmitted,
-        JSON.stringify(built.event),
-        built.responseType,
-        response.progressKey ?? null,
-      );
+      if (fileNames.length === 0) await this.db.$executeRawUnsafe(...statement);
+      else
+        // With files (rare), the uploads it holds are marked in the same transaction.
+        await this.db.$transaction(async (tx) => {
+          await tx.$executeRawUnsafe(...statement);
+          await UploadRepository.attach(tx, response.formId, built.token, fileNames);
+        });
       return true;
     } catch (error) {
       if (isUniqueViolation(error) && (response.idempotencyKey || response.progressKey)) return false;
@@ -107,6 +120,7 @@ export class ResponseRepository {
           },
         });
         if (count === 0) return false;
+        await UploadRepository.attach(tx, response.formId, id, response.fileNames ?? []);
         await tx.outboxEvent.create({
           data: {
             id: built.event.event_id,
@@ -157,6 +171,8 @@ export class ResponseRepository {
       formId,
       accountId,
       ...(query.responseTypes ? { responseType: { in: query.responseTypes } } : {}),
+      // The submitted_at column holds a partial or started response's last
+      // save: those filter on it, as Typeform's do, never on landed_at.
       ...(query.since || query.until
         ? {
             submittedAt: {
@@ -184,7 +200,7 @@ export class ResponseRepository {
       this.db.response.count({ where }),
       this.db.response.findMany({
         where,
-        select: { id: true, submittedAt: true, landedAt: true, payload: true },
+        select: { id: true, responseType: true, submittedAt: true, landedAt: true, payload: true },
         orderBy: [{ [column]: direction }, { id: direction }],
         take: query.pageSize,
       }),

@@ -2,20 +2,25 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
 import { connectNats, RpcClient } from '@formline/messaging';
+import { objectStoreFrom } from '@formline/object-storage';
 import { ErasureRepository } from './erasure/erasure.repository';
 import { RespondentErasureService } from './erasure/respondent-erasure.service';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
-import { OutboxRetention } from './outbox/outbox.retention';
 import { OutboxStore } from './outbox/outbox.store';
 import { ResponseController } from './response.controller';
 import { ResponseRepository } from './response.repository';
+import { ResponsesRetention } from './retention/responses.retention';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { RESPONSES_NATS } from './responses.tokens';
 import { ProgressService } from './submission/progress.service';
+import { FileAnswers } from './submission/file-answers';
+import { ResponseWriter } from './submission/response.writer';
 import { SubmissionService } from './submission/submission.service';
+import { UPLOAD_STORE } from './uploads/upload.store';
+import { UploadRepository } from './uploads/upload.repository';
 
 // The responses service owns its region's responses database: submissions are
 // stored, listed and emitted as events here, and only in the account's region.
@@ -53,7 +58,11 @@ export class ResponsesModule implements OnApplicationShutdown {
         ResponseRepository,
         OutboxStore,
         OutboxRelay,
-        OutboxRetention,
+        ResponsesRetention,
+        { provide: UPLOAD_STORE, useFactory: () => objectStoreFrom('FILE', config) },
+        UploadRepository,
+        FileAnswers,
+        ResponseWriter,
         SubmissionService,
         ProgressService,
         ResponseListingService,

@@ -24,3 +24,4 @@ export * from './form-page.contract';
 export * from './insights.contract';
 export * from './respondent-erasure.contract';
 export * from './form-messages.contract';
+export * from './whole-seconds';

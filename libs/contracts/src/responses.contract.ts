@@ -77,3 +77,17 @@ export const deleteResponses = defineRpc({
   }),
   reply: z.object({ deleted: z.int() }),
 });
+
+// Records a respondent's upload (its bytes are about to go to the region's
+// file store): a submission may then answer the question with it, and an
+// upload no response holds is pruned with its bytes after a while.
+export const recordUpload = defineRpc({
+  subject: Subjects.responsesUploadRecord,
+  request: z.object({
+    formId: z.string().min(1),
+    fieldId: z.string().min(1),
+    fileName: z.string().min(1).max(200),
+    size: z.int().min(1),
+  }),
+  reply: z.object({ recorded: z.literal(true) }),
+});

@@ -52,6 +52,7 @@ export const Subjects = {
   responsesResponseCount: 'responses.response.count.v1',
   responsesInsightsSummary: 'responses.insights.summary.v1',
   responsesRespondentErase: 'responses.respondent.erase.v1',
+  responsesUploadRecord: 'responses.upload.record.v1',
   webhooksDeliveryForget: 'webhooks.delivery.forget.v1',
   webhooksWebhookUpsert: 'webhooks.webhook.upsert.v1',
   webhooksWebhookGet: 'webhooks.webhook.get.v1',

@@ -23,10 +23,11 @@ export const workspaceBodySchema = z.strictObject({
 });
 
 // The value of a JSON Patch operation on /members, as Typeform's SDK sends it
-// (`{op: 'add' | 'remove', path: '/members', value: {email}}`).
+// (`{op: 'add' | 'remove', path: '/members', value: {email}}`), an add with the
+// member's role as Typeform's reference shows it (`{email, role: 'owner'}`).
 export const workspaceMemberValueSchema = z.strictObject({
   email: z.string().trim().toLowerCase().min(3).max(254),
-  role: z.enum(['member']).optional(),
+  role: z.enum(['owner', 'member']).optional(),
 });
 
 const owned = { accountId: z.string().min(1) };

@@ -12,6 +12,7 @@ import {
   type WelcomeScreen,
 } from './form-definition';
 import { withAttachmentDefaults, type Attachment } from './media.schema';
+import { typeformSwitches } from './settings.schema';
 import type { ThankYouScreenInput, WelcomeScreenInput } from './screen.schema';
 
 // Turns a validated client definition into the stored one: defaults filled,
@@ -62,7 +63,7 @@ export function normalizeForm(
       autosave_progress: settings.autosave_progress ?? true,
       progress_bar: settings.progress_bar ?? 'proportion',
       show_progress_bar: settings.show_progress_bar ?? true,
-      show_service_branding: settings.show_service_branding ?? true,
+      show_service_branding: settings.show_service_branding ?? settings.show_typeform_branding ?? true,
       show_time_to_complete: settings.show_time_to_complete ?? showNumberOfSubmissions !== true,
       show_number_of_submissions: showNumberOfSubmissions,
       show_cookie_consent: settings.show_cookie_consent,
@@ -76,9 +77,10 @@ export function normalizeForm(
         image: settings.meta?.image,
       }),
       redirect_after_submit_url: settings.redirect_after_submit_url,
-      web_analytics: settings.web_analytics,
-      ad_pixel: settings.ad_pixel,
-      tag_manager: settings.tag_manager,
+      web_analytics: settings.web_analytics ?? settings.google_analytics,
+      ad_pixel: settings.ad_pixel ?? settings.facebook_pixel,
+      tag_manager: settings.tag_manager ?? settings.google_tag_manager,
+      ...Object.fromEntries(typeformSwitches.map((name) => [name, settings[name]])),
       milestones: settings.milestones?.map((milestone) => ({ field_ref: milestone.field_ref })),
     }),
     cui_settings: compact({

@@ -326,6 +326,42 @@ describe("Typeform's own form JSON", () => {
   });
 });
 
+describe("Typeform's names of the settings SPEC renames", () => {
+  const settingsOf = (settings: Record<string, unknown>) =>
+    parseFormDefinition({ title: 't', settings }).definition.settings;
+
+  it('are taken and stored under SPEC names, with Typeform switches kept', () => {
+    const settings = settingsOf({
+      show_typeform_branding: false,
+      google_analytics: 'UA-1',
+      facebook_pixel: 'px',
+      google_tag_manager: 'GTM-1',
+      partial_responses_to_all_integrations: true,
+      free_form_navigation: false,
+      is_trial: true,
+      capabilities: { e2e_encryption: { enabled: false, modifiable: false } },
+    });
+    expect(settings).toMatchObject({
+      show_service_branding: false,
+      web_analytics: 'UA-1',
+      ad_pixel: 'px',
+      tag_manager: 'GTM-1',
+      partial_responses_to_all_integrations: true,
+      free_form_navigation: false,
+    });
+    for (const name of ['show_typeform_branding', 'google_analytics', 'is_trial', 'capabilities'])
+      expect(settings).not.toHaveProperty(name);
+  });
+
+  it('agree with SPEC names sent beside them, or are refused', () => {
+    expect(settingsOf({ show_typeform_branding: false, show_service_branding: false })).toMatchObject({
+      show_service_branding: false,
+    });
+    rejectedAt({ title: 't', settings: { ad_pixel: 'a', facebook_pixel: 'b' } }, 'settings.facebook_pixel');
+    rejectedAt({ title: 't', settings: { show_typeform_branding: 'no' } }, 'settings.show_typeform_branding');
+  });
+});
+
 describe('field types', () => {
   const examples: Record<(typeof fieldTypes)[number], Record<string, unknown>> = {
     short_text: {},

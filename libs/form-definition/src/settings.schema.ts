@@ -14,6 +14,28 @@ const milestoneSchema = z.strictObject({
   reason: z.enum(milestoneReasons).optional(),
 });
 
+// SPEC 2.6 renames four of Typeform's settings. A form copied from Typeform
+// carries Typeform's names: they are taken too, and stored under SPEC's.
+export const typeformSettingNames = {
+  show_typeform_branding: 'show_service_branding',
+  google_analytics: 'web_analytics',
+  facebook_pixel: 'ad_pixel',
+  google_tag_manager: 'tag_manager',
+} as const;
+
+// Typeform's other switches a form read from Typeform carries: kept with the
+// form and given back as they were sent (none changes what the page does,
+// except partial_responses_to_all_integrations, read by the webhooks service).
+export const typeformSwitches = [
+  'are_uploads_public',
+  'free_form_navigation',
+  'hide_required_indicator',
+  'use_lead_qualification',
+  'pro_subdomain_enabled',
+  'auto_translate',
+  'partial_responses_to_all_integrations',
+] as const;
+
 export const settingsSchema = z
   .strictObject({
     language: z.enum(languages).optional(),
@@ -42,8 +64,38 @@ export const settingsSchema = z
     tag_manager: boundedText(inputLimits.snippet).optional(),
     // SPEC 7.2 and 8.1: at most one milestone per form.
     milestones: z.array(milestoneSchema).max(1, 'a form has at most one milestone').optional(),
+    // Typeform's names of the four settings above.
+    show_typeform_branding: z.boolean().optional(),
+    google_analytics: boundedText(inputLimits.snippet).optional(),
+    facebook_pixel: boundedText(inputLimits.snippet).optional(),
+    google_tag_manager: boundedText(inputLimits.snippet).optional(),
+    ...(Object.fromEntries(typeformSwitches.map((name) => [name, z.boolean().optional()])) as Record<
+      (typeof typeformSwitches)[number],
+      z.ZodOptional<z.ZodBoolean>
+    >),
+    // Read-only in Typeform (its plan and its account's capabilities): accepted
+    // so a form read from Typeform can be sent as it is, and ignored.
+    is_trial: z.boolean().optional(),
+    capabilities: z
+      .strictObject({
+        e2e_encryption: z
+          .strictObject({ enabled: z.boolean().optional(), modifiable: z.boolean().optional() })
+          .optional(),
+      })
+      .optional(),
   })
   .superRefine((settings, ctx) => {
+    for (const [typeformName, name] of Object.entries(typeformSettingNames)) {
+      const theirs = settings[typeformName as keyof typeof typeformSettingNames];
+      const ours = settings[name];
+      if (theirs !== undefined && ours !== undefined && theirs !== ours) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [typeformName],
+          message: `${typeformName} is Typeform's name of ${name}; the two differ`,
+        });
+      }
+    }
     // Both default to showing; setting both true explicitly asks for two things
     // SPEC calls mutually exclusive.
     if (settings.show_time_to_complete === true && settings.show_number_of_submissions === true) {

@@ -2,3 +2,4 @@ export * from './object-store';
 export * from './local-disk.store';
 export * from './s3.store';
 export * from './object-storage.config';
+export * from './respondent-file';

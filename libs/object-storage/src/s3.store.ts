@@ -1,11 +1,4 @@
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  NoSuchKey,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type * as AwsS3 from '@aws-sdk/client-s3';
 import { checkObjectKey, type ObjectStore } from './object-store';
 
 export interface S3StoreSettings {
@@ -20,27 +13,24 @@ export interface S3StoreSettings {
   requestTimeoutMs?: number;
 }
 
+type S3Sdk = typeof AwsS3;
+type S3Client = AwsS3.S3Client;
+
 // Objects in an S3-compatible bucket (AWS S3, MinIO, Ceph, R2, ...), for
 // production, where replicas share no disk. Path-style addressing works with
 // every one of them; the EU region's bucket is an EU bucket (its endpoint and
-// credentials are that region's configuration).
+// credentials are that region's configuration). The AWS SDK (about 13 MB of
+// memory) is loaded on the store's first use, not when the app starts.
 export class S3ObjectStore implements ObjectStore {
-  private readonly client: S3Client;
+  private connection?: Promise<{ sdk: S3Sdk; client: S3Client }>;
+  private closed = false;
 
-  constructor(private readonly settings: S3StoreSettings) {
-    this.client = new S3Client({
-      endpoint: settings.endpoint,
-      region: settings.region,
-      forcePathStyle: true,
-      credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
-      requestHandler: { requestTimeout: settings.requestTimeoutMs ?? 10_000 },
-      maxAttempts: 3,
-    });
-  }
+  constructor(private readonly settings: S3StoreSettings) {}
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.PutObjectCommand({
         Bucket: this.settings.bucket,
         Key: this.keyOf(key),
         Body: body,
@@ -51,23 +41,25 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async get(key: string): Promise<Buffer | undefined> {
+    const { sdk, client } = await this.connect();
     try {
-      const answer = await this.client.send(
-        new GetObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }),
+      const answer = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.settings.bucket, Key: this.keyOf(key) }),
       );
       if (!answer.Body) return undefined;
       return Buffer.from(await answer.Body.transformToByteArray());
     } catch (error) {
-      if (error instanceof NoSuchKey) return undefined;
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
+      if (error instanceof sdk.NoSuchKey) return undefined;
+      if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404) return undefined;
       throw error;
     }
   }
 
   async delete(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await this.client.send(
-      new DeleteObjectsCommand({
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.DeleteObjectsCommand({
         Bucket: this.settings.bucket,
         Delete: { Objects: keys.map((key) => ({ Key: this.keyOf(key) })), Quiet: true },
       }),
@@ -75,7 +67,27 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   close(): void {
-    this.client.destroy();
+    this.closed = true;
+    void this.connection?.then(({ client }) => client.destroy());
+  }
+
+  private connect(): Promise<{ sdk: S3Sdk; client: S3Client }> {
+    if (this.closed) return Promise.reject(new Error('the S3 store is closed'));
+    this.connection ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        endpoint: this.settings.endpoint,
+        region: this.settings.region,
+        forcePathStyle: true,
+        credentials: {
+          accessKeyId: this.settings.accessKeyId,
+          secretAccessKey: this.settings.secretAccessKey,
+        },
+        requestHandler: { requestTimeout: this.settings.requestTimeoutMs ?? 10_000 },
+        maxAttempts: 3,
+      }),
+    }));
+    return this.connection;
   }
 
   private keyOf(key: string): string {

@@ -9,18 +9,45 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
     href: imageHref(name),
     properties: { description: `Picture of ${name}` },
   });
+  // Choices as Typeform writes them: `{ref, label}`, the ref from a prefix and the label.
+  const choices = (prefix: string, labels: readonly string[], extra?: (label: string) => object) =>
+    labels.map((label) => ({
+      ref: `${prefix}_${label.split(' ')[0].toLowerCase()}`,
+      label,
+      ...extra?.(label),
+    }));
   return {
     title: 'Customer onboarding survey',
     type: 'score',
     language: 'en',
     hidden: ['utm_source', 'customer_id'],
     variables: { score: 0, price: 10 },
+    // As Typeform's GET /forms/{id} gives them: Typeform's names, its own switches.
     settings: {
       language: 'en',
-      is_public: true,
       progress_bar: 'proportion',
-      show_progress_bar: true,
       meta: { allow_indexing: false, description: 'Tell us about yourself' },
+      hide_navigation: false,
+      is_public: true,
+      is_trial: false,
+      show_progress_bar: true,
+      show_typeform_branding: false,
+      are_uploads_public: false,
+      show_time_to_complete: true,
+      show_number_of_submissions: false,
+      show_cookie_consent: false,
+      show_question_number: true,
+      hide_required_indicator: false,
+      show_key_hint_on_choices: true,
+      autosave_progress: true,
+      free_form_navigation: false,
+      use_lead_qualification: false,
+      pro_subdomain_enabled: false,
+      auto_translate: true,
+      partial_responses_to_all_integrations: true,
+      google_analytics: 'UA-12345-1',
+      facebook_pixel: '123456789012345',
+      google_tag_manager: 'GTM-ABC123',
     },
     welcome_screens: [
       {
@@ -73,11 +100,7 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
           allow_multiple_selection: false,
           allow_other_choice: true,
           vertical_alignment: true,
-          choices: [
-            { ref: 'role_engineer', label: 'Engineer' },
-            { ref: 'role_designer', label: 'Designer' },
-            { ref: 'role_manager', label: 'Manager' },
-          ],
+          choices: choices('role', ['Engineer', 'Designer', 'Manager']),
         },
         validations: { required: true },
       },
@@ -91,11 +114,9 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
           allow_other_choice: false,
           supersized: true,
           show_labels: true,
-          choices: [
-            { ref: 'mascot_cat', label: 'Cat', attachment: image('cat.png') },
-            { ref: 'mascot_dog', label: 'Dog', attachment: image('dog.png') },
-            { ref: 'mascot_owl', label: 'Owl', attachment: image('owl.png') },
-          ],
+          choices: choices('mascot', ['Cat', 'Dog', 'Owl'], (label) => ({
+            attachment: image(`${label.toLowerCase()}.png`),
+          })),
         },
         validations: { required: false, min_selection: 1, max_selection: 2 },
       },
@@ -106,11 +127,7 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
         properties: {
           alphabetical_order: true,
           randomize: false,
-          choices: [
-            { ref: 'country_es', label: 'Spain' },
-            { ref: 'country_fr', label: 'France' },
-            { ref: 'country_us', label: 'United States' },
-          ],
+          choices: choices('country', ['Spain', 'France', 'United States']),
         },
         validations: { required: false },
       },
@@ -141,11 +158,7 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
         type: 'ranking',
         properties: {
           randomize: false,
-          choices: [
-            { ref: 'prio_speed', label: 'Speed' },
-            { ref: 'prio_price', label: 'Price' },
-            { ref: 'prio_support', label: 'Support' },
-          ],
+          choices: choices('prio', ['Speed', 'Price', 'Support']),
         },
         validations: { required: false },
       },
@@ -161,11 +174,7 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
             type: 'multiple_choice',
             properties: {
               allow_multiple_selection: false,
-              choices: [
-                { ref: `satisfaction_${row.toLowerCase()}_low`, label: 'Unhappy' },
-                { ref: `satisfaction_${row.toLowerCase()}_mid`, label: 'Neutral' },
-                { ref: `satisfaction_${row.toLowerCase()}_high`, label: 'Happy' },
-              ],
+              choices: choices(`satisfaction_${row.toLowerCase()}`, ['Unhappy', 'Neutral', 'Happy']),
             },
             validations: { required: false },
           })),

@@ -1,24 +1,30 @@
 import { Body, Controller, Get, HttpCode, Inject, Ip, Param, Post, Query, Res } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
-import { type AccessTokenPrincipal, getFormSnapshot, listResponses } from '@formline/contracts';
+import { type AccessTokenPrincipal, listResponses, recordUpload } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { allFields, type FormDefinition } from '@formline/form-definition';
 import { newPublicId } from '@formline/ids';
 import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
-import type { ObjectStore } from '@formline/object-storage';
+import {
+  fileKey,
+  isStoredFileName,
+  type ObjectStore,
+  responseFileUrl,
+  safeFileName,
+  uploadUrl,
+} from '@formline/object-storage';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { OptionalPrincipal } from '../auth/optional-principal.decorator';
 import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
-import { ReadCache } from '../cache/read-cache';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
-import { SubmissionThrottle } from '../rate-limit/submission.throttle';
-import { FILE_STORE, fileKey, fileNameFromUrl, fileUrl, safeFileName } from './respondent-file';
+import { SubmissionTargets } from '../responses/submission-target';
+import { FILE_STORE } from './file.store';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
 // The body is the file itself, whatever it holds (checked by size only).
@@ -43,8 +49,7 @@ export class RespondentFilesController {
 
   constructor(
     private readonly rpc: RpcClient,
-    private readonly cache: ReadCache,
-    private readonly submissions: SubmissionThrottle,
+    private readonly targets: SubmissionTargets,
     @Inject(FILE_STORE) private readonly store: ObjectStore,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {
@@ -73,21 +78,14 @@ export class RespondentFilesController {
     @Body() body: unknown,
     @Ip() clientAddress: string,
   ): Promise<z.output<typeof uploadAnswer>> {
-    if (!principal) await this.submissions.admitAnonymous(formId, clientAddress);
-    const form = await this.cache.snapshots.getOrLoad(formId, () =>
-      this.rpc.request(getFormSnapshot, { formId }),
+    const { form, elsewhere } = await this.targets.locate(
+      formId,
+      { principal, clientAddress },
+      { budget: 'submissions', verb: 'upload' },
     );
-    if (!form.isPublic && principal?.accountId !== form.accountId) {
-      if (!principal) {
-        throw new DomainError(
-          ErrorCode.AuthenticationFailed,
-          'This form is private: upload with a token of its owner.',
-        );
-      }
-      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
-    }
-    if (form.region !== this.config.REGION) {
-      const target = `${regionBaseUrls(this.config)[form.region]}/forms/${formId}/files/${fieldId}`;
+    // Files are responses data: only the form's region takes them.
+    if (elsewhere) {
+      const target = `${elsewhere}/forms/${formId}/files/${fieldId}`;
       throw new DomainError(ErrorCode.WrongRegion, `This form takes files at ${target}.`);
     }
     const field = fileField(form.definition as FormDefinition, fieldId);
@@ -105,13 +103,17 @@ export class RespondentFilesController {
       );
     }
     const fileName = `${newPublicId(16)}-${safeFileName(query.filename)}`;
+    // The record first: bytes without one could never be pruned. A record
+    // whose bytes never arrive is an upload no submission can name (its
+    // address was never given out), pruned in time.
+    await this.rpc.request(recordUpload, { formId, fieldId: field.id, fileName, size: body.length });
     await this.store.put(
       fileKey(this.config.REGION, formId, field.id, fileName),
       body,
       'application/octet-stream',
     );
     return {
-      file_url: fileUrl(this.regionBase, formId, field.id, fileName),
+      file_url: uploadUrl(this.regionBase, formId, field.id, fileName),
       file_name: fileName,
       size: body.length,
     };
@@ -148,13 +150,15 @@ export class RespondentFilesController {
       type?: string;
       file_url?: string;
     }>;
-    const answer = answers.find((item) => item.field?.id === fieldId && item.type === 'file_url');
-    const stored = answer?.file_url
-      ? fileNameFromUrl(answer.file_url, this.regionBase, formId, fieldId)
-      : undefined;
+    // The response answers that question with this very file: its address,
+    // as the Responses API shows it, is the one asked for.
+    const wanted = responseFileUrl(this.regionBase, formId, responseId, fieldId, filename);
+    const answered = answers.some(
+      (item) => item.field?.id === fieldId && item.type === 'file_url' && item.file_url === wanted,
+    );
     const bytes =
-      stored === filename
-        ? await this.store.get(fileKey(this.config.REGION, formId, fieldId, stored))
+      answered && isStoredFileName(filename)
+        ? await this.store.get(fileKey(this.config.REGION, formId, fieldId, filename))
         : undefined;
     if (!bytes)
       throw new DomainError(ErrorCode.NotFound, `No file ${filename.slice(0, 120)} in that response.`);

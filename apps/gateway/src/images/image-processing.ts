@@ -1,14 +1,23 @@
 import type { ImageMediaType } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import sharp from 'sharp';
+import type sharp from 'sharp';
 import type { VariantBox } from './image-sizes';
 
 // Reading and resizing images with sharp (libvips, shipped prebuilt in npm
-// packages: nothing is downloaded at install or run time). No cache of
-// decoded images in memory, one libvips thread per operation: the gateway is
-// not an image farm, and a variant is rendered once and then kept in the store.
-sharp.cache(false);
-sharp.concurrency(1);
+// packages: nothing is downloaded at install or run time). Loaded on the first
+// image the gateway reads, not at start: libvips costs a gateway that never
+// sees one about 20 MB. No cache of decoded images in memory, one libvips
+// thread per operation: the gateway is not an image farm, and a variant is
+// rendered once and then kept in the store.
+let loaded: Promise<typeof sharp> | undefined;
+function loadSharp(): Promise<typeof sharp> {
+  loaded ??= import('sharp').then(({ default: library }) => {
+    library.cache(false);
+    library.concurrency(1);
+    return library;
+  });
+  return loaded;
+}
 
 export interface ImageFacts {
   mediaType: ImageMediaType;
@@ -33,9 +42,10 @@ const refused = (description: string) =>
 // header). Its size is read from the header first, so an image that would
 // decode to more than `maxPixels` is refused before it is decoded.
 export async function inspectImage(bytes: Buffer, maxPixels: number): Promise<ImageFacts> {
+  const library = await loadSharp();
   let metadata: sharp.Metadata;
   try {
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    metadata = await library(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw refused('the image is not a PNG, JPEG or GIF image that can be read');
   }
@@ -53,7 +63,7 @@ export async function inspectImage(bytes: Buffer, maxPixels: number): Promise<Im
   }
   let stats: sharp.Stats;
   try {
-    stats = await decoder(bytes, maxPixels).stats();
+    stats = await decoder(library, bytes, maxPixels).stats();
   } catch {
     throw refused('the image is damaged and cannot be decoded');
   }
@@ -80,7 +90,7 @@ export async function renderVariant(
   const side = Math.min(box.width, width, height);
   const target =
     box.fit === 'cover' ? { width: side, height: side } : { width: box.width, height: box.height };
-  const image = decoder(bytes, maxPixels)
+  const image = decoder(await loadSharp(), bytes, maxPixels)
     .rotate()
     .resize({ ...target, fit: box.fit, withoutEnlargement: true });
   if (mediaType === 'image/png') return image.png().toBuffer();
@@ -89,14 +99,15 @@ export async function renderVariant(
 }
 
 export async function imageDimensions(bytes: Buffer): Promise<{ width: number; height: number }> {
-  const { width, height } = await sharp(bytes, { limitInputPixels: false }).metadata();
+  const library = await loadSharp();
+  const { width, height } = await library(bytes, { limitInputPixels: false }).metadata();
   return { width, height };
 }
 
 // The first frame only (an animated GIF's variant is its first frame), with
 // libvips's own pixel limit as a second guard.
-function decoder(bytes: Buffer, maxPixels: number): sharp.Sharp {
-  return sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', animated: false });
+function decoder(library: typeof sharp, bytes: Buffer, maxPixels: number): sharp.Sharp {
+  return library(bytes, { limitInputPixels: maxPixels, failOn: 'error', animated: false });
 }
 
 function hex(value: number): string {

@@ -1,21 +1,17 @@
-import { Body, Controller, Headers, HttpCode, Inject, Ip, Param, Post, Res } from '@nestjs/common';
-import { regionBaseUrls } from '@formline/config';
+import { Body, Controller, Headers, HttpCode, Ip, Param, Post, Res } from '@nestjs/common';
 import {
   type AccessTokenPrincipal,
-  getFormSnapshot,
   partialSubmissionSchema,
   responseResourceSchema,
   saveProgress,
 } from '@formline/contracts';
-import { DomainError, ErrorCode, errorBodySchema } from '@formline/errors';
+import { ErrorCode, errorBodySchema } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import { OptionalPrincipal } from '../auth/optional-principal.decorator';
 import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
-import { ReadCache } from '../cache/read-cache';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { ApiOperation } from '../openapi/api-operation.decorator';
-import { SubmissionThrottle } from '../rate-limit/submission.throttle';
+import { SubmissionTargets } from './submission-target';
 
 // Partial responses: a respondent's answers saved before the final submit, as
 // the respondent's page sends them at a milestone and as autosave goes. Who
@@ -26,9 +22,7 @@ import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 export class PartialSubmissionsController {
   constructor(
     private readonly rpc: RpcClient,
-    private readonly throttle: SubmissionThrottle,
-    private readonly cache: ReadCache,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly targets: SubmissionTargets,
   ) {}
 
   @Post('submissions/partial')
@@ -66,21 +60,13 @@ export class PartialSubmissionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Ip() clientAddress: string,
   ): Promise<unknown> {
-    if (!principal) await this.throttle.admitAnonymousProgress(formId, clientAddress);
-    const location = await this.cache.snapshots.getOrLoad(formId, () =>
-      this.rpc.request(getFormSnapshot, { formId }),
+    const { form, elsewhere } = await this.targets.locate(
+      formId,
+      { principal, clientAddress },
+      { budget: 'progress', verb: 'save' },
     );
-    if (!location.isPublic && principal?.accountId !== location.accountId) {
-      if (!principal) {
-        throw new DomainError(
-          ErrorCode.AuthenticationFailed,
-          'This form is private: save with a token of its owner.',
-        );
-      }
-      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
-    }
-    if (location.region !== this.config.REGION) {
-      const target = `${regionBaseUrls(this.config)[location.region]}/forms/${formId}/submissions/partial`;
+    if (elsewhere) {
+      const target = `${elsewhere}/forms/${formId}/submissions/partial`;
       void reply.status(307).header('Location', target);
       return { code: ErrorCode.WrongRegion, description: `This form takes partial responses at ${target}.` };
     }
@@ -88,7 +74,7 @@ export class PartialSubmissionsController {
       formId,
       body,
       metadata: { user_agent: headers['user-agent'], referer: headers.referer },
-      form: { accountId: location.accountId, region: location.region, definition: location.definition },
+      form: { accountId: form.accountId, region: form.region, definition: form.definition },
     });
     return response;
   }

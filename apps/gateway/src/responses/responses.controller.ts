@@ -5,19 +5,16 @@ import {
   Get,
   Headers,
   HttpCode,
-  Inject,
   Ip,
   Param,
   Post,
   Query,
   Res,
 } from '@nestjs/common';
-import { regionBaseUrls } from '@formline/config';
 import {
   type AccessTokenPrincipal,
   deleteResponses,
   listResponses,
-  getFormSnapshot,
   type Page,
   pageOf,
   type ResponseResource,
@@ -25,18 +22,15 @@ import {
   submissionSchema,
   submitResponse,
 } from '@formline/contracts';
-import { DomainError, ErrorCode, errorBodySchema } from '@formline/errors';
+import { ErrorCode, errorBodySchema } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { OptionalPrincipal } from '../auth/optional-principal.decorator';
 import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
 import { Principal } from '../auth/principal.decorator';
-import { ReadCache } from '../cache/read-cache';
 import { RequiredScope } from '../auth/required-scope.decorator';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
-import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { parseRequest } from '../validation/parse-request';
 import {
@@ -46,6 +40,7 @@ import {
   responseListQuery,
   toResponseQuery,
 } from './response-list.query';
+import { SubmissionTargets } from './submission-target';
 
 // Submissions and Typeform's Responses API. Responses live only in the region
 // of the form's account: a submission sent to the other region's address is
@@ -54,9 +49,7 @@ import {
 export class ResponsesController {
   constructor(
     private readonly rpc: RpcClient,
-    private readonly submissions: SubmissionThrottle,
-    private readonly cache: ReadCache,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly targets: SubmissionTargets,
   ) {}
 
   @Post('submissions')
@@ -92,23 +85,15 @@ export class ResponsesController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Ip() clientAddress: string,
   ): Promise<unknown> {
-    if (!principal) await this.submissions.admitAnonymous(formId, clientAddress);
     // The form's snapshot, cached: where it takes submissions, and what they are
     // checked against, handed on so the responses service does not ask for it again.
-    const location = await this.cache.snapshots.getOrLoad(formId, () =>
-      this.rpc.request(getFormSnapshot, { formId }),
+    const { form, elsewhere } = await this.targets.locate(
+      formId,
+      { principal, clientAddress },
+      { budget: 'submissions', verb: 'submit' },
     );
-    if (!location.isPublic && principal?.accountId !== location.accountId) {
-      if (!principal) {
-        throw new DomainError(
-          ErrorCode.AuthenticationFailed,
-          'This form is private: submit with a token of its owner.',
-        );
-      }
-      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
-    }
-    if (location.region !== this.config.REGION) {
-      const target = `${regionBaseUrls(this.config)[location.region]}/forms/${formId}/submissions`;
+    if (elsewhere) {
+      const target = `${elsewhere}/forms/${formId}/submissions`;
       void reply.status(307).header('Location', target);
       return { code: ErrorCode.WrongRegion, description: `This form takes submissions at ${target}.` };
     }
@@ -117,7 +102,7 @@ export class ResponsesController {
       body,
       idempotencyKey: headers['idempotency-key'],
       metadata: { user_agent: headers['user-agent'], referer: headers.referer },
-      form: { accountId: location.accountId, region: location.region, definition: location.definition },
+      form: { accountId: form.accountId, region: form.region, definition: form.definition },
     });
     if (replayed) void reply.status(200).header('Idempotent-Replayed', 'true');
     return response;

@@ -1,11 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { locateForm, type Page, type ResponseQuery, type ResponseResource } from '@formline/contracts';
+import {
+  locateForm,
+  type Page,
+  type ResponseQuery,
+  type ResponseResource,
+  wholeSecondsIso,
+} from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { inputLimits, jsonBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { wholeSecondsIso } from '../submission/whole-seconds';
+import { notSubmittedAt } from '../submission/partial-response.builder';
 
 // Lists and deletes an account's responses. A form of an account in another
 // region has no responses here: empty results, not an error (SPEC 1 rule 2, 7.1).
@@ -43,12 +49,19 @@ export class ResponseListingService {
   }
 }
 
-// Typeform's whole-second timestamps, also for responses stored before they were.
-function inWholeSeconds(row: { payload: unknown; landedAt: Date; submittedAt: Date }): ResponseResource {
+// Typeform's whole-second timestamps, also for responses stored before they
+// were; a response not yet submitted shows Typeform's zero time (its row's
+// submitted_at is its last save).
+function inWholeSeconds(row: {
+  payload: unknown;
+  responseType: string;
+  landedAt: Date;
+  submittedAt: Date;
+}): ResponseResource {
   return {
     ...(row.payload as ResponseResource),
     landed_at: wholeSecondsIso(row.landedAt),
-    submitted_at: wholeSecondsIso(row.submittedAt),
+    submitted_at: row.responseType === 'completed' ? wholeSecondsIso(row.submittedAt) : notSubmittedAt,
   };
 }
 

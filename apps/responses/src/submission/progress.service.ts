@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { ResponseResource, RpcRequest, saveProgress } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import type { FormDefinition } from '@formline/form-definition';
-import { currentRequestId } from '@formline/ops';
-import { OutboxRelay } from '../outbox/outbox.relay';
 import { ResponseRepository } from '../response.repository';
-import { buildPartialResponse } from './partial-response.builder';
-import { checkStoredSize, hashOf, SubmissionService } from './submission.service';
+import { ResponseWriter } from './response.writer';
+import { hashOf, SubmissionService } from './submission.service';
 
 // Partial responses: a respondent's answers saved before the final submit,
 // one response per progress key, each save that changes it announced as a
@@ -19,7 +17,7 @@ export class ProgressService {
   constructor(
     private readonly submissions: SubmissionService,
     private readonly responses: ResponseRepository,
-    private readonly relay: OutboxRelay,
+    private readonly writer: ResponseWriter,
   ) {}
 
   async save(
@@ -47,32 +45,18 @@ export class ProgressService {
       if (stored && (stored.responseType === 'completed' || stored.requestHash === requestHash)) {
         return { response: stored.payload as ResponseResource, changed: false };
       }
-      const built = buildPartialResponse({
-        ...checked,
-        token: stored?.id,
-        landedAt: checked.landedAt ?? stored?.landedAt.toISOString(),
+      const built = await this.writer.write({
+        kind: 'partial',
         formId: request.formId,
         accountId: snapshot.accountId,
         definition,
+        checked,
         metadata: request.metadata,
-        now: new Date(),
-      });
-      checkStoredSize(built);
-      const write = {
-        formId: request.formId,
-        accountId: snapshot.accountId,
-        built,
+        inProgress: stored,
         requestHash,
-        requestId: currentRequestId(),
         progressKey,
-      };
-      const written = stored
-        ? await this.responses.updateInProgress(stored.id, write)
-        : await this.responses.insertWithEvent(write);
-      if (written) {
-        this.relay.nudge();
-        return { response: built.resource, changed: true };
-      }
+      });
+      if (built) return { response: built.resource, changed: true };
     }
     throw new DomainError(ErrorCode.Conflict, 'The save met a concurrent one; send it again.');
   }

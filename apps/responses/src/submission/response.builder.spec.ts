@@ -21,8 +21,8 @@ const definition = parseFormDefinition({
   ],
 }).definition;
 
-function build(now: Date, landedAt?: string) {
-  return buildResponse({
+function facts(now = new Date(), landedAt?: string) {
+  return {
     formId: 'form1',
     accountId: 'acc1',
     definition,
@@ -32,7 +32,11 @@ function build(now: Date, landedAt?: string) {
     landedAt,
     metadata: {},
     now,
-  });
+  };
+}
+
+function build(now: Date, landedAt?: string) {
+  return buildResponse(facts(now, landedAt));
 }
 
 describe('buildResponse', () => {
@@ -75,5 +79,17 @@ describe('buildResponse', () => {
     });
     // The stored columns keep the milliseconds, which order responses within a second.
     expect(built.submittedAt.toISOString()).toBe('2026-11-22T23:13:39.987Z');
+  });
+
+  it("carries the form's partial_responses_to_all_integrations in definition.settings, as Typeform's payloads", () => {
+    const settingsOf = (def: typeof definition) =>
+      (buildResponse({ ...facts(), definition: def }).event.form_response.definition as { settings: unknown })
+        .settings;
+    expect(settingsOf(definition)).toEqual({ partial_responses_to_all_integrations: false });
+    const sendsAll = parseFormDefinition({
+      title: 'All',
+      settings: { partial_responses_to_all_integrations: true },
+    }).definition;
+    expect(settingsOf(sendsAll)).toEqual({ partial_responses_to_all_integrations: true });
   });
 });

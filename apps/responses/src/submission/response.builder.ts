@@ -1,9 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ResponseSubmittedEvent, ResponseType } from '@formline/contracts';
+import { type ResponseSubmittedEvent, type ResponseType, wholeSecondsIso } from '@formline/contracts';
 import { allFields, type FormDefinition } from '@formline/form-definition';
 import type { RespondentPath, StoredAnswer } from '@formline/form-logic';
 import { payloadField } from './payload-field';
-import { wholeSecondsIso } from './whole-seconds';
 
 export interface BuiltResponse {
   token: string;
@@ -95,6 +94,11 @@ export function buildResponse(facts: ResponseFacts): BuiltResponse {
           title: s.title,
           type: s.type,
         })),
+        // As Typeform's payloads carry it; the webhooks service reads it.
+        settings: {
+          partial_responses_to_all_integrations:
+            facts.definition.settings.partial_responses_to_all_integrations === true,
+        },
       },
       answers: facts.answers,
       ending,

@@ -7,16 +7,13 @@ import {
   type submitResponse,
 } from '@formline/contracts';
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
-import { inputLimits, jsonBytes } from '@formline/input';
 import type { FormDefinition } from '@formline/form-definition';
 import { valueOf, walkForm } from '@formline/form-logic';
 import { RpcClient } from '@formline/messaging';
-import { currentRequestId } from '@formline/ops';
-import { OutboxRelay } from '../outbox/outbox.relay';
 import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { checkAnswers } from './check-answers';
-import { type BuiltResponse, buildResponse } from './response.builder';
+import { ResponseWriter } from './response.writer';
 import { partialSubmissionSchema, submissionSchema } from './submission.schema';
 
 // Accepts a submission: checks it against the form, replays the form's logic,
@@ -27,7 +24,7 @@ export class SubmissionService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly responses: ResponseRepository,
-    private readonly relay: OutboxRelay,
+    private readonly writer: ResponseWriter,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {}
 
@@ -53,34 +50,19 @@ export class SubmissionService {
         if (inProgress.requestHash !== requestHash) throw alreadyCompleted();
         return { response: inProgress.payload as ResponseResource, replayed: true };
       }
-      const built = buildResponse({
-        ...checked,
-        // The response in progress keeps its token and when the respondent landed.
-        token: inProgress?.id,
-        landedAt: checked.landedAt ?? inProgress?.landedAt.toISOString(),
+      const built = await this.writer.write({
+        kind: 'completed',
         formId: request.formId,
         accountId: snapshot.accountId,
         definition,
+        checked,
         metadata: request.metadata,
-        now: new Date(),
-      });
-      checkStoredSize(built);
-      const write = {
-        formId: request.formId,
-        accountId: snapshot.accountId,
-        built,
-        idempotencyKey: request.idempotencyKey,
+        inProgress,
         requestHash,
-        requestId: currentRequestId(),
         progressKey,
-      };
-      const stored = inProgress
-        ? await this.responses.updateInProgress(inProgress.id, write)
-        : await this.responses.insertWithEvent(write);
-      if (stored) {
-        this.relay.nudge();
-        return { response: built.resource, replayed: false };
-      }
+        idempotencyKey: request.idempotencyKey,
+      });
+      if (built) return { response: built.resource, replayed: false };
     }
     throw new DomainError(ErrorCode.Conflict, 'The submission met a concurrent one; send it again.');
   }
@@ -190,19 +172,4 @@ function alreadyCompleted(): DomainError {
 
 function invalid(details: ErrorDetail[]): DomainError {
   return new DomainError(ErrorCode.ValidationError, 'The submission is invalid.', details);
-}
-
-// A response must fit in a page of the listing and, with the form's questions,
-// in the event the relay publishes: both travel as one NATS message (1 MB). The
-// stored response may be larger than the body (picked choices carry their
-// labels), so it is measured once built; too large is the caller's 413.
-export function checkStoredSize(built: BuiltResponse): void {
-  const response = jsonBytes(built.resource);
-  const event = jsonBytes(built.event);
-  if (response > inputLimits.storedBytes || event > inputLimits.replyBytes) {
-    throw new DomainError(
-      ErrorCode.PayloadTooLarge,
-      `The submission is too large once stored (${response} bytes, at most ${inputLimits.storedBytes}); send shorter answers.`,
-    );
-  }
 }

@@ -14,6 +14,18 @@ const begun: AttemptRow = {
 };
 
 describe('presentAttempt', () => {
+  it("shows its times in whole seconds, as Typeform's timestamps", () => {
+    const attempt = {
+      ...begun,
+      attemptedAt: new Date('2026-11-23T11:59:59.734Z'),
+      nextRetryAt: new Date('2026-11-23T12:05:00.250Z'),
+    };
+    expect(presentAttempt(attempt, now)).toMatchObject({
+      attempted_at: '2026-11-23T11:59:59Z',
+      next_retry_at: '2026-11-23T12:05:00Z',
+    });
+  });
+
   it('shows an attempt under way as sending, without the error it is written with', () => {
     expect(presentAttempt(begun, now)).toMatchObject({ status: 'sending', error_kind: null, error: null });
   });

@@ -1,4 +1,4 @@
-import type { DeliveryResource } from '@formline/contracts';
+import { type DeliveryResource, wholeSecondsIso } from '@formline/contracts';
 import { SendFailureKind } from '@formline/db';
 import type { AttemptRow } from '@formline/webhook-delivery';
 
@@ -12,13 +12,13 @@ type AttemptResource = DeliveryResource['attempts'][number];
 export function presentAttempt(attempt: AttemptRow, now: Date): AttemptResource {
   const sending = attempt.inFlightUntil !== null && attempt.inFlightUntil > now;
   return {
-    attempted_at: attempt.attemptedAt.toISOString(),
+    attempted_at: wholeSecondsIso(attempt.attemptedAt),
     status: sending ? 'sending' : statusOf(attempt.errorKind),
     status_code: attempt.statusCode,
     duration_ms: attempt.durationMs,
     error_kind: sending ? null : attempt.errorKind,
     error: sending ? null : attempt.error,
-    next_retry_at: attempt.nextRetryAt?.toISOString() ?? null,
+    next_retry_at: attempt.nextRetryAt ? wholeSecondsIso(attempt.nextRetryAt) : null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { DeliveryResource } from '@formline/contracts';
+import { type DeliveryResource, wholeSecondsIso } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { currentRequestId } from '@formline/ops';
 import {
@@ -53,8 +53,8 @@ function toDeliveryResource(row: DeliveryRow): DeliveryResource {
     event_id: row.eventId,
     status: row.status,
     attempt_count: row.attemptCount,
-    next_attempt_at: row.nextAttemptAt?.toISOString() ?? null,
-    created_at: row.createdAt.toISOString(),
+    next_attempt_at: row.nextAttemptAt ? wholeSecondsIso(row.nextAttemptAt) : null,
+    created_at: wholeSecondsIso(row.createdAt),
     attempts: row.attempts.map((attempt) => presentAttempt(attempt, now)),
   };
 }

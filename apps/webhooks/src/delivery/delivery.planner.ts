@@ -42,7 +42,7 @@ export class DeliveryPlanner {
       for (const webhook of webhooks) {
         if (webhook.formId !== event.form_response.form_id || webhook.accountId !== event.account_id)
           continue;
-        if (!wantsEvent(webhook.eventTypes, event.event_type)) continue;
+        if (!wantsEvent(webhook.eventTypes, event)) continue;
         items.set(`${event.event_id} ${webhook.id}`, {
           eventId: event.event_id,
           webhookId: webhook.id,

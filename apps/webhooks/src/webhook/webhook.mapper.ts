@@ -1,4 +1,10 @@
-import type { WebhookEventType, WebhookEventTypes, WebhookResource } from '@formline/contracts';
+import {
+  type ResponseSubmittedEvent,
+  type WebhookEventType,
+  type WebhookEventTypes,
+  type WebhookResource,
+  wholeSecondsIso,
+} from '@formline/contracts';
 import type { SecretBox } from '@formline/webhook-delivery';
 
 interface WebhookRow {
@@ -27,8 +33,8 @@ export function toWebhookResource(row: WebhookRow, secrets: SecretBox): WebhookR
     secret: row.secretSealed === null ? null : secrets.open(row.secretSealed),
     event_types: eventTypesOf(row.eventTypes),
     disabled_reason: row.disabledReason,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
+    created_at: wholeSecondsIso(row.createdAt),
+    updated_at: wholeSecondsIso(row.updatedAt),
   };
 }
 
@@ -42,7 +48,17 @@ export function eventTypesOf(stored: unknown): WebhookEventTypes {
   };
 }
 
-// Whether a webhook asked for this kind of event.
-export function wantsEvent(stored: unknown, eventType: WebhookEventType): boolean {
-  return eventTypesOf(stored)[eventType];
+// Whether a webhook receives this event: the kinds it subscribed to, and
+// every partial response of a form whose settings send partial responses to
+// all integrations (Typeform's partial_responses_to_all_integrations, carried
+// in the payload's definition.settings as Typeform's payloads carry it).
+export function wantsEvent(stored: unknown, event: ResponseSubmittedEvent): boolean {
+  const eventType: WebhookEventType = event.event_type;
+  if (eventTypesOf(stored)[eventType]) return true;
+  const definition = event.form_response.definition as
+    { settings?: { partial_responses_to_all_integrations?: unknown } } | undefined;
+  return (
+    eventType === 'form_response_partial' &&
+    definition?.settings?.partial_responses_to_all_integrations === true
+  );
 }

@@ -1,28 +1,38 @@
-import type { Region } from '@formline/contracts';
+// A respondent's file (a `file_upload` answer): where its bytes are in the
+// region's file store, the address its upload answers (what a submission names
+// it by), and the address Typeform's Responses API shows it at (the response
+// files endpoint). The file name is the upload's random id and the
+// respondent's own name made safe (`{upload_id}-{name}`), as Typeform's are.
 
-// A respondent's file: where its bytes are in the region's file store, and the
-// address a submission names it by (the answer's `file_url`). The file name is
-// the upload's random id and the respondent's own name made safe
-// (`{upload_id}-{name}`), as Typeform's file names are.
-export const FILE_STORE = Symbol('FILE_STORE');
-
-export function fileKey(region: Region, formId: string, fieldId: string, fileName: string): string {
+export function fileKey(region: string, formId: string, fieldId: string, fileName: string): string {
   return `${region}/forms/${formId}/${fieldId}/${fileName}`;
 }
 
-export function fileUrl(regionBase: string, formId: string, fieldId: string, fileName: string): string {
+// What the upload answers: the submission's `file_url`.
+export function uploadUrl(regionBase: string, formId: string, fieldId: string, fileName: string): string {
   return `${regionBase}/forms/${formId}/files/${fieldId}/${fileName}`;
 }
 
-// The file a `file_url` answer names, when it is one of this form's and this
-// question's uploads in this region; undefined for anything else.
-export function fileNameFromUrl(
+// Where the owner downloads it, as Typeform's responses and payloads show it.
+export function responseFileUrl(
+  regionBase: string,
+  formId: string,
+  responseId: string,
+  fieldId: string,
+  fileName: string,
+): string {
+  return `${regionBase}/forms/${formId}/responses/${responseId}/fields/${fieldId}/files/${fileName}`;
+}
+
+// The file an upload address names, when it is one of this form's and this
+// question's in this region; undefined for anything else.
+export function fileNameFromUploadUrl(
   url: string,
   regionBase: string,
   formId: string,
   fieldId: string,
 ): string | undefined {
-  const prefix = `${regionBase}/forms/${formId}/files/${fieldId}/`;
+  const prefix = uploadUrl(regionBase, formId, fieldId, '');
   if (!url.startsWith(prefix)) return undefined;
   const name = url.slice(prefix.length);
   return isStoredFileName(name) ? name : undefined;
