@@ -361,6 +361,10 @@ describe('the respondent page in a browser', () => {
     expect(await page.getByRole('alert').innerText()).toBe('Please fill this in');
     await page.keyboard.type('Bo');
     await page.keyboard.press('Enter');
+    // The question's picture, in its phone size.
+    const phonePicture = await shownPicture(page, 'img[alt="The plans side by side"]');
+    expect(phonePicture.src).toMatch(/\/image\/mobile$/);
+    expectTestImageColour(phonePicture.colour);
     await page.keyboard.press('a'); // key hint A: Basic
     await page.keyboard.press('Enter');
     // Logic: basic skips the seats.
@@ -903,26 +907,34 @@ describe('the respondent page in a browser', () => {
   });
 
   it('keeps nothing in the browser when the form does not autosave, and ends on the redirect the ending names', async () => {
-    const target = `${base('us')}/to/nosuchform?from=ending`;
+    // The redirect recalls a hidden field and an answer, encoded for an address.
+    const target = (source: string, second: string) =>
+      `${base('us')}/to/nosuchform?from=ending&source=${source}&second=${second}`;
     const form = await callApi(`${base('us')}/forms`, {
       token: alice.token,
       method: 'POST',
       body: {
         title: 'No traces',
+        hidden: ['source'],
         settings: { autosave_progress: false },
         fields: [
           { ref: 'first', title: 'First?', type: 'short_text' },
           { ref: 'second', title: 'Second?', type: 'short_text' },
         ],
         thankyou_screens: [
-          { ref: 'away', title: 'Off you go', type: 'url_redirect', properties: { redirect_url: target } },
+          {
+            ref: 'away',
+            title: 'Off you go',
+            type: 'url_redirect',
+            properties: { redirect_url: target('{{hidden:source}}', '{{field:second}}') },
+          },
         ],
       },
     });
     expect(form.status).toBe(201);
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${base('us')}/to/${form.body.id}`);
+    await page.goto(`${base('us')}/to/${form.body.id}?source=ads%20%26%20more`);
     await page.keyboard.type('one');
     await page.keyboard.press('Enter');
     expect(await question(page)).toContain('Second?');
@@ -932,11 +944,11 @@ describe('the respondent page in a browser', () => {
     expect(await question(page)).toContain('First?');
     await page.keyboard.type('again');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('two');
+    await page.keyboard.type('two & three');
     await page.keyboard.press('Enter');
-    await page.waitForURL(target);
+    await page.waitForURL(target('ads%20%26%20more', 'two%20%26%20three'));
     const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
-    expect(response.answers.map((a: { text: string }) => a.text)).toEqual(['again', 'two']);
+    expect(response.answers.map((a: { text: string }) => a.text)).toEqual(['again', 'two & three']);
     expect(response.ending).toMatchObject({ ref: 'away' });
   });
 

@@ -149,18 +149,23 @@ function walk(confirmed: readonly string[] = progress.confirmed) {
 }
 
 // Recall: `{{field:ref}}`, `{{hidden:name}}` and `{{var:score}}` in the
-// form's texts read the answers given so far (as text, like everything else).
-function recall(text: string): string {
-  return text.replace(/\{\{(field|hidden|var):([\w-]{1,255})\}\}/g, (_match, kind: string, name: string) => {
-    if (kind === 'hidden') return Object.hasOwn(hidden, name) ? hidden[name] : '';
-    if (kind === 'var') return String(walk().variables[name as 'score' | 'price'] ?? '');
-    const answer = progress.confirmed.includes(name) ? progress.answers[name] : undefined;
-    const value = answer && valueOf(answer);
-    if (value === undefined) return '';
-    if (typeof value === 'boolean') return value ? t.yes : t.no;
-    if (Array.isArray(value)) return value.map((choice) => choice.label).join(', ');
-    return typeof value === 'object' ? value.label : String(value);
-  });
+// form's texts read the answers given so far (as text, like everything else);
+// in a redirect address, each value goes in encoded (`encode`).
+function recall(text: string, encode: (value: string) => string = (value) => value): string {
+  return text.replace(/\{\{(field|hidden|var):([\w-]{1,255})\}\}/g, (_match, kind: string, name: string) =>
+    encode(recalled(kind, name)),
+  );
+}
+
+function recalled(kind: string, name: string): string {
+  if (kind === 'hidden') return Object.hasOwn(hidden, name) ? hidden[name] : '';
+  if (kind === 'var') return String(walk().variables[name as 'score' | 'price'] ?? '');
+  const answer = progress.confirmed.includes(name) ? progress.answers[name] : undefined;
+  const value = answer && valueOf(answer);
+  if (value === undefined) return '';
+  if (typeof value === 'boolean') return value ? t.yes : t.no;
+  if (Array.isArray(value)) return value.map((choice) => choice.label).join(', ');
+  return typeof value === 'object' ? value.label : String(value);
 }
 
 type Child = Node | string | undefined | false;
@@ -1096,15 +1101,18 @@ function finish(ending: ThankYouScreen): void {
     button_mode?: string;
     redirect_url?: string;
   };
-  if (ending.type === 'url_redirect' && httpUrl(properties.redirect_url))
-    return location.assign(properties.redirect_url);
-  if (httpUrl(settings.redirect_after_submit_url)) return location.assign(settings.redirect_after_submit_url);
+  // Redirect addresses may recall answers and hidden fields, as Typeform's do.
+  const redirect = (url: unknown) => (typeof url === 'string' ? recall(url, encodeURIComponent) : undefined);
+  const endingUrl = redirect(properties.redirect_url);
+  if (ending.type === 'url_redirect' && httpUrl(endingUrl)) return location.assign(endingUrl);
+  const formUrl = redirect(settings.redirect_after_submit_url);
+  if (httpUrl(formUrl)) return location.assign(formUrl);
   let button: HTMLElement | undefined;
   if (properties.show_button) {
-    if (properties.button_mode === 'redirect' && httpUrl(properties.redirect_url)) {
+    if (properties.button_mode === 'redirect' && httpUrl(endingUrl)) {
       button = el(
         'a',
-        { class: 'button primary', href: properties.redirect_url, rel: 'noopener noreferrer' },
+        { class: 'button primary', href: endingUrl, rel: 'noopener noreferrer' },
         properties.button_text ?? t.continue,
       );
     } else {
