@@ -66,6 +66,15 @@ describe('npm start', () => {
       expect(fromEu.status).toBe(200);
       expect(fromEu.text).toBe(fromUs.text);
     }
+    // And where to answer each demo form: its page, in the form's region (the EU's after a redirect).
+    const pages = [...output.matchAll(/answer it in a browser: (\S+)/g)].map(([, url]) => url);
+    expect(pages).toHaveLength(2);
+    for (const url of pages) {
+      const page = await fetch(url);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(await page.text()).toContain('<title>Customer feedback');
+    }
   });
 
   it('restarts an app that dies (kill -9), prints it, and serves again', async () => {

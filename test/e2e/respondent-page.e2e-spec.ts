@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import sharp from 'sharp';
 import {
   callApi,
   createTestAccount,
@@ -31,7 +32,7 @@ describe('the respondent page in a browser', () => {
   const base = (region: 'us' | 'eu') => regions.baseUrl(region);
   const artifact = (name: string) => testArtifactPath(testInfra().dataDir, name);
 
-  const survey = (themeHref: string) => ({
+  const survey = (themeHref: string, planPicture: string) => ({
     title: 'Team plan survey',
     hidden: ['source'],
     theme: { href: themeHref },
@@ -57,6 +58,11 @@ describe('the respondent page in a browser', () => {
         ref: 'plan',
         title: 'Which plan?',
         type: 'multiple_choice',
+        attachment: {
+          type: 'image',
+          href: planPicture,
+          properties: { description: 'The plans side by side' },
+        },
         properties: {
           choices: [
             { ref: 'basic', label: 'Basic' },
@@ -171,10 +177,13 @@ describe('the respondent page in a browser', () => {
         rounded_corners: 'large',
       },
     });
+    // Bob's picture, named (as the Images API gives it) on the US address.
+    const planPicture = await uploadTestImage(base('eu'), bob.token, 'plans.png');
+    expect(planPicture.startsWith(`${base('us')}/images/`)).toBe(true);
     const created = await callApi(`${base('us')}/forms`, {
       token: bob.token,
       method: 'POST',
-      body: survey(`${base('us')}/themes/${theme.body.id}`),
+      body: survey(`${base('us')}/themes/${theme.body.id}`, planPicture),
     });
     expect(created.status).toBe(201);
     surveyId = created.body.id;
@@ -207,6 +216,38 @@ describe('the respondent page in a browser', () => {
   };
 
   const focusedId = (page: Page) => page.evaluate<string>("document.activeElement?.id ?? ''");
+
+  // A picture on the page: loaded (from where), its size as decoded, and the
+  // colour at its centre in a screenshot of the page (the test images are
+  // #336699 squares), so the screenshot is known to show it.
+  const shownPicture = async (page: Page, selector: string) => {
+    const [src, naturalWidth] = await page.evaluate<[string, number]>(
+      `(async () => {
+        const img = document.querySelector(${JSON.stringify(selector)});
+        await img.decode();
+        return [img.currentSrc, img.naturalWidth];
+      })()`,
+    );
+    // Where it is once the screen has risen into place (its entrance animation done).
+    await page.evaluate('Promise.all(document.getAnimations().map((animation) => animation.finished))');
+    const box = (await page.locator(selector).boundingBox())!;
+    const shot = await page.screenshot();
+    const pixel = await sharp(shot)
+      .extract({
+        left: Math.round(box.x + box.width / 2),
+        top: Math.round(box.y + box.height / 2),
+        width: 1,
+        height: 1,
+      })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+    return { src, naturalWidth, colour: [...pixel] };
+  };
+  const expectTestImageColour = (colour: number[]) => {
+    // #336699, give or take the screenshot's rounding.
+    [0x33, 0x66, 0x99].forEach((channel, i) => expect(Math.abs(colour[i] - channel)).toBeLessThanOrEqual(3));
+  };
   const question = (page: Page) => page.locator('form.block h1').innerText();
 
   it("is opened on the other region's address, moves to the form's region, and shows the ending the logic chose", async () => {
@@ -222,6 +263,7 @@ describe('the respondent page in a browser', () => {
     );
     const headers = answer!.headers();
     expect(headers['content-security-policy']).toContain("default-src 'none'");
+    expect(headers['content-security-policy']).toContain("img-src 'self';");
     expect(headers['cache-control']).toBe('public, no-cache');
     expect(headers['x-robots-tag']).toBe('noindex, nofollow');
     expect(await page.locator('meta[name=robots]').getAttribute('content')).toBe('noindex, nofollow');
@@ -242,6 +284,11 @@ describe('the respondent page in a browser', () => {
     await page.keyboard.press('Enter');
     expect(await question(page)).toContain('Which plan?');
     expect(await page.locator('.progress').getAttribute('aria-valuetext')).toBe('13% answered');
+    // The question's picture, from the page's own (EU) origin though the form names it on the US one.
+    const planPicture = await shownPicture(page, 'img[alt="The plans side by side"]');
+    expect(planPicture.src).toMatch(new RegExp(`^${base('eu')}/images/[A-Za-z0-9]+/image/default$`));
+    expect(planPicture.naturalWidth).toBe(8);
+    expectTestImageColour(planPicture.colour);
     await page.getByText('Pro').click();
     await page.screenshot({ path: artifact('respondent-page-question.png') });
     await page.getByRole('button', { name: 'OK' }).click();
@@ -314,6 +361,10 @@ describe('the respondent page in a browser', () => {
     expect(await page.getByRole('alert').innerText()).toBe('Please fill this in');
     await page.keyboard.type('Bo');
     await page.keyboard.press('Enter');
+    // The question's picture, in its phone size.
+    const phonePicture = await shownPicture(page, 'img[alt="The plans side by side"]');
+    expect(phonePicture.src).toMatch(/\/image\/mobile$/);
+    expectTestImageColour(phonePicture.colour);
     await page.keyboard.press('a'); // key hint A: Basic
     await page.keyboard.press('Enter');
     // Logic: basic skips the seats.
@@ -534,7 +585,13 @@ describe('the respondent page in a browser', () => {
               ],
             },
           },
-          { ref: 'promoter', title: 'Would you recommend us?', type: 'nps', validations: { required: true } },
+          {
+            ref: 'promoter',
+            title: 'Would you recommend us?',
+            type: 'nps',
+            attachment: { type: 'image', href: cat, properties: { description: 'Our cat, smiling' } },
+            validations: { required: true },
+          },
           {
             ref: 'order',
             title: 'Rank these',
@@ -601,16 +658,32 @@ describe('the respondent page in a browser', () => {
     const page = await context.newPage();
     await page.goto(`${base('us')}/to/${form.body.id}`);
 
-    // picture_choice: a radio group named by the question, pictures' labels as text.
+    // picture_choice: a radio group named by the question, each choice its
+    // picture (from the page's own origin, in the choice size) and its label.
     expect(await question(page)).toContain('Pick a mascot');
+    const pictures = page.locator('.pictures img');
+    expect(await pictures.count()).toBe(2);
+    for (const [i, href] of [cat, dog].entries()) {
+      const shown = await shownPicture(page, `.pictures label:nth-child(${i + 1}) img`);
+      expect(shown.src).toBe(`${base('us')}${new URL(href).pathname}/choice/default`);
+      expect(shown.naturalWidth).toBe(8);
+      expectTestImageColour(shown.colour);
+    }
+    await page.screenshot({ path: artifact('respondent-page-pictures.png') });
     await page
       .getByRole('radiogroup', { name: /Pick a mascot/ })
       .getByRole('radio', { name: 'Dog' })
       .check();
     await page.getByRole('button', { name: 'Next one' }).click(); // the form's own message
 
-    // nps: 0 to 10, required (in the form's own words), picked with a digit key.
+    // nps: 0 to 10, required (in the form's own words), picked with a digit key;
+    // the question's picture, named by its description.
     expect(await page.getByRole('radio').count()).toBe(11);
+    expect(await page.getByRole('img', { name: 'Our cat, smiling' }).count()).toBe(1);
+    const catPicture = await shownPicture(page, 'img[alt="Our cat, smiling"]');
+    expect(catPicture.src).toBe(`${base('us')}${new URL(cat).pathname}/image/default`);
+    expect(catPicture.naturalWidth).toBe(8);
+    expectTestImageColour(catPicture.colour);
     await page.keyboard.press('Enter');
     expect(await page.getByRole('alert').innerText()).toBe('This one is needed');
     await page.getByRole('radio', { name: '0', exact: true }).focus();
@@ -681,11 +754,202 @@ describe('the respondent page in a browser', () => {
         .filter((a: { field: { ref: string }; type: string }) => a.field.ref !== 'first' && a.type === 'text')
         .map((a: { text: string }) => a.text),
     ).toEqual(['Lisbon', 'Portugal']);
-    expect(byRef.deposit).toMatchObject({ type: 'payment', payment: { amount: '25.00', name: 'Ann Payer' } });
+    // Recorded, never charged: no card (no last4), no charge tried (no success).
+    expect(byRef.deposit).toMatchObject({ type: 'payment' });
+    expect(byRef.deposit.payment).toEqual({ amount: '25.00', name: 'Ann Payer' });
     expect(byRef.call).toMatchObject({ type: 'url', url: 'https://calendly.com/scheduled_events/abc' });
     expect(byRef.upload).toBeUndefined();
-    // The pictures are never loaded: the page and its region only.
+    // Pictures included, everything came from the page's own origin.
     expect([...origins]).toEqual([base('us')]);
+  });
+
+  it('ranks with the keyboard alone: the focus follows the moved choice and never rests on a disabled button', async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Priorities',
+        fields: [
+          {
+            ref: 'priorities',
+            title: 'Order these',
+            type: 'ranking',
+            properties: {
+              choices: ['Speed', 'Price', 'Docs', 'Support'].map((label) => ({
+                ref: label.toLowerCase(),
+                label,
+              })),
+            },
+          },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    await page.locator('.ranking').waitFor();
+    // What has the focus: its accessible name, and whether it is a disabled control.
+    const focused = () =>
+      page.evaluate<{ name: string; disabled: boolean }>(
+        "({ name: document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? '', disabled: document.activeElement?.disabled === true })",
+      );
+    const order = () => page.locator('.ranking li .option-text').allInnerTexts();
+    const announced = () => page.locator('#live').innerText();
+
+    // The first control that can act has the focus: the first choice's "down" (its "up" is disabled).
+    expect(await focused()).toEqual({ name: 'Move Speed down', disabled: false });
+    for (let presses = 0; presses < 10 && (await focused()).name !== 'Move Support up'; presses++)
+      await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ name: 'Move Support up', disabled: false });
+
+    // Up, up, up: the focus stays on Support's "up" while it can move, then on its "down".
+    await page.keyboard.press('Enter');
+    expect(await order()).toEqual(['Speed', 'Price', 'Support', 'Docs']);
+    expect(await focused()).toEqual({ name: 'Move Support up', disabled: false });
+    expect(await announced()).toBe('Support: 3 of 4');
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Enter');
+    expect(await order()).toEqual(['Support', 'Speed', 'Price', 'Docs']);
+    expect(await focused()).toEqual({ name: 'Move Support down', disabled: false });
+    expect(await announced()).toBe('Support: 1 of 4');
+
+    // Down to the bottom: at the end the focus moves to its "up".
+    for (let i = 0; i < 3; i++) await page.keyboard.press('Enter');
+    expect(await order()).toEqual(['Speed', 'Price', 'Docs', 'Support']);
+    expect(await focused()).toEqual({ name: 'Move Support up', disabled: false });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    expect(await order()).toEqual(['Speed', 'Support', 'Price', 'Docs']);
+
+    // Another choice, reached with Shift+Tab: Speed down one place.
+    for (let presses = 0; presses < 10 && (await focused()).name !== 'Move Speed down'; presses++)
+      await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    expect(await order()).toEqual(['Support', 'Speed', 'Price', 'Docs']);
+    expect(await focused()).toEqual({ name: 'Move Speed down', disabled: false });
+
+    // Tab on to the button and submit, still by keyboard.
+    for (let presses = 0; presses < 10 && (await focused()).name !== 'Submit'; presses++)
+      await page.keyboard.press('Tab');
+    expect(await focused()).toEqual({ name: 'Submit', disabled: false });
+    await page.keyboard.press('Enter');
+    await page.locator('.ending').waitFor();
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    expect(response.answers[0]).toMatchObject({
+      type: 'choices',
+      choices: { refs: ['support', 'speed', 'price', 'docs'] },
+    });
+  });
+
+  it("speaks the form's language in its file upload, ranking and payment controls", async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Bewerbung',
+        settings: { language: 'de' },
+        fields: [
+          { ref: 'cv', title: 'Dein Lebenslauf', type: 'file_upload' },
+          {
+            ref: 'wishes',
+            title: 'Was ist dir wichtig?',
+            type: 'ranking',
+            properties: { choices: [{ label: 'Gehalt' }, { label: 'Team' }] },
+          },
+          { ref: 'fee', title: 'Die Gebühr', type: 'payment', properties: { currency: 'EUR' } },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+
+    // The control reads the page's words; the browser's own button text (in
+    // the browser's language) is not what is shown.
+    const input = page.locator('input[type=file]');
+    expect(await page.locator('.file-label').innerText()).toBe('Datei auswählen');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('input[type=file]')).opacity")).toBe(
+      '0',
+    );
+    const status = page.locator('.file-status');
+    // A file the server refuses as too large, then one it takes.
+    await page.route('**/files/**', (route) =>
+      route.fulfill({ status: 413, contentType: 'application/json', body: '{"code":"PAYLOAD_TOO_LARGE"}' }),
+    );
+    await input.setInputFiles({
+      name: 'gross.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n'),
+    });
+    await page.getByText('Diese Datei ist zu groß. Wähle eine kleinere.').waitFor();
+    await page.unroute('**/files/**');
+    await input.setInputFiles({
+      name: 'cv.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from('%PDF-1.4\n'),
+    });
+    await page.getByText('Hochgeladen: cv.pdf').waitFor();
+    expect(await status.getAttribute('role')).toBe('status');
+    await page.screenshot({ path: artifact('respondent-page-file-de.png') });
+    await page.getByRole('button', { name: 'OK' }).click();
+
+    expect(await question(page)).toContain('Was ist dir wichtig?');
+    expect(await page.getByRole('button', { name: 'Gehalt nach unten' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Team nach oben' }).count()).toBe(1);
+    await page.getByRole('button', { name: 'OK' }).click();
+
+    expect(await question(page)).toContain('Die Gebühr');
+    expect(await page.locator('.payment .amount').innerText()).toBe('Betrag: 0.00 EUR');
+    // The payer's name: labelled by the question and the page's own words.
+    expect(await page.getByRole('textbox', { name: 'Die Gebühr Name der zahlenden Person' }).count()).toBe(1);
+  });
+
+  it('keeps nothing in the browser when the form does not autosave, and ends on the redirect the ending names', async () => {
+    // The redirect recalls a hidden field and an answer, encoded for an address.
+    const target = (source: string, second: string) =>
+      `${base('us')}/to/nosuchform?from=ending&source=${source}&second=${second}`;
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'No traces',
+        hidden: ['source'],
+        settings: { autosave_progress: false },
+        fields: [
+          { ref: 'first', title: 'First?', type: 'short_text' },
+          { ref: 'second', title: 'Second?', type: 'short_text' },
+        ],
+        thankyou_screens: [
+          {
+            ref: 'away',
+            title: 'Off you go',
+            type: 'url_redirect',
+            properties: { redirect_url: target('{{hidden:source}}', '{{field:second}}') },
+          },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}?source=ads%20%26%20more`);
+    await page.keyboard.type('one');
+    await page.keyboard.press('Enter');
+    expect(await question(page)).toContain('Second?');
+    expect(await page.evaluate<number>('localStorage.length')).toBe(0);
+    // A reload starts over: nothing was kept.
+    await page.reload();
+    expect(await question(page)).toContain('First?');
+    await page.keyboard.type('again');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('two & three');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(target('ads%20%26%20more', 'two%20%26%20three'));
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    expect(response.answers.map((a: { text: string }) => a.text)).toEqual(['again', 'two & three']);
+    expect(response.ending).toMatchObject({ ref: 'away' });
   });
 
   it('shows caller data as text, in the form language, and hides private forms', async () => {
@@ -740,6 +1004,8 @@ describe('the respondent page in a browser', () => {
     const hidden = await fetch(`${base('us')}/to/${form.body.id}`);
     const unknown = await fetch(`${base('us')}/to/nosuchform`);
     expect([hidden.status, unknown.status]).toEqual([404, 404]);
+    // Checked again on every visit: the form may be made public at any time.
+    expect(hidden.headers.get('cache-control')).toBe('no-cache');
     expect(await hidden.text()).toBe(await unknown.text());
   });
 });

@@ -143,6 +143,7 @@ async function main(): Promise<void> {
       `Demo account ${account.accountId} (region ${account.region}), form ${account.formId}:`,
       `  token: ${account.token}`,
       `  curl -H "Authorization: bearer ${account.token}" ${baseUrls.us}/forms/${account.formId}`,
+      `  answer it in a browser: ${baseUrls.us}/to/${account.formId}`,
     ]),
     '',
     'Press Ctrl-C to stop everything.',

@@ -2,6 +2,7 @@ export * from './enums';
 export * from './form-definition';
 export * from './form-input.schema';
 export * from './form-references';
+export * from './image-references';
 export * from './milestones';
 export * from './normalize-form';
 export * from './parse-form';

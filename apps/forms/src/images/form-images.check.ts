@@ -2,9 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import type { RegionBaseUrls } from '@formline/contracts';
 import { DomainError, type ErrorDetail, ErrorCode } from '@formline/errors';
-import type { FormDefinition } from '@formline/form-definition';
+import { type FormDefinition, imageIdFromHref, imageReferences } from '@formline/form-definition';
 import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
-import { imageIdFromHref } from './image-href';
 import { ImageRepository } from './image.repository';
 
 // Every image a form shows must be one of its account's uploaded images,
@@ -48,34 +47,4 @@ export class FormImagesCheck {
       );
     }
   }
-}
-
-// Where the form names an image: each `attachment` of type image (wherever the
-// model has one) and `cui_settings.avatar`, with its path in the body.
-export function imageReferences(definition: FormDefinition): Array<{ path: string; href: string }> {
-  const found: Array<{ path: string; href: string }> = [];
-  const visit = (value: unknown, path: string, depth: number) => {
-    if (depth > 16 || value === null || typeof value !== 'object') return;
-    if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, `${path}[${i}]`, depth + 1));
-      return;
-    }
-    for (const key of Object.keys(value)) {
-      const child = (value as Record<string, unknown>)[key];
-      const at = path ? `${path}.${key}` : key;
-      if (key === 'attachment' && isImageAttachment(child))
-        found.push({ path: `${at}.href`, href: child.href });
-      visit(child, at, depth + 1);
-    }
-  };
-  visit(definition, '', 0);
-  const avatar = definition.cui_settings.avatar;
-  if (typeof avatar === 'string') found.push({ path: 'cui_settings.avatar', href: avatar });
-  return found;
-}
-
-function isImageAttachment(value: unknown): value is { type: 'image'; href: string } {
-  if (value === null || typeof value !== 'object') return false;
-  const attachment = value as { type?: unknown; href?: unknown };
-  return attachment.type === 'image' && typeof attachment.href === 'string';
 }

@@ -14,10 +14,12 @@ describe("the page's texts with the form's messages", () => {
       'label.error.maxLength': 'No more than {{field:max_length}} letters',
       'label.progress.proportion': '{{progress:step}}/{{progress:total}}',
       'label.hint.key': 'Key', // no counterpart on the page: ignored
+      'block.fileUpload.choose': 'Pick your CV',
     });
     expect(texts).toEqual({
       ...en,
       ok: 'Next',
+      chooseFile: 'Pick your CV',
       tooLong: 'No more than {n} letters',
       answered: '{n}/{total}',
     });

@@ -24,6 +24,8 @@ const overrides: Array<[FormMessageKey, keyof PageTexts, Array<[string, string]>
   ['block.multipleChoice.other', 'other'],
   ['block.dropdown.placeholder', 'choose'],
   ['block.shortText.placeholder', 'typeHere'],
+  ['block.fileUpload.choose', 'chooseFile'],
+  ['label.error.sizeLimit', 'fileTooLarge'],
   ['label.progress.percent', 'percentAnswered', [['{{progress:percent}}', '{n}']]],
   [
     'label.progress.proportion',

@@ -37,6 +37,7 @@ describe('the respondent page document', () => {
         form: { title: hostile } as never,
         submitUrl: 'https://eu.example/forms/f1/submissions',
         texts: pageTexts('en'),
+        images: { 'https://us.example/images/abc': '/images/abc' },
       },
       theme,
       scriptPath: '/to/assets/respondent-page.abc.js',
@@ -44,14 +45,31 @@ describe('the respondent page document', () => {
     expect(page.html.match(/<script/g)).toHaveLength(2); // the data block and our script
     expect(page.html).not.toContain('<script>alert');
     expect(page.html).toContain('<meta name="robots" content="noindex, nofollow">');
+    // The form's meta settings in the head: its image and description, escaped.
+    expect(page.html).toContain('<meta property="og:image" content="https://img.example/a.png">');
+    expect(page.html).toContain(`<meta name="description" content="${escapeHtml(hostile)}">`);
     expect(page.contentSecurityPolicy).toContain("connect-src 'self' https://eu.example;");
     expect(page.contentSecurityPolicy).toContain("script-src 'self'");
     expect(page.contentSecurityPolicy).not.toContain('unsafe');
+    // Pictures from the page's own origin only: no other host, no data: or blob: URLs.
+    expect(page.contentSecurityPolicy.split('; ')).toContain("img-src 'self'");
+    expect(page.contentSecurityPolicy).not.toMatch(/data:|blob:|\*/);
   });
 
   it('reads texts in the form language, English when it has none', () => {
     expect(pageTexts('de').submit).toBe('Absenden');
     expect(pageTexts('ja').submit).toBe('Submit');
     expect(pageTexts('__proto__').submit).toBe('Submit');
+  });
+
+  it.each([
+    ['es', ['ok', 'no']],
+    ['fr', ['ok']],
+    ['de', ['ok']],
+  ])('leaves no English text in the %s page but the words that are the same', (language, same) => {
+    const en = pageTexts('en');
+    const texts = pageTexts(language);
+    const english = (Object.keys(en) as Array<keyof typeof en>).filter((key) => texts[key] === en[key]);
+    expect(english).toEqual(same);
   });
 });

@@ -8,8 +8,9 @@ import type { PageTexts } from './page-texts';
 // caller data: text goes through escapeHtml, the form itself travels as JSON
 // in a data block (escaped so no `</script>` can end it), and the script puts
 // it on the page as text nodes. The Content-Security-Policy lets the page load
-// only its own script and this style, and talk only to its own origin and the
-// submissions address of the form's region: no third-party request at all.
+// only its own script, this style and pictures from its own origin, and talk
+// only to its own origin and the submissions address of the form's region: no
+// third-party request at all.
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -91,7 +92,8 @@ ${meta.join('\n')}
       "script-src 'self'",
       `style-src ${sha256(style)}`,
       `connect-src 'self' ${new URL(data.submitUrl).origin}`,
-      "img-src 'self' data:",
+      // Pictures come from the Images API on the page's own origin, never elsewhere.
+      "img-src 'self'",
       "base-uri 'none'",
       "form-action 'none'",
     ].join('; '),

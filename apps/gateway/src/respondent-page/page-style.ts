@@ -94,8 +94,23 @@ button:disabled{opacity:.4;cursor:default}
 .progress-label{margin:.25rem 0 0;font-size:.8rem}
 .navigation{position:fixed;right:1.25rem;bottom:3.5rem}
 .nav{padding:.35rem .8rem;background:var(--button);color:var(--button-text)}
+.attachment{margin:0 0 1.25rem}
+.attachment picture,.picture-frame picture{display:block}
+.attachment img{display:block;max-width:100%;max-height:50vh;height:auto;border-radius:var(--radius)}
+.pictures{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));max-width:44rem}
+.pictures.supersized{grid-template-columns:repeat(auto-fill,minmax(16rem,1fr))}
+.picture-option{flex-direction:column;align-items:stretch;padding:.5rem}
+.picture-frame{display:block;aspect-ratio:1;overflow:hidden;border-radius:calc(var(--radius) / 2)}
+.picture-frame picture{height:100%}
+.picture-frame img{display:block;width:100%;height:100%;object-fit:contain}
+.picture-row{display:flex;align-items:center;gap:.6rem}
+.file-answer{position:relative}
+.file{position:absolute;left:0;top:0;width:1px;height:1px;opacity:0}
+.file-label{display:inline-flex;align-items:center;min-height:2.75rem;padding:.55rem 1.2rem;border:2px dashed var(--answer);border-radius:var(--radius);color:var(--answer);font-weight:600;cursor:pointer}
+.file:focus-visible+.file-label{outline:3px solid var(--answer);outline-offset:3px}
+.file-status{margin:.5rem 0 0;font-size:.95rem}
 .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 .missing{text-align:center}
-@media (max-width:480px){body{font-size:16px}main{padding-top:8vh}.hint{display:none}}
+@media (max-width:480px){body{font-size:16px}main{padding-top:8vh}.hint{display:none}.pictures,.pictures.supersized{grid-template-columns:repeat(2,minmax(0,1fr))}}
 @media (prefers-reduced-motion:no-preference){.screen{animation:rise .25s ease-out}@keyframes rise{from{opacity:0;transform:translateY(12px)}to{opacity:1}}}
 `;

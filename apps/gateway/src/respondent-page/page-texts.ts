@@ -1,6 +1,7 @@
 // The respondent page's own words, in the form's language (settings.language,
 // else the form's language); a language without a translation here reads
-// English. `{n}` stands for a number.
+// English. `{n}` stands for a number. Each language names every text (no
+// English left in a translated page): the type says so.
 export interface PageTexts {
   start: string;
   ok: string;
@@ -44,6 +45,12 @@ export interface PageTexts {
   amountDue: string;
   notCharged: string;
   bookingUrl: string;
+  rankedAt: string;
+  chooseFile: string;
+  uploading: string;
+  uploaded: string;
+  uploadFailed: string;
+  fileTooLarge: string;
 }
 
 const en: PageTexts = {
@@ -89,12 +96,17 @@ const en: PageTexts = {
   amountDue: 'Amount: {amount}',
   notCharged: 'Nothing is charged here: the payment is recorded for the form’s owner.',
   bookingUrl: 'Link to your booking',
+  rankedAt: '{label}: {n} of {total}',
+  chooseFile: 'Choose a file',
+  uploading: 'Uploading {name}…',
+  uploaded: 'Uploaded: {name}',
+  uploadFailed: 'The file could not be uploaded. Try again.',
+  fileTooLarge: 'This file is too large. Choose a smaller one.',
 };
 
 const translations: Record<string, PageTexts> = {
   en,
   es: {
-    ...en,
     start: 'Empezar',
     ok: 'OK',
     submit: 'Enviar',
@@ -131,9 +143,20 @@ const translations: Record<string, PageTexts> = {
     again: 'Rellenar de nuevo',
     notFound: 'Este formulario no existe o no está abierto al público.',
     needsScript: 'Este formulario necesita JavaScript.',
+    moveUp: 'Subir {label}',
+    moveDown: 'Bajar {label}',
+    payerName: 'Nombre de quien paga',
+    amountDue: 'Importe: {amount}',
+    notCharged: 'Aquí no se cobra nada: el pago queda registrado para quien publica el formulario.',
+    bookingUrl: 'Enlace a tu reserva',
+    rankedAt: '{label}: {n} de {total}',
+    chooseFile: 'Elige un archivo',
+    uploading: 'Subiendo {name}…',
+    uploaded: 'Subido: {name}',
+    uploadFailed: 'No se ha podido subir el archivo. Vuelve a intentarlo.',
+    fileTooLarge: 'El archivo es demasiado grande. Elige uno más pequeño.',
   },
   fr: {
-    ...en,
     start: 'Commencer',
     ok: 'OK',
     submit: 'Envoyer',
@@ -170,9 +193,20 @@ const translations: Record<string, PageTexts> = {
     again: 'Remplir à nouveau',
     notFound: 'Ce formulaire n’existe pas ou n’est pas ouvert au public.',
     needsScript: 'Ce formulaire a besoin de JavaScript.',
+    moveUp: 'Monter {label}',
+    moveDown: 'Descendre {label}',
+    payerName: 'Nom du payeur',
+    amountDue: 'Montant : {amount}',
+    notCharged: 'Rien n’est débité ici : le paiement est enregistré pour l’auteur du formulaire.',
+    bookingUrl: 'Lien de votre réservation',
+    rankedAt: '{label} : {n} sur {total}',
+    chooseFile: 'Choisir un fichier',
+    uploading: 'Envoi de {name}…',
+    uploaded: 'Envoyé : {name}',
+    uploadFailed: 'Le fichier n’a pas pu être envoyé. Réessayez.',
+    fileTooLarge: 'Ce fichier est trop volumineux. Choisissez-en un plus petit.',
   },
   de: {
-    ...en,
     start: 'Starten',
     ok: 'OK',
     submit: 'Absenden',
@@ -210,6 +244,18 @@ const translations: Record<string, PageTexts> = {
     again: 'Erneut ausfüllen',
     notFound: 'Dieses Formular gibt es nicht, oder es ist nicht öffentlich.',
     needsScript: 'Dieses Formular braucht JavaScript.',
+    moveUp: '{label} nach oben',
+    moveDown: '{label} nach unten',
+    payerName: 'Name der zahlenden Person',
+    amountDue: 'Betrag: {amount}',
+    notCharged: 'Hier wird nichts abgebucht: Die Zahlung wird für den Formularinhaber vermerkt.',
+    bookingUrl: 'Link zu deiner Buchung',
+    rankedAt: '{label}: {n} von {total}',
+    chooseFile: 'Datei auswählen',
+    uploading: '{name} wird hochgeladen…',
+    uploaded: 'Hochgeladen: {name}',
+    uploadFailed: 'Die Datei konnte nicht hochgeladen werden. Versuche es erneut.',
+    fileTooLarge: 'Diese Datei ist zu groß. Wähle eine kleinere.',
   },
 };
 

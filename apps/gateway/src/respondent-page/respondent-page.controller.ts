@@ -3,7 +3,7 @@ import { Controller, Get, Headers, Inject, Param, Req, Res } from '@nestjs/commo
 import { regionBaseUrls } from '@formline/config';
 import { countResponses, type FormPage, getFormPage, type RegionBaseUrls } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import type { FormDefinition } from '@formline/form-definition';
+import { type FormDefinition, imageIdFromHref, imageReferences } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { Public } from '../auth/public.decorator';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
@@ -69,6 +69,8 @@ export class RespondentPageController {
     if (!found) {
       const missing = missingFormPage(pageTexts(undefined));
       return this.send(reply, 404, missing.html, {
+        // A private form may be made public at any time: never kept without asking again.
+        'cache-control': 'no-cache',
         'content-security-policy': missing.contentSecurityPolicy,
       });
     }
@@ -103,6 +105,7 @@ export class RespondentPageController {
         submitUrl: `${this.baseUrls[found.region]}/forms/${formId}/submissions`,
         texts,
         submissionCount: settings.show_number_of_submissions ? await this.count(formId) : undefined,
+        images: this.imagePaths(definition),
       },
       theme: found.theme,
       scriptPath: `/to/assets/${script.fileName}`,
@@ -157,6 +160,21 @@ export class RespondentPageController {
       if (error instanceof DomainError && error.code === ErrorCode.FormNotFound) return undefined;
       throw error;
     }
+  }
+
+  // The form's images as paths on this gateway's own address (images are
+  // shared by both regions): the page, served here, loads them from its own
+  // origin whichever region's address the form names them by.
+  private imagePaths(definition: FormDefinition): Record<string, string> {
+    // The base address has no trailing slash (regionBaseUrls trims it): only the root's path is one.
+    const { pathname } = new URL(this.baseUrls[this.config.REGION]);
+    const basePath = pathname === '/' ? '' : pathname;
+    const paths = new Map<string, string>();
+    for (const { href } of imageReferences(definition)) {
+      const id = imageIdFromHref(href, this.baseUrls);
+      if (id !== undefined) paths.set(href, `${basePath}/images/${id}`);
+    }
+    return Object.fromEntries(paths);
   }
 
   // The page is served only in the form's region, which holds its responses.

@@ -1,19 +1,18 @@
 import type { Field } from '@formline/form-definition';
 import type { StoredAnswer } from '@formline/form-logic';
+import type { PageTexts } from '../page-texts';
 
 // The control of a `file_upload` question. The file goes up as soon as it is
 // picked (POST {region}/forms/{id}/files/{field_id}, raw bytes), and the
 // answer is the `file_url` that upload returns; moving on before it finishes
 // finds no answer yet. A native file input: focusable with Tab, opened with
 // Enter or Space, named by the question; the outcome is announced in a
-// polite live region.
+// polite live region. Every word of it is the page's, in the form's language:
+// the browser's own button text ("Choose File", in the browser's language) is
+// hidden behind the control's label, and a refused upload is told in the
+// page's words, not the server's.
 
-const words = {
-  choose: 'Choose a file',
-  uploading: 'Uploading {name}…',
-  uploaded: 'Uploaded: {name}',
-  failed: 'The file could not be uploaded ({reason}). Try again.',
-};
+const named = (text: string, name: string) => text.replace('{name}', () => name);
 
 export interface FileUploadControl {
   node: HTMLElement;
@@ -27,8 +26,10 @@ export function fileUploadControl(
     submitUrl: string;
     aria: Record<string, string | undefined>;
     saved?: StoredAnswer;
+    texts: Pick<PageTexts, 'chooseFile' | 'uploading' | 'uploaded' | 'uploadFailed' | 'fileTooLarge'>;
   },
 ): FileUploadControl {
+  const t = options.texts;
   const uploadUrl = `${options.submitUrl.replace(/\/submissions$/, '')}/files/${encodeURIComponent(field.id)}`;
   const input = document.createElement('input');
   input.type = 'file';
@@ -48,11 +49,10 @@ export function fileUploadControl(
   const label = document.createElement('label');
   label.htmlFor = input.id;
   label.className = 'file-label';
-  label.textContent = words.choose;
+  label.textContent = t.chooseFile;
 
   let fileUrl = options.saved?.type === 'file_url' ? options.saved.file_url : undefined;
-  if (fileUrl)
-    status.textContent = words.uploaded.replace('{name}', fileUrl.slice(fileUrl.lastIndexOf('/') + 1));
+  if (fileUrl) status.textContent = named(t.uploaded, fileUrl.slice(fileUrl.lastIndexOf('/') + 1));
   let attempt = 0;
 
   input.addEventListener('change', () => {
@@ -63,26 +63,24 @@ export function fileUploadControl(
       return;
     }
     const mine = ++attempt;
-    status.textContent = words.uploading.replace('{name}', file.name);
+    status.textContent = named(t.uploading, file.name);
     void upload(uploadUrl, file).then(
       (url) => {
         if (mine !== attempt) return; // a newer pick replaced this one
         fileUrl = url;
-        status.textContent = words.uploaded.replace('{name}', file.name);
+        status.textContent = named(t.uploaded, file.name);
       },
       (error: unknown) => {
         if (mine !== attempt) return;
-        status.textContent = words.failed.replace(
-          '{reason}',
-          error instanceof Error ? error.message : 'error',
-        );
+        status.textContent =
+          error instanceof UploadRefused && error.status === 413 ? t.fileTooLarge : t.uploadFailed;
       },
     );
   });
 
   const node = document.createElement('div');
   node.className = 'answer file-answer';
-  node.append(label, input, status);
+  node.append(input, label, status);
   return {
     node,
     reader: {
@@ -104,9 +102,13 @@ async function upload(url: string, file: File): Promise<string> {
     headers: { 'content-type': 'application/octet-stream' },
     body: file,
   });
-  const body = (await response.json().catch(() => ({}))) as { file_url?: string; description?: string };
-  if (!response.ok || typeof body.file_url !== 'string') {
-    throw new Error(body.description ?? `HTTP ${response.status}`);
-  }
+  const body = (await response.json().catch(() => ({}))) as { file_url?: string };
+  if (!response.ok || typeof body.file_url !== 'string') throw new UploadRefused(response.status);
   return body.file_url;
+}
+
+class UploadRefused extends Error {
+  constructor(readonly status: number) {
+    super(`the upload answered ${status}`);
+  }
 }

@@ -11,6 +11,7 @@ import { fileUploadControl } from './file-upload.client';
 import type { PageData } from '../page-data';
 import { answerProblem, toSubmitted } from './answer-check.client';
 import { progressSender } from './partial-progress.client';
+import { description as altText, picture } from './picture.client';
 
 // The respondent's page, in the browser: one block at a time, the form's logic
 // deciding the next (the very code the responses service replays a submission
@@ -148,18 +149,23 @@ function walk(confirmed: readonly string[] = progress.confirmed) {
 }
 
 // Recall: `{{field:ref}}`, `{{hidden:name}}` and `{{var:score}}` in the
-// form's texts read the answers given so far (as text, like everything else).
-function recall(text: string): string {
-  return text.replace(/\{\{(field|hidden|var):([\w-]{1,255})\}\}/g, (_match, kind: string, name: string) => {
-    if (kind === 'hidden') return Object.hasOwn(hidden, name) ? hidden[name] : '';
-    if (kind === 'var') return String(walk().variables[name as 'score' | 'price'] ?? '');
-    const answer = progress.confirmed.includes(name) ? progress.answers[name] : undefined;
-    const value = answer && valueOf(answer);
-    if (value === undefined) return '';
-    if (typeof value === 'boolean') return value ? t.yes : t.no;
-    if (Array.isArray(value)) return value.map((choice) => choice.label).join(', ');
-    return typeof value === 'object' ? value.label : String(value);
-  });
+// form's texts read the answers given so far (as text, like everything else);
+// in a redirect address, each value goes in encoded (`encode`).
+function recall(text: string, encode: (value: string) => string = (value) => value): string {
+  return text.replace(/\{\{(field|hidden|var):([\w-]{1,255})\}\}/g, (_match, kind: string, name: string) =>
+    encode(recalled(kind, name)),
+  );
+}
+
+function recalled(kind: string, name: string): string {
+  if (kind === 'hidden') return Object.hasOwn(hidden, name) ? hidden[name] : '';
+  if (kind === 'var') return String(walk().variables[name as 'score' | 'price'] ?? '');
+  const answer = progress.confirmed.includes(name) ? progress.answers[name] : undefined;
+  const value = answer && valueOf(answer);
+  if (value === undefined) return '';
+  if (typeof value === 'boolean') return value ? t.yes : t.no;
+  if (Array.isArray(value)) return value.map((choice) => choice.label).join(', ');
+  return typeof value === 'object' ? value.label : String(value);
 }
 
 type Child = Node | string | undefined | false;
@@ -177,6 +183,9 @@ function el(
   return node;
 }
 
+// A text naming a choice: the label as it is (a function, so `$&` in it stays text).
+const naming = (text: string, label: string) => text.replace('{label}', () => label);
+
 const say = (text: string, values: Record<string, number>) =>
   text.replace(/\{(n|total)\}/g, (_match, name: string) => String(values[name]));
 
@@ -187,7 +196,9 @@ function show(...children: Child[]): void {
 function focusFirst(container: HTMLElement): void {
   const target =
     container.querySelector<HTMLElement>('[data-autofocus]') ??
-    container.querySelector<HTMLElement>('input, select, textarea, button');
+    container.querySelector<HTMLElement>(
+      'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])',
+    );
   target?.focus();
 }
 
@@ -224,6 +235,7 @@ function renderWelcome(screen: (typeof form.welcome_screens)[number]): void {
     { class: 'screen welcome', 'aria-labelledby': 'screen-title' },
     el('h1', { id: 'screen-title', tabindex: '-1' }, recall(screen.title)),
     properties.description && el('p', { class: 'description' }, recall(properties.description)),
+    screenPicture(screen),
     properties.show_button !== false &&
       el('div', { class: 'actions' }, start, el('span', { class: 'hint' }, t.pressEnter)),
     facts.length > 0 && el('p', { class: 'facts' }, facts.join(' · ')),
@@ -282,6 +294,7 @@ function renderBlock(field: Field, visited: readonly string[]): void {
     { class: 'screen block', novalidate: true, 'aria-labelledby': ids.title, 'data-ref': field.ref },
     titleNode,
     description && el('p', { id: ids.description, class: 'description' }, description),
+    screenPicture(field),
     input.node,
     error,
     el('div', { class: 'actions' }, ok, el('span', { class: 'hint', 'aria-hidden': 'true' }, t.pressEnter)),
@@ -354,6 +367,14 @@ function renderBlock(field: Field, visited: readonly string[]): void {
   );
   // Focus goes to the answer (its label is the question), or to the button of a statement.
   focusFirst(input.node.querySelector('input, select, textarea') ? input.node : formNode);
+}
+
+// The picture of a question or screen (its attachment, else its layout's),
+// under its title; its alternative text is the form's description of it.
+function screenPicture(block: Pick<Field, 'attachment' | 'layout'>): Node | undefined {
+  const attachment = block.attachment ?? block.layout?.attachment;
+  const node = picture(attachment, data.images, 'attachment', altText(attachment));
+  return node && el('figure', { class: 'attachment' }, node);
 }
 
 function buttonText(field: Field): string {
@@ -500,7 +521,7 @@ function readerFor(
       };
     }
     case 'picture_choice':
-      // Labels (or the pictures' alternative texts) only: the page loads nothing from other sites.
+      // Each choice a card with its picture (from the page's own origin) above its label.
       return choiceGroup(
         field,
         aria,
@@ -510,6 +531,10 @@ function readerFor(
         })),
         properties.allow_multiple_selection === true,
         properties.allow_other_choice === true,
+        {
+          supersized: properties.supersized === true,
+          showLabels: properties.show_labels !== false,
+        },
       );
     case 'ranking':
       return rankingList(field, aria);
@@ -524,7 +549,7 @@ function readerFor(
     case 'payment':
       return paymentRecord(field, aria);
     case 'file_upload':
-      return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved });
+      return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved, texts: t });
     case 'multiple_choice':
       return choiceGroup(
         field,
@@ -553,13 +578,24 @@ const pick = (choice: Choice) => ({ id: choice.id, ref: choice.ref, label: choic
 const letter = (i: number) => String.fromCharCode(65 + i);
 const keyHints = () => settings.show_key_hint_on_choices !== false;
 
-function optionLabel(input: HTMLInputElement, hint: string | undefined, text: string): HTMLElement {
-  return el(
-    'label',
-    { class: 'option' },
+function optionLabel(
+  input: HTMLInputElement,
+  hint: string | undefined,
+  text: string,
+  image?: { node: Node | undefined; showLabel: boolean },
+): HTMLElement {
+  const row = [
     input,
     hint !== undefined && keyHints() && el('span', { class: 'key', 'aria-hidden': 'true' }, hint),
-    el('span', { class: 'option-text' }, text),
+    // A picture choice may hide its label: still read aloud, as the choice's name.
+    el('span', { class: image?.showLabel === false ? 'option-text sr-only' : 'option-text' }, text),
+  ];
+  if (!image) return el('label', { class: 'option' }, ...row);
+  return el(
+    'label',
+    { class: 'option picture-option' },
+    image.node && el('span', { class: 'picture-frame' }, image.node),
+    el('span', { class: 'picture-row' }, ...row),
   );
 }
 
@@ -569,6 +605,7 @@ function choiceGroup(
   choices: Choice[],
   multiple: boolean,
   allowOther: boolean,
+  pictures?: { supersized: boolean; showLabels: boolean },
 ): { node: HTMLElement; reader: Reader } {
   const saved = progress.answers[field.ref];
   const name = `q-${field.id}`;
@@ -595,12 +632,28 @@ function choiceGroup(
   otherText.addEventListener('input', () => {
     otherBox.checked = otherText.value !== '';
   });
-  const options = choices.map((choice, i) => optionLabel(inputs[i], letter(i), choice.label));
+  const options = choices.map((choice, i) =>
+    optionLabel(
+      inputs[i],
+      letter(i),
+      choice.label,
+      pictures && {
+        // The label names the choice; the picture adds nothing to read aloud.
+        node: picture(choice.attachment, data.images, pictures.supersized ? 'supersized' : 'choice', ''),
+        showLabel: pictures.showLabels,
+      },
+    ),
+  );
   if (allowOther)
     options.push(
       el('div', { class: 'option other' }, optionLabel(otherBox, letter(choices.length), t.other), otherText),
     );
-  const group = el('div', { role: multiple ? 'group' : 'radiogroup', class: 'options', ...aria }, ...options);
+  const layout = pictures
+    ? pictures.supersized
+      ? 'options pictures supersized'
+      : 'options pictures'
+    : 'options';
+  const group = el('div', { role: multiple ? 'group' : 'radiogroup', class: layout, ...aria }, ...options);
   const all = allowOther ? [...inputs, otherBox] : inputs;
   return {
     node: el('div', { class: 'answer' }, group),
@@ -734,63 +787,58 @@ function scale(field: Field, aria: Record<string, string | undefined>) {
 
 // A ranking: every choice in a list the respondent reorders with the buttons
 // beside each (keyboard and screen readers included); answered once moved.
+// After a move the focus stays with the moved choice, on the button that
+// moved it while that one can move it further, else on its other button (a
+// disabled button holds no focus), and its new place is announced.
 function rankingList(field: Field, aria: Record<string, string | undefined>) {
   const choices = field.properties.choices ?? [];
   const saved = progress.answers[field.ref]?.choices?.refs;
   let order = saved ? saved.flatMap((ref) => choices.filter((choice) => choice.ref === ref)) : [...choices];
   let moved = saved !== undefined;
   const list = el('ol', { class: 'options ranking', ...aria });
-  const draw = (focus?: string) => {
-    list.replaceChildren(
-      ...order.map((choice, i) => {
-        const up = el(
+  const draw = (focus?: { ref: string; direction: 'up' | 'down' }) => {
+    const rows = order.map((choice, i) => {
+      const button = (direction: 'up' | 'down', disabled: boolean) => {
+        const node = el(
           'button',
           {
             type: 'button',
             class: 'move',
-            'aria-label': t.moveUp.replace('{label}', choice.label),
-            disabled: i === 0,
+            'aria-label': naming(direction === 'up' ? t.moveUp : t.moveDown, choice.label),
+            'data-direction': direction,
+            disabled,
           },
-          '↑',
+          direction === 'up' ? '↑' : '↓',
         );
-        const down = el(
-          'button',
-          {
-            type: 'button',
-            class: 'move',
-            'aria-label': t.moveDown.replace('{label}', choice.label),
-            disabled: i === order.length - 1,
-          },
-          '↓',
-        );
-        const move = (by: number, direction: 'up' | 'down') => {
-          const next = [...order];
-          [next[i], next[i + by]] = [next[i + by], next[i]];
-          order = next;
-          moved = true;
-          draw(`${choice.ref}:${direction}`);
-          list.dispatchEvent(new Event('change', { bubbles: true }));
-        };
-        up.addEventListener('click', () => move(-1, 'up'));
-        down.addEventListener('click', () => move(1, 'down'));
-        up.dataset.focus = `${choice.ref}:up`;
-        down.dataset.focus = `${choice.ref}:down`;
-        return el(
-          'li',
-          { class: 'option rank', 'data-ref': choice.ref },
-          el('span', { class: 'key', 'aria-hidden': 'true' }, String(i + 1)),
-          el('span', { class: 'option-text' }, choice.label),
-          up,
-          down,
-        );
-      }),
-    );
-    if (focus) {
-      const target = [...list.querySelectorAll<HTMLButtonElement>('button')].find(
-        (button) => button.dataset.focus === focus && !button.disabled,
+        node.addEventListener('click', () => move(i, direction));
+        return node;
+      };
+      return el(
+        'li',
+        { class: 'option rank', 'data-ref': choice.ref },
+        el('span', { class: 'key', 'aria-hidden': 'true' }, String(i + 1)),
+        el('span', { class: 'option-text' }, choice.label),
+        button('up', i === 0),
+        button('down', i === order.length - 1),
       );
-      (target ?? list.querySelector<HTMLButtonElement>('button:not([disabled])'))?.focus();
-    }
+    });
+    list.replaceChildren(...rows);
+    if (!focus) return;
+    const row = rows[order.findIndex((choice) => choice.ref === focus.ref)];
+    const buttons = [...row.querySelectorAll<HTMLButtonElement>('button')];
+    const same = buttons.find((button) => button.dataset.direction === focus.direction);
+    (same && !same.disabled ? same : buttons.find((button) => !button.disabled))?.focus();
+  };
+  const move = (from: number, direction: 'up' | 'down') => {
+    const to = direction === 'up' ? from - 1 : from + 1;
+    if (to < 0 || to >= order.length) return;
+    const next = [...order];
+    [next[from], next[to]] = [next[to], next[from]];
+    order = next;
+    moved = true;
+    draw({ ref: next[to].ref, direction });
+    live.textContent = naming(say(t.rankedAt, { n: to + 1, total: order.length }), next[to].label);
+    list.dispatchEvent(new Event('change', { bubbles: true }));
   };
   draw();
   return {
@@ -940,18 +988,26 @@ function lines(field: Field) {
 }
 
 // A payment is recorded, never charged: the page shows the amount (the form's
-// price so far) and asks only the payer's name; it never asks for a card.
+// price so far) and asks only the payer's name; it never asks for a card. The
+// answer is Typeform's payment shape without what only a charge gives: no
+// `last4` (no card) and no `success` (no charge was tried, so none succeeded
+// or failed).
 function paymentRecord(field: Field, aria: Record<string, string | undefined>) {
   const currency = (field.properties as { currency?: string }).currency ?? 'USD';
   const amount = () => (walk().variables.price ?? 0).toFixed(2);
+  const label = el(
+    'label',
+    { id: `q-${field.id}-payer`, for: `q-${field.id}-input`, class: 'line-label' },
+    t.payerName,
+  );
   const input = el('input', {
     type: 'text',
     id: `q-${field.id}-input`,
     class: 'text',
     autocomplete: 'cc-name',
-    placeholder: t.payerName,
     ...aria,
-    'aria-label': t.payerName,
+    // Named by the question and what it asks: the payer's name.
+    'aria-labelledby': `${aria['aria-labelledby']} ${label.id}`,
   }) as HTMLInputElement;
   const saved = progress.answers[field.ref]?.payment?.name;
   if (saved) input.value = saved;
@@ -959,7 +1015,12 @@ function paymentRecord(field: Field, aria: Record<string, string | undefined>) {
     node: el(
       'div',
       { class: 'answer payment' },
-      el('p', { class: 'amount' }, t.amountDue.replace('{amount}', `${amount()} ${currency}`)),
+      el(
+        'p',
+        { class: 'amount' },
+        t.amountDue.replace('{amount}', () => `${amount()} ${currency}`),
+      ),
+      label,
       input,
       el('p', { class: 'hint' }, t.notCharged),
     ),
@@ -968,7 +1029,7 @@ function paymentRecord(field: Field, aria: Record<string, string | undefined>) {
         const name = input.value.trim();
         return name === ''
           ? undefined
-          : { ...answerBase(field), type: 'payment', payment: { amount: amount(), name, success: false } };
+          : { ...answerBase(field), type: 'payment', payment: { amount: amount(), name } };
       },
     },
   };
@@ -1040,15 +1101,18 @@ function finish(ending: ThankYouScreen): void {
     button_mode?: string;
     redirect_url?: string;
   };
-  if (ending.type === 'url_redirect' && httpUrl(properties.redirect_url))
-    return location.assign(properties.redirect_url);
-  if (httpUrl(settings.redirect_after_submit_url)) return location.assign(settings.redirect_after_submit_url);
+  // Redirect addresses may recall answers and hidden fields, as Typeform's do.
+  const redirect = (url: unknown) => (typeof url === 'string' ? recall(url, encodeURIComponent) : undefined);
+  const endingUrl = redirect(properties.redirect_url);
+  if (ending.type === 'url_redirect' && httpUrl(endingUrl)) return location.assign(endingUrl);
+  const formUrl = redirect(settings.redirect_after_submit_url);
+  if (httpUrl(formUrl)) return location.assign(formUrl);
   let button: HTMLElement | undefined;
   if (properties.show_button) {
-    if (properties.button_mode === 'redirect' && httpUrl(properties.redirect_url)) {
+    if (properties.button_mode === 'redirect' && httpUrl(endingUrl)) {
       button = el(
         'a',
-        { class: 'button primary', href: properties.redirect_url, rel: 'noopener noreferrer' },
+        { class: 'button primary', href: endingUrl, rel: 'noopener noreferrer' },
         properties.button_text ?? t.continue,
       );
     } else {
@@ -1061,6 +1125,7 @@ function finish(ending: ThankYouScreen): void {
     { class: 'screen ending', 'aria-labelledby': 'screen-title', 'data-ending': ending.ref },
     el('h1', { id: 'screen-title', tabindex: '-1' }, recall(ending.title)),
     properties.description && el('p', { class: 'description' }, recall(properties.description)),
+    screenPicture(ending),
     button && el('div', { class: 'actions' }, button),
   );
   show(section);

@@ -1,4 +1,4 @@
-import { imageIdFromHref } from './image-href';
+import { imageIdFromHref } from './image-references';
 
 const bases = { us: 'https://api.example.com', eu: 'https://api.eu.example.com' };
 
