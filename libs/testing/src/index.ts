@@ -1,4 +1,5 @@
 export * from './test-infra';
+export * from './test-database';
 export * from './free-port';
 export * from './test-regions';
 export * from './fixtures';
