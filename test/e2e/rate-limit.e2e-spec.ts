@@ -1,46 +1,27 @@
 import { createAccount, mintPersonalAccessToken } from '@formline/admin';
 import { newPublicId } from '@formline/ids';
-import {
-  basicAuthorization,
-  callApi,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { basicAuthorization, callApi, useTestRegions } from '@formline/testing';
 
 // Per-token rate limits and failed sign-ins through the gateway: over the
 // budget, 429 RATE_LIMITED with Retry-After. How the budgets are counted in
 // Redis (shared by replicas, exact under bursts, over after the window) is
 // the rate limiter's integration spec's (apps/gateway/src/rate-limit).
 describe('rate limits', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    regions = await startTestRegions({
-      name: 'rate-limit',
-      regions: ['us'],
-      apps: ['gateway', 'forms'],
-      extraEnv: {
-        RATE_LIMIT_REQUESTS: '3',
-        RATE_LIMIT_WINDOW_MS: '60000',
-        LOGIN_RATE_LIMIT_ATTEMPTS: '2',
-        LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
-      },
-    });
+  const { db, accounts, baseUrl } = useTestRegions({
+    name: 'rate-limit',
+    regions: ['us'],
+    apps: ['gateway', 'forms'],
+    extraEnv: {
+      RATE_LIMIT_REQUESTS: '3',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      LOGIN_RATE_LIMIT_ATTEMPTS: '2',
+      LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
+    },
+    accounts: { owner: 'us' },
   });
 
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
-  });
-
-  const readForm = (token = account.token) =>
-    callApi(`${regions.baseUrl('us')}/forms/${account.formId}`, { token });
+  const readForm = (token = accounts.owner.token) =>
+    callApi(`${baseUrl('us')}/forms/${accounts.owner.formId}`, { token });
 
   it('answers 429 with Retry-After past the budget of a token; another token has its own', async () => {
     for (let n = 0; n < 3; n++) expect((await readForm()).status).toBe(200);
@@ -51,7 +32,7 @@ describe('rate limits', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
 
-    const other = await mintPersonalAccessToken(db, { accountId: account.accountId, name: 'other' });
+    const other = await mintPersonalAccessToken(db, { accountId: accounts.owner.accountId, name: 'other' });
     expect((await readForm(other)).status).toBe(200);
   });
 
@@ -59,7 +40,7 @@ describe('rate limits', () => {
     const owner = { email: `rl-${newPublicId(8).toLowerCase()}@example.com`, password: 'right-password-1' };
     await createAccount(db, { alias: 'rl', region: 'us', ...owner });
     const list = (password: string) =>
-      callApi(`${regions.baseUrl('us')}/tokens`, { headers: basicAuthorization(owner.email, password) });
+      callApi(`${baseUrl('us')}/tokens`, { headers: basicAuthorization(owner.email, password) });
     expect((await list(owner.password)).status).toBe(200); // successes are not counted
     expect((await list('wrong-1')).status).toBe(401);
     expect((await list('wrong-2')).status).toBe(401);

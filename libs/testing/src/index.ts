@@ -24,3 +24,4 @@ export * from './reliability/residency-audit';
 export * from './headless-browser';
 export * from './typeform-form.fixture';
 export * from './test-image';
+export * from './e2e-fixture';
