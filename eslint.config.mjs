@@ -61,7 +61,14 @@ export default tseslint.config(
   // STYLE rule 3: configuration is read once, by libs/config.
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
-    ignores: ['libs/config/**', 'libs/stack/**', 'libs/testing/**', '**/*.spec.ts', '**/*.e2e-spec.ts'],
+    ignores: [
+      'libs/config/**',
+      'libs/stack/**',
+      'libs/testing/**',
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+    ],
     rules: {
       'no-restricted-properties': [
         'error',
@@ -86,7 +93,13 @@ export default tseslint.config(
   },
   // Tests assert on JSON bodies, which are `any` by nature.
   {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts', '**/*.images-spec.ts', 'libs/testing/**/*.ts'],
+    files: [
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+      '**/*.images-spec.ts',
+      'libs/testing/**/*.ts',
+    ],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

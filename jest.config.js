@@ -1,5 +1,7 @@
-// Two tiers: `unit` (fast, no servers) and `e2e` (the real apps as processes,
-// real NATS, Redis and PostgreSQL started by the global setup).
+// Three tiers: `unit` (fast, no servers), `integration` (one component's
+// classes in-process against the real NATS, Redis and PostgreSQL of the test
+// profile, each spec in seconds) and `e2e` (the real apps as processes). The
+// last two share the global setup that starts the servers (run once).
 const swc = [
   '@swc/jest',
   {
@@ -27,6 +29,13 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts', '<rootDir>/deploy/**/*.spec.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'],
+      globalSetup: '<rootDir>/test/e2e/global-setup.js',
+      setupFilesAfterEnv: ['<rootDir>/test/integration/jest-timeout.js'],
     },
     {
       ...shared,

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: format, lint, type-check, build, then the unit and end-to-end
-# tests (the e2e tier starts the real apps against real NATS, Redis and
-# PostgreSQL of the test profile, on their own ports). Extra arguments go to Jest.
+# `npm test`: format, lint, type-check, build, then the unit, integration and
+# end-to-end tests (the integration tier runs components in-process, the e2e
+# tier the real apps, both against the real NATS, Redis and PostgreSQL of the
+# test profile, on their own ports). Extra arguments go to Jest.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export FORMLINE_PROFILE=test NX_NO_CLOUD=true NX_DAEMON=false

@@ -105,18 +105,17 @@ describe('abuse limits', () => {
   };
 
   describe('anonymous submissions', () => {
-    it('are limited per client address, across forms, and served again after the window', async () => {
+    // That a window ends is the rate limiter's integration spec's.
+    it('are limited per client address, across forms', async () => {
       const [first, second] = [await newForm(), await newForm()];
       const client = '203.0.113.10';
       expect((await submit(first, client)).status).toBe(201);
       expect((await submit(second, client)).status).toBe(201);
       expect((await submit(first, client)).status).toBe(201);
-      const retryAfter = expectRateLimited(await submit(second, client), /from this address/);
+      expectRateLimited(await submit(second, client), /from this address/);
       // Another address, and the form's owner with a token, are not held back by it.
       expect((await submit(second, '203.0.113.11')).status).toBe(201);
       expect((await submit(second, client, { token: alice.token })).status).toBe(201);
-      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100));
-      expect((await submit(first, client)).status).toBe(201);
     });
 
     it('are limited per form, whatever the addresses; other forms still take theirs', async () => {

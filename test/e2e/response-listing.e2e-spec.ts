@@ -232,7 +232,7 @@ describe('Responses API listing', () => {
   it('publishes exactly one event per submission, with a stable event id', async () => {
     const natsUrl = testInfra().natsUrl.us;
     const mine = (events: Awaited<ReturnType<typeof eventuallyStreamEvents>>) =>
-      events.filter((event) => event.data.form_response.form_id === formId);
+      events.filter((event) => event.data.form_response?.form_id === formId);
     const events = mine(
       await eventuallyStreamEvents(natsUrl, Streams.responses.name, (all) => mine(all).length >= 6),
     );

@@ -1,20 +1,14 @@
 import { createClient } from '@typeform/api-client';
-import {
-  callApi,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, useTestRegions } from '@formline/testing';
 
 // Typeform's Themes API on both base addresses, scoped by account, with the
 // built-in default theme that every form's `theme.href` points at.
 describe('Themes API', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
+  const { accounts, api, baseUrl } = useTestRegions({
+    name: 'themes-api',
+    apps: ['gateway', 'forms'],
+    accounts: { alice: 'us', bob: 'eu' },
+  });
 
   const theme = {
     name: 'Night',
@@ -22,31 +16,17 @@ describe('Themes API', () => {
     colors: { question: '#FFFFFF', answer: '#F5C518', button: '#F5C518', background: '#101820' },
   };
 
-  beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'themes-api', apps: ['gateway', 'forms'] });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
-  });
-
-  const api = (account: TestAccount, method: string, path: string, body?: unknown, region = account.region) =>
-    callApi(`${regions.baseUrl(region)}${path}`, { token: account.token, method, body });
-
   it("resolves every form's default theme.href", async () => {
-    const form = await api(alice, 'GET', `/forms/${alice.formId}`);
+    const form = await api(accounts.alice, 'GET', `/forms/${accounts.alice.formId}`);
     const href: string = form.body.theme.href;
-    expect(href).toBe(`${regions.baseUrl('us')}/themes/default`);
-    const resolved = await callApi(href, { token: alice.token });
+    expect(href).toBe(`${baseUrl('us')}/themes/default`);
+    const resolved = await callApi(href, { token: accounts.alice.token });
     expect(resolved.status).toBe(200);
     expect(resolved.body).toMatchObject({ id: 'default', visibility: 'public', font: 'Source Sans Pro' });
   });
 
   it('creates, reads, lists, replaces, patches and deletes a theme', async () => {
-    const created = await api(alice, 'POST', '/themes', theme);
+    const created = await api(accounts.alice, 'POST', '/themes', theme);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       ...theme,
@@ -58,20 +38,20 @@ describe('Themes API', () => {
     const id: string = created.body.id;
 
     // The same theme on the other region's address (global data, SPEC 1 rule 1).
-    const read = await api(alice, 'GET', `/themes/${id}`, undefined, 'eu');
+    const read = await api(accounts.alice, 'GET', `/themes/${id}`, undefined, 'eu');
     expect(read.body).toEqual(created.body);
 
-    const listed = await api(alice, 'GET', '/themes?page_size=200');
+    const listed = await api(accounts.alice, 'GET', '/themes?page_size=200');
     expect(listed.body.items.map((item: { id: string }) => item.id)).toEqual(['default', id]);
     expect(listed.body.total_items).toBe(2);
-    const second = await api(alice, 'GET', '/themes?page=2&page_size=1');
+    const second = await api(accounts.alice, 'GET', '/themes?page=2&page_size=1');
     expect(second.body.items.map((item: { id: string }) => item.id)).toEqual([id]);
 
-    const replaced = await api(alice, 'PUT', `/themes/${id}`, { ...read.body, name: 'Night 2' });
+    const replaced = await api(accounts.alice, 'PUT', `/themes/${id}`, { ...read.body, name: 'Night 2' });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ id, name: 'Night 2', font: 'Karla' });
 
-    const patched = await api(alice, 'PATCH', `/themes/${id}`, {
+    const patched = await api(accounts.alice, 'PATCH', `/themes/${id}`, {
       colors: { button: '#000000' },
       rounded_corners: 'large',
     });
@@ -79,32 +59,32 @@ describe('Themes API', () => {
     expect(patched.body.colors).toEqual({ ...theme.colors, button: '#000000' });
     expect(patched.body).toMatchObject({ name: 'Night 2', rounded_corners: 'large' });
 
-    expect((await api(alice, 'DELETE', `/themes/${id}`)).status).toBe(204);
-    expect((await api(alice, 'GET', `/themes/${id}`)).body.code).toBe('THEME_NOT_FOUND');
+    expect((await api(accounts.alice, 'DELETE', `/themes/${id}`)).status).toBe(204);
+    expect((await api(accounts.alice, 'GET', `/themes/${id}`)).body.code).toBe('THEME_NOT_FOUND');
   });
 
   it("answers 404 for another account's theme, and changes nothing", async () => {
-    const { body } = await api(alice, 'POST', '/themes', theme);
+    const { body } = await api(accounts.alice, 'POST', '/themes', theme);
     for (const [method, payload] of [
       ['GET', undefined],
       ['PUT', theme],
       ['PATCH', { name: 'Stolen' }],
       ['DELETE', undefined],
     ] as const) {
-      const answer = await api(bob, method, `/themes/${body.id}`, payload);
+      const answer = await api(accounts.bob, method, `/themes/${body.id}`, payload);
       expect({ method, status: answer.status, code: answer.body?.code }).toEqual({
         method,
         status: 404,
         code: 'THEME_NOT_FOUND',
       });
     }
-    const bobs = await api(bob, 'GET', '/themes');
+    const bobs = await api(accounts.bob, 'GET', '/themes');
     expect(bobs.body.items.map((item: { id: string }) => item.id)).toEqual(['default']);
-    expect((await api(alice, 'GET', `/themes/${body.id}`)).body.name).toBe('Night');
+    expect((await api(accounts.alice, 'GET', `/themes/${body.id}`)).body.name).toBe('Night');
   });
 
   it('refuses invalid themes and changes to the built-in one', async () => {
-    const invalid = await api(alice, 'POST', '/themes', {
+    const invalid = await api(accounts.alice, 'POST', '/themes', {
       ...theme,
       font: 'Comic Sans',
       colors: { ...theme.colors, button: 'red' },
@@ -114,19 +94,19 @@ describe('Themes API', () => {
     expect(invalid.body.details.map((detail: { field: string }) => detail.field).sort()).toEqual(
       expect.arrayContaining(['colors.button', 'font']),
     );
-    const missing = await api(alice, 'POST', '/themes', { name: 'No colours' });
+    const missing = await api(accounts.alice, 'POST', '/themes', { name: 'No colours' });
     expect(missing.status).toBe(400);
-    expect((await api(alice, 'PATCH', '/themes/default', { name: 'Mine' })).status).toBe(409);
-    expect((await api(alice, 'DELETE', '/themes/default')).status).toBe(409);
+    expect((await api(accounts.alice, 'PATCH', '/themes/default', { name: 'Mine' })).status).toBe(409);
+    expect((await api(accounts.alice, 'DELETE', '/themes/default')).status).toBe(409);
   });
 
   it('needs the themes scopes', async () => {
-    const response = await callApi(`${regions.baseUrl('us')}/themes`, {});
+    const response = await callApi(`${baseUrl('us')}/themes`, {});
     expect(response.status).toBe(401);
   });
 
   it("works with the official SDK's themes calls", async () => {
-    const typeform = createClient({ token: alice.token, apiBaseUrl: regions.baseUrl('us') });
+    const typeform = createClient({ token: accounts.alice.token, apiBaseUrl: baseUrl('us') });
     const created = await typeform.themes.create({
       name: 'SDK theme',
       font: 'Lato',

@@ -192,10 +192,10 @@ export class ResponseRepository {
       ...(query.query ? { searchText: { contains: query.query.toLowerCase() } } : {}),
       AND: [newer ?? {}, older ?? {}, answeredFilter(query.answeredFields)],
     };
-    // Paging towards newer responses reads upwards from the cursor, then
-    // returns the page in the requested order.
-    const readUpwards = Boolean(query.after) && query.sort.order === 'desc';
-    const direction = readUpwards ? 'asc' : query.sort.order;
+    // A page is the one nearest its cursor: read from the cursor outwards
+    // (upwards for `after`, downwards for `before`), then return the page in
+    // the requested order.
+    const direction = query.after ? 'asc' : query.before ? 'desc' : query.sort.order;
     const [total, rows] = await this.db.$transaction([
       this.db.response.count({ where }),
       this.db.response.findMany({
@@ -205,7 +205,7 @@ export class ResponseRepository {
         take: query.pageSize,
       }),
     ]);
-    return { total, rows: readUpwards ? rows.reverse() : rows };
+    return { total, rows: direction === query.sort.order ? rows : rows.reverse() };
   }
 
   async delete(accountId: string, formId: string, ids: readonly string[]): Promise<number> {

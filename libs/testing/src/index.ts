@@ -1,4 +1,5 @@
 export * from './test-infra';
+export * from './test-database';
 export * from './free-port';
 export * from './test-regions';
 export * from './fixtures';
@@ -23,3 +24,4 @@ export * from './reliability/residency-audit';
 export * from './headless-browser';
 export * from './typeform-form.fixture';
 export * from './test-image';
+export * from './e2e-fixture';

@@ -6,6 +6,11 @@ export interface TestInfra {
   databaseHostUrl: string;
   natsUrl: Record<Region, string>;
   redisUrl: Record<Region, string>;
+  /**
+   * The same Redis servers, another database (1): the integration tier's
+   * queues and counters, never seen by the apps the e2e tier starts.
+   */
+  integrationRedisUrl: Record<Region, string>;
 }
 
 export function testInfra(): TestInfra {
@@ -13,7 +18,9 @@ export function testInfra(): TestInfra {
   const required = (name: string): string => {
     const value = env[name];
     if (!value)
-      throw new Error(`${name} is not set: run the e2e tests through jest (its global setup sets it)`);
+      throw new Error(
+        `${name} is not set: run the integration and e2e tests through jest (its global setup sets it)`,
+      );
     return value;
   };
   return {
@@ -26,6 +33,10 @@ export function testInfra(): TestInfra {
     redisUrl: {
       us: `redis://127.0.0.1:${required('REDIS_PORT_US')}/0`,
       eu: `redis://127.0.0.1:${required('REDIS_PORT_EU')}/0`,
+    },
+    integrationRedisUrl: {
+      us: `redis://127.0.0.1:${required('REDIS_PORT_US')}/1`,
+      eu: `redis://127.0.0.1:${required('REDIS_PORT_EU')}/1`,
     },
   };
 }

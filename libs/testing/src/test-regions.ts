@@ -88,8 +88,10 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
     };
   };
   const distDir = path.join(root, 'dist');
-  try {
-    for (const region of regions) {
+  // Both regions at once: their apps start in parallel, and a spec waits for
+  // the slowest app rather than for the sum of the regions.
+  const started = await Promise.allSettled(
+    regions.map(async (region) => {
       stacks[region] = await RegionStack.start(await settingsFor(region), {
         distDir,
         onLine,
@@ -97,9 +99,12 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
         // A shared, busy machine may take long to start node processes.
         readyTimeoutMs: options.readyTimeoutMs ?? 90_000,
       });
-    }
-  } catch (error) {
+    }),
+  );
+  const failed = started.find((outcome) => outcome.status === 'rejected');
+  if (failed) {
     await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
+    const error: unknown = failed.reason;
     throw new Error(`${String(error)} (logs in ${logDir})`, { cause: error });
   }
   return {

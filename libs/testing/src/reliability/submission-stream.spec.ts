@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { eventually } from '../eventually';
 import { SubmissionStream } from './submission-stream';
 
 // The clients of the fault matrix against a stand-in API (a local HTTP server
@@ -60,7 +61,10 @@ describe('SubmissionStream', () => {
     answer = () => ({ status: 503 });
     const clients = stream();
     clients.start();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually(
+      () => clients.figures().pending,
+      (pending) => pending > 0,
+    );
     expect(await clients.settle(100)).toBe(false);
     const unsettled = clients.figures().pending;
     expect(unsettled).toBeGreaterThan(0);

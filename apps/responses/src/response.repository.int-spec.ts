@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type { ResponseQuery } from '@formline/contracts';
+import type { ResponsesPrismaClient } from '@formline/db';
+import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
+import { ResponseRepository, type NewResponse } from './response.repository';
+
+type SortField = ResponseQuery['sort']['field'];
+type Order = ResponseQuery['sort']['order'];
+
+// Seven responses whose submission order and landing order differ, with ties
+// on both columns, and ids that order them otherwise again: paging on the
+// wrong column, or breaking ties other than the ORDER BY does, shows up as a
+// response skipped or repeated.
+const base = Date.parse('2026-03-01T12:00:00Z');
+const fixture = [
+  { name: 'a', id: 'r5', submitted: 10, landed: 5 },
+  { name: 'b', id: 'r7', submitted: 20, landed: 1 },
+  { name: 'c', id: 'r2', submitted: 20, landed: 9 },
+  { name: 'd', id: 'r1', submitted: 30, landed: 9 },
+  { name: 'e', id: 'r6', submitted: 40, landed: 3 },
+  { name: 'f', id: 'r3', submitted: 40, landed: 9 },
+  { name: 'g', id: 'r4', submitted: 50, landed: 2 },
+];
+const formId = 'form-paging';
+const accountId = 'account-paging';
+
+function newResponse(
+  response: { id: string; submitted: number; landed: number },
+  extra: Partial<NewResponse> = {},
+): NewResponse {
+  const submittedAt = new Date(base + response.submitted * 1000);
+  const landedAt = new Date(base + response.landed * 1000);
+  const times = { landed_at: landedAt.toISOString(), submitted_at: submittedAt.toISOString() };
+  return {
+    formId: extra.formId ?? formId,
+    accountId: extra.accountId ?? accountId,
+    requestHash: 'hash',
+    ...extra,
+    built: {
+      token: response.id,
+      responseType: 'completed',
+      landedAt,
+      submittedAt,
+      resource: { token: response.id, response_id: response.id, ...times },
+      event: {
+        event_id: randomUUID(),
+        event_type: 'form_response',
+        form_response: { form_id: extra.formId ?? formId, token: response.id, ...times },
+        account_id: extra.accountId ?? accountId,
+      },
+      searchText: '',
+    },
+  };
+}
+
+// The fixture in the listing's order: the sorted column, then the id, both in the page's direction.
+function expectedOrder(field: SortField, order: Order): string[] {
+  const column = field === 'landed_at' ? 'landed' : 'submitted';
+  const sign = order === 'asc' ? 1 : -1;
+  return [...fixture]
+    .sort((x, y) => sign * (x[column] - y[column] || (x.id < y.id ? -1 : 1)))
+    .map((row) => row.name);
+}
+
+describe('ResponseRepository against PostgreSQL', () => {
+  let database: ScratchDatabase<ResponsesPrismaClient>;
+  let repository: ResponseRepository;
+
+  beforeAll(async () => {
+    database = await scratchResponsesDatabase();
+    repository = new ResponseRepository(database.client);
+    for (const response of fixture) {
+      expect(await repository.insertWithEvent(newResponse(response))).toBe(true);
+    }
+    // The same account's response to another form.
+    const elsewhere = newResponse(
+      { id: 'r-elsewhere', submitted: 25, landed: 25 },
+      { formId: 'form-elsewhere' },
+    );
+    expect(await repository.insertWithEvent(elsewhere)).toBe(true);
+  });
+
+  afterAll(() => database?.dispose());
+
+  const nameOf = (id: string) => fixture.find((row) => row.id === id)?.name ?? id;
+  const page = async (
+    sort: ResponseQuery['sort'],
+    pageSize: number,
+    cursor: { after?: string; before?: string },
+  ) => (await repository.list(accountId, formId, { sort, pageSize, ...cursor })).rows.map((row) => row.id);
+
+  // `before` pages towards earlier values of the sorted column, `after` towards
+  // later ones, whatever the order the page is shown in: the next page of a
+  // descending listing is `before` its last response, of an ascending one `after` it.
+  const towardsEnd = (order: Order, id: string) => (order === 'desc' ? { before: id } : { after: id });
+  const towardsStart = (order: Order, id: string) => (order === 'desc' ? { after: id } : { before: id });
+
+  describe.each([
+    ['submitted_at', 'desc'],
+    ['submitted_at', 'asc'],
+    ['landed_at', 'desc'],
+    ['landed_at', 'asc'],
+  ] as const)('sort=%s,%s', (field, order) => {
+    const sort = { field, order };
+
+    it.each([1, 2, 3])('pages forwards through every response once, %i a page', async (pageSize) => {
+      const seen: string[] = [];
+      let ids = await page(sort, pageSize, {});
+      while (ids.length > 0) {
+        expect(ids.length).toBeLessThanOrEqual(pageSize);
+        seen.push(...ids);
+        ids = await page(sort, pageSize, towardsEnd(order, ids.at(-1)!));
+      }
+      expect(seen.map(nameOf)).toEqual(expectedOrder(field, order));
+    });
+
+    it.each([1, 2, 3])('pages backwards from the last response to the first, %i a page', async (pageSize) => {
+      const expected = expectedOrder(field, order);
+      const last = fixture.find((row) => row.name === expected.at(-1))!.id;
+      const seen = [last];
+      let ids = await page(sort, pageSize, towardsStart(order, last));
+      while (ids.length > 0) {
+        // Each page is the one right before its cursor, shown in the listing's order.
+        expect(ids.length).toBeLessThanOrEqual(pageSize);
+        seen.unshift(...ids);
+        ids = await page(sort, pageSize, towardsStart(order, ids[0]));
+      }
+      expect(seen.map(nameOf)).toEqual(expected);
+    });
+
+    it('answers an empty page for a cursor that names no response of the form', async () => {
+      for (const cursor of ['no-such-response', 'r-elsewhere']) {
+        for (const direction of ['before', 'after'] as const) {
+          const listed = await repository.list(accountId, formId, { sort, pageSize: 5, [direction]: cursor });
+          expect(listed).toEqual({ total: 0, rows: [] });
+        }
+      }
+    });
+  });
+
+  it('pages landed_at on landed_at: the page after a response is what landed after it', async () => {
+    // d landed at 9 but was submitted at 30: after it, on landed_at, come only the 9s with larger ids.
+    const sort = { field: 'landed_at', order: 'asc' } as const;
+    expect((await page(sort, 10, { after: 'r1' })).map(nameOf)).toEqual(['c', 'f']);
+    expect((await page(sort, 10, { before: 'r1' })).map(nameOf)).toEqual(['b', 'g', 'e', 'a']);
+  });
+
+  it('writes the response and its event together, and once per idempotency key', async () => {
+    const keyed = newResponse(
+      { id: 'r-keyed', submitted: 60, landed: 60 },
+      { formId: 'form-keyed', idempotencyKey: 'k1' },
+    );
+    expect(await repository.insertWithEvent(keyed)).toBe(true);
+    const again = newResponse(
+      { id: 'r-keyed-2', submitted: 61, landed: 61 },
+      { formId: 'form-keyed', idempotencyKey: 'k1' },
+    );
+    expect(await repository.insertWithEvent(again)).toBe(false);
+
+    const outbox = await database.client.outboxEvent.findMany({
+      where: { id: { in: [keyed.built.event.event_id, again.built.event.event_id] } },
+    });
+    expect(outbox.map((row) => row.id)).toEqual([keyed.built.event.event_id]);
+    expect(outbox[0].payload).toEqual(keyed.built.event);
+    expect(await database.client.response.findUnique({ where: { id: 'r-keyed-2' } })).toBeNull();
+    expect(await repository.findByIdempotencyKey('form-keyed', 'k1')).toEqual({
+      payload: keyed.built.resource,
+      requestHash: 'hash',
+    });
+  });
+
+  it("deletes only the account's own responses of the form", async () => {
+    expect(await repository.delete('someone-else', 'form-elsewhere', ['r-elsewhere'])).toBe(0);
+    expect(await repository.delete(accountId, 'form-elsewhere', ['r-elsewhere', 'r5'])).toBe(1);
+    expect(await repository.count(formId)).toBe(fixture.length);
+  });
+});

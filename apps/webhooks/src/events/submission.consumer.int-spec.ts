@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { jetstream } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { parseConfig } from '@formline/config';
+import { type ResponseSubmittedEvent, Subjects } from '@formline/contracts';
+import type { WebhooksPrismaClient } from '@formline/db';
+import { eventually, scratchWebhooksDatabase, type ScratchDatabase, testInfra } from '@formline/testing';
+import {
+  DeliveryQueue,
+  DeliveryRepository,
+  deliveryJobId,
+  DeliveryStatus,
+  SendFailureKind,
+} from '@formline/webhook-delivery';
+import { Redis } from 'ioredis';
+import { DeliveryPlanner } from '../delivery/delivery.planner';
+import { DeliveryRetention } from '../delivery/delivery.retention';
+import { webhooksConfigSchema } from '../webhooks.config';
+import { SubmissionConsumer } from './submission.consumer';
+
+// The webhooks service's intake, in-process: submission events on the test
+// profile's JetStream, read by the durable consumer, planned into delivery
+// rows (a database of the spec's own) and jobs (a Redis database of the
+// integration tier's own). Other specs' events on the shared stream reach
+// this consumer too: they name forms without webhooks here, so plan nothing.
+// Like the e2e specs it shares the durable consumer with, it runs in band
+// (npm test does): a webhooks app running meanwhile would take its events.
+describe('submission events into deliveries', () => {
+  const infra = testInfra();
+  let database: ScratchDatabase<WebhooksPrismaClient>;
+  let redis: Redis;
+  let queue: DeliveryQueue;
+  let deliveries: DeliveryRepository;
+  let nats: NatsConnection;
+  let consumer: SubmissionConsumer;
+  const config = () =>
+    parseConfig(webhooksConfigSchema, {
+      REGION: 'us',
+      BASE_URL: 'http://127.0.0.1:1',
+      EU_BASE_URL: 'http://127.0.0.1:2',
+      OPS_PORT: '0',
+      NATS_URL: infra.natsUrl.us,
+      REDIS_URL: infra.integrationRedisUrl.us,
+      WEBHOOKS_DATABASE_URL: database.url,
+      WEBHOOK_SECRET_KEY: Buffer.alloc(32, 7).toString('base64'),
+      RETENTION_INTERVAL_MS: '100',
+    });
+
+  beforeAll(async () => {
+    database = await scratchWebhooksDatabase();
+    redis = new Redis(infra.integrationRedisUrl.us, { maxRetriesPerRequest: null });
+    queue = new DeliveryQueue(redis);
+    await queue.queue.obliterate({ force: true });
+    deliveries = new DeliveryRepository(database.client);
+    nats = await connect({ servers: infra.natsUrl.us });
+    consumer = new SubmissionConsumer(
+      nats,
+      config(),
+      new DeliveryPlanner(database.client, deliveries, queue),
+    );
+    await consumer.onApplicationBootstrap();
+  });
+
+  afterAll(async () => {
+    await consumer?.onApplicationShutdown();
+    await nats?.close();
+    await queue?.queue.obliterate({ force: true });
+    await queue?.close();
+    redis?.disconnect();
+    await database?.dispose();
+  });
+
+  let forms = 0;
+  const newForm = () => `form-${++forms}-${randomUUID().slice(0, 8)}`;
+  const addWebhook = async (
+    formId: string,
+    tag: string,
+    settings: { enabled: boolean; eventTypes?: object },
+  ) =>
+    (
+      await database.client.webhook.create({
+        data: {
+          id: `${formId}-${tag}`,
+          formId,
+          accountId: 'account',
+          tag,
+          url: `http://127.0.0.1:9/${tag}`,
+          enabled: settings.enabled,
+          eventTypes: settings.eventTypes ?? { form_response: true },
+        },
+      })
+    ).id;
+  const event = (formId: string, eventType: ResponseSubmittedEvent['event_type'] = 'form_response') => {
+    const token = randomUUID().replaceAll('-', '');
+    return {
+      event_id: randomUUID(),
+      event_type: eventType,
+      form_response: {
+        form_id: formId,
+        token,
+        landed_at: '2026-01-01T00:00:00Z',
+        submitted_at: '2026-01-01T00:00:00Z',
+      },
+      account_id: 'account',
+    } satisfies ResponseSubmittedEvent;
+  };
+  // As the outbox relay publishes: the event id is the message id, unless a test says otherwise.
+  const publish = async (payload: unknown, messageId = (payload as { event_id?: string }).event_id) => {
+    await jetstream(nats).publish(Subjects.responsesResponseSubmitted, JSON.stringify(payload), {
+      msgID: messageId,
+    });
+  };
+  const rowsOf = (webhookIds: string[]) =>
+    database.client.delivery.findMany({ where: { webhookId: { in: webhookIds } }, orderBy: { id: 'asc' } });
+  const plannedFor = (eventId: string) =>
+    eventually(
+      () => database.client.delivery.count({ where: { eventId } }),
+      (count) => count > 0,
+    );
+
+  it('plans one delivery and one job per event and enabled webhook that wants its kind', async () => {
+    const formId = newForm();
+    const hooks = {
+      all: await addWebhook(formId, 'all', {
+        enabled: true,
+        eventTypes: { form_response: true, form_response_partial: true },
+      }),
+      completed: await addWebhook(formId, 'completed', { enabled: true }),
+      off: await addWebhook(formId, 'off', { enabled: false }),
+      partials: await addWebhook(formId, 'partials', {
+        enabled: true,
+        eventTypes: { form_response_partial: true },
+      }),
+      elsewhere: await addWebhook(newForm(), 'elsewhere', { enabled: true }),
+    };
+    const completed = event(formId);
+    const partial = event(formId, 'form_response_partial');
+    await publish(completed);
+    await publish(partial);
+
+    // Both events' webhooks are read and their rows written in one step per
+    // batch: once the rows are there, no other webhook gets one later.
+    await plannedFor(completed.event_id);
+    await plannedFor(partial.event_id);
+    const rows = await rowsOf(Object.values(hooks));
+    const pairs = rows.map((row) => `${row.webhookId.replace(`${formId}-`, '')} ${row.eventId}`).sort();
+    expect(pairs).toEqual(
+      [
+        `all ${completed.event_id}`,
+        `all ${partial.event_id}`,
+        `completed ${completed.event_id}`,
+        `partials ${partial.event_id}`,
+      ].sort(),
+    );
+    for (const row of rows) {
+      expect(row.status).toBe(DeliveryStatus.pending);
+      // The body is Typeform's payload: the routing account id stays behind.
+      const { account_id: _account, ...payload } = row.eventId === completed.event_id ? completed : partial;
+      expect(JSON.parse(row.body)).toEqual(payload);
+      const job = await eventually(
+        () => queue.queue.getJob(deliveryJobId.planned(row.eventId, row.webhookId)),
+        (found) => found !== undefined,
+      );
+      expect(job?.data).toEqual({ deliveryId: row.id });
+    }
+  });
+
+  it('adds nothing when an event comes again, even one already delivered', async () => {
+    const formId = newForm();
+    const hook = await addWebhook(formId, 'once', { enabled: true });
+    const submitted = event(formId);
+    await publish(submitted);
+    await plannedFor(submitted.event_id);
+    const [row] = await rowsOf([hook]);
+    // Delivered meanwhile.
+    await deliveries.succeed(row.id, await deliveries.beginAttempt(row.id, 1000), {
+      ok: true,
+      statusCode: 200,
+      durationMs: 1,
+    });
+    await queue.queue.remove(deliveryJobId.planned(submitted.event_id, hook));
+
+    // The same event again (another message id, past JetStream's de-duplication),
+    // then a marker behind it: once the marker is planned, so was the repeat.
+    await publish(submitted, randomUUID());
+    const marker = event(formId);
+    await publish(marker);
+    await plannedFor(marker.event_id);
+    const states = (await rowsOf([hook])).map((found) => `${found.eventId} ${found.status}`);
+    expect(states.sort()).toEqual(
+      [
+        `${submitted.event_id} ${DeliveryStatus.succeeded}`,
+        `${marker.event_id} ${DeliveryStatus.pending}`,
+      ].sort(),
+    );
+    expect(await queue.queue.getJob(deliveryJobId.planned(submitted.event_id, hook))).toBeUndefined();
+  });
+
+  it('skips an event it cannot read, and plans those behind it', async () => {
+    const formId = newForm();
+    const hook = await addWebhook(formId, 'after-garbage', { enabled: true });
+    // Not an event (no id, no token), though shaped enough for other specs
+    // that read the whole shared stream.
+    await publish({ event_type: 'form_response', form_response: { form_id: formId } }, randomUUID());
+    const behind = event(formId);
+    await publish(behind);
+    expect(await plannedFor(behind.event_id)).toBe(1);
+    expect(await database.client.delivery.count({ where: { webhookId: hook } })).toBe(1);
+  });
+
+  it('prunes finished deliveries after DELIVERY_RETENTION_MS, with their attempts, never pending ones', async () => {
+    const hook = await addWebhook(newForm(), 'retention', { enabled: true });
+    const planned = await deliveries.plan(
+      ['e-old-finished', 'e-old-pending'].map((eventId) => ({ eventId, webhookId: hook, body: '{}' })),
+    );
+    const finished = planned.find((delivery) => delivery.eventId === 'e-old-finished')!;
+    const pending = planned.find((delivery) => delivery.eventId === 'e-old-pending')!;
+    const attempt = await deliveries.beginAttempt(finished.id, 1000);
+    await deliveries.giveUp(
+      finished.id,
+      attempt,
+      {
+        ok: false,
+        kind: SendFailureKind.http_status,
+        statusCode: 500,
+        message: 'HTTP 500',
+        durationMs: 1,
+        retryAfterMs: null,
+      },
+      null,
+    );
+    // As if last changed 40 days ago (the default keeps them 30 days).
+    await database.client.$executeRaw`UPDATE deliveries SET updated_at = updated_at - interval '40 days'
+      WHERE id = ANY(${[finished.id, pending.id]}::text[])`;
+
+    const retention = new DeliveryRetention(deliveries, config());
+    retention.onApplicationBootstrap();
+    try {
+      const left = await eventually(
+        () => rowsOf([hook]),
+        (rows) => rows.length === 1,
+      );
+      expect(left.map((row) => row.id)).toEqual([pending.id]);
+      expect(await database.client.deliveryAttempt.count({ where: { deliveryId: finished.id } })).toBe(0);
+    } finally {
+      await retention.onApplicationShutdown();
+    }
+  });
+});

@@ -1,0 +1,190 @@
+import { type WebhooksPrismaClient } from '@formline/db';
+import { scratchWebhooksDatabase, type ScratchDatabase } from '@formline/testing';
+import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
+import { SendFailureKind, type SendOutcome } from './send-outcome';
+
+const ok: SendOutcome = { ok: true, statusCode: 204, durationMs: 12 };
+const http500: SendOutcome = {
+  ok: false,
+  kind: SendFailureKind.http_status,
+  statusCode: 500,
+  message: 'HTTP 500',
+  durationMs: 7,
+  retryAfterMs: null,
+};
+
+// Every transition of a delivery, as the dispatcher and the webhooks service
+// make them, on a database of the spec's own.
+describe('DeliveryRepository against PostgreSQL', () => {
+  let database: ScratchDatabase<WebhooksPrismaClient>;
+  let deliveries: DeliveryRepository;
+  let hookCount = 0;
+
+  beforeAll(async () => {
+    database = await scratchWebhooksDatabase();
+    deliveries = new DeliveryRepository(database.client);
+  });
+
+  afterAll(() => database?.dispose());
+
+  const newWebhook = async () => {
+    hookCount += 1;
+    return (
+      await database.client.webhook.create({
+        data: {
+          id: `hook-${hookCount}`,
+          formId: `form-${hookCount}`,
+          accountId: 'account',
+          tag: 'tag',
+          url: 'http://127.0.0.1:9/hook',
+          enabled: true,
+        },
+      })
+    ).id;
+  };
+  const planOne = async (webhookId: string, eventId: string) => {
+    const [planned] = await deliveries.plan([{ eventId, webhookId, body: `{"event_id":"${eventId}"}` }]);
+    return planned.id;
+  };
+  const statusOf = async (id: string) =>
+    (await database.client.delivery.findUniqueOrThrow({ where: { id } })).status;
+
+  it('plans one row per event and webhook, and planning again adds nothing and skips what is done', async () => {
+    const [first, second] = [await newWebhook(), await newWebhook()];
+    const items = ['e1', 'e2'].flatMap((eventId) =>
+      [first, second].map((webhookId) => ({ eventId, webhookId, body: eventId })),
+    );
+    const planned = await deliveries.plan(items);
+    expect(planned).toHaveLength(4);
+    const done = planned.find((row) => row.eventId === 'e1' && row.webhookId === first)!;
+    await deliveries.succeed(done.id, await deliveries.beginAttempt(done.id, 1000), ok);
+
+    const again = await deliveries.plan(items);
+    expect(again.map((row) => row.id).sort()).toEqual(
+      planned
+        .filter((row) => row.id !== done.id)
+        .map((row) => row.id)
+        .sort(),
+    );
+    expect(await database.client.delivery.count({ where: { webhookId: { in: [first, second] } } })).toBe(4);
+  });
+
+  it('counts an attempt before the send, records its outcome once, and closes an attempt taken over', async () => {
+    const id = await planOne(await newWebhook(), 'e-attempts');
+    const first = await deliveries.beginAttempt(id, 60_000);
+    expect(first.attemptNumber).toBe(1);
+    // The dispatcher died mid-send; another took the job over.
+    const second = await deliveries.beginAttempt(id, 60_000);
+    expect(second.attemptNumber).toBe(2);
+    const retryAt = new Date(Date.now() + 60_000);
+    expect(await deliveries.retryLater(id, second, http500, retryAt)).toBe(true);
+    // A record retried after its first try committed applies nothing.
+    expect(await deliveries.retryLater(id, second, http500, retryAt)).toBe(false);
+    expect(await deliveries.succeed(id, second, ok)).toBe(false);
+
+    const third = await deliveries.beginAttempt(id, 60_000);
+    expect(await deliveries.succeed(id, third, ok)).toBe(true);
+    const row = await database.client.delivery.findUniqueOrThrow({
+      where: { id },
+      include: { attempts: { orderBy: { attemptedAt: 'asc' } } },
+    });
+    expect(row).toMatchObject({ status: DeliveryStatus.succeeded, attemptCount: 3 });
+    expect(
+      row.attempts.map((attempt) => [attempt.errorKind, attempt.statusCode, attempt.inFlightUntil]),
+    ).toEqual([
+      [SendFailureKind.interrupted, null, null],
+      [SendFailureKind.http_status, 500, null],
+      [null, 204, null],
+    ]);
+  });
+
+  it('gives up, disabling the webhook with the reason, or abandons when it was disabled meanwhile', async () => {
+    const webhookId = await newWebhook();
+    const id = await planOne(webhookId, 'e-give-up');
+    const attempt = await deliveries.beginAttempt(id, 1000);
+    expect(await deliveries.giveUp(id, attempt, http500, { webhookId, reason: '3 attempts failed' })).toBe(
+      true,
+    );
+    expect(await statusOf(id)).toBe(DeliveryStatus.failed);
+    expect(await database.client.webhook.findUniqueOrThrow({ where: { id: webhookId } })).toMatchObject({
+      enabled: false,
+      disabledReason: '3 attempts failed',
+    });
+
+    const other = await planOne(webhookId, 'e-abandoned');
+    await deliveries.beginAttempt(other, 60_000);
+    await deliveries.abandon(other);
+    expect(await statusOf(other)).toBe(DeliveryStatus.failed);
+    expect(
+      await database.client.deliveryAttempt.count({
+        where: { deliveryId: other, inFlightUntil: { not: null } },
+      }),
+    ).toBe(0);
+
+    // A person's redelivery reopens it, only through its own webhook.
+    expect(await deliveries.reopen(other, 'another-hook')).toBeNull();
+    expect(await deliveries.reopen(other, webhookId)).toMatchObject({ status: DeliveryStatus.pending });
+  });
+
+  it('pages the log newest first by cursor, both ways, ties on created_at broken by id', async () => {
+    const webhookId = await newWebhook();
+    const ids: string[] = [];
+    for (let n = 0; n < 7; n++) ids.push(await planOne(webhookId, `e-page-${n}`));
+    // Three of them created in the same instant.
+    const tie = new Date('2026-01-01T00:00:00Z');
+    await database.client.delivery.updateMany({
+      where: { id: { in: ids.slice(2, 5) } },
+      data: { createdAt: tie },
+    });
+    const newestFirst = (
+      await database.client.delivery.findMany({
+        where: { webhookId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      })
+    ).map((row) => row.id);
+
+    const seen: string[] = [];
+    let page = await deliveries.page(webhookId, { pageSize: 2 });
+    while (page.length > 0) {
+      seen.push(...page.map((row) => row.id));
+      page = await deliveries.page(webhookId, { pageSize: 2, before: page.at(-1)!.id });
+    }
+    expect(seen).toEqual(newestFirst);
+
+    const back: string[] = [newestFirst.at(-1)!];
+    page = await deliveries.page(webhookId, { pageSize: 2, after: back[0] });
+    while (page.length > 0) {
+      back.unshift(...page.map((row) => row.id));
+      page = await deliveries.page(webhookId, { pageSize: 2, after: page[0].id });
+    }
+    expect(back).toEqual(newestFirst);
+
+    expect(await deliveries.page(webhookId, { pageSize: 2, before: 'no-such-delivery' })).toEqual([]);
+    expect(await deliveries.page('another-hook', { pageSize: 2, before: ids[0] })).toEqual([]);
+  });
+
+  it('prunes finished deliveries changed before the cutoff, with their attempts, never pending ones', async () => {
+    const webhookId = await newWebhook();
+    const finished = await planOne(webhookId, 'e-old-finished');
+    await deliveries.succeed(finished, await deliveries.beginAttempt(finished, 1000), ok);
+    const pending = await planOne(webhookId, 'e-old-pending');
+    const recent = await planOne(webhookId, 'e-recent');
+    await deliveries.succeed(recent, await deliveries.beginAttempt(recent, 1000), ok);
+    await database.client.$executeRaw`UPDATE deliveries SET updated_at = updated_at - interval '40 days'
+      WHERE id = ANY(${[finished, pending]}::text[])`;
+
+    const cutoff = new Date(Date.now() - 30 * 24 * 3600 * 1000);
+    let pruned = 0;
+    for (
+      let batch = await deliveries.pruneFinished(cutoff, 1);
+      batch > 0;
+      batch = await deliveries.pruneFinished(cutoff, 1)
+    )
+      pruned += batch;
+    expect(pruned).toBe(1);
+    expect(await database.client.delivery.findUnique({ where: { id: finished } })).toBeNull();
+    expect(await database.client.deliveryAttempt.count({ where: { deliveryId: finished } })).toBe(0);
+    expect(await statusOf(pending)).toBe(DeliveryStatus.pending);
+    expect(await statusOf(recent)).toBe(DeliveryStatus.succeeded);
+  });
+});
