@@ -19,8 +19,9 @@ import {
   TestNatsServer,
 } from '@formline/testing';
 import { responsesConfigSchema } from '../responses.config';
+import { ResponsesRetention } from '../retention/responses.retention';
+import { UploadRepository } from '../uploads/upload.repository';
 import { OutboxRelay } from './outbox.relay';
-import { OutboxRetention } from './outbox.retention';
 import { OutboxStore } from './outbox.store';
 
 // A subject no stream takes, on purpose.
@@ -37,7 +38,7 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
   let nats: TestNatsServer;
   let connection: NatsConnection;
   let relay: OutboxRelay;
-  let retention: OutboxRetention;
+  let retention: ResponsesRetention;
 
   beforeAll(async () => {
     [database, nats] = await Promise.all([
@@ -61,7 +62,13 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
     connection = await connectNats(config, 'outbox-int-spec');
     const store = new OutboxStore(database.client);
     relay = new OutboxRelay(store, connection, config);
-    retention = new OutboxRetention(store, config);
+    // No uploads here: a store that holds nothing is enough for the outbox's part.
+    const noFiles = {
+      put: () => Promise.resolve(),
+      get: () => Promise.resolve(undefined),
+      delete: () => Promise.resolve(),
+    };
+    retention = new ResponsesRetention(store, new UploadRepository(database.client), noFiles, config);
     await relay.onApplicationBootstrap();
     retention.onApplicationBootstrap();
   });
