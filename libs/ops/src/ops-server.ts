@@ -23,7 +23,12 @@ export class OpsServer {
       void this.answer(request.url ?? '/')
         .catch((error: unknown) => ({ status: 500, body: { status: 'error', error: String(error) } }))
         .then(({ status, body, contentType }: { status: number; body: unknown; contentType?: string }) => {
-          response.writeHead(status, { 'content-type': contentType ?? 'application/json' });
+          // Which process answered: a supervisor (or a test harness) can tell its
+          // own app from another that holds the port it was given.
+          response.writeHead(status, {
+            'content-type': contentType ?? 'application/json',
+            'x-process-id': String(process.pid),
+          });
           response.end(typeof body === 'string' ? body : JSON.stringify(body));
         });
     });

@@ -68,7 +68,9 @@ export class AppProcess {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (this.hasExited()) throw new Error(`${this.options.label} exited before it was ready`);
-      if ((await readinessStatus(this.options.opsPort)) === 200) return;
+      // Only this process's answer counts: when its port was taken by another
+      // process meanwhile, that one's 200 must not pass for this app's.
+      if ((await readinessStatus(this.options.opsPort, 5000, this.child.pid)) === 200) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`${this.options.label} was not ready within ${timeoutMs} ms`);
@@ -99,13 +101,20 @@ export class AppProcess {
 }
 
 // The app's readiness answer; undefined when there is none within `timeoutMs`
-// (an app too busy to answer is not ready, and a caller polling it must not hang).
-export async function readinessStatus(opsPort: number, timeoutMs = 5000): Promise<number | undefined> {
+// (an app too busy to answer is not ready, and a caller polling it must not
+// hang) and, given `pid`, when another process answered (the ops server names
+// itself in X-Process-Id).
+export async function readinessStatus(
+  opsPort: number,
+  timeoutMs = 5000,
+  pid?: number,
+): Promise<number | undefined> {
   try {
     const response = await fetch(`http://127.0.0.1:${opsPort}/health/ready`, {
       signal: AbortSignal.timeout(timeoutMs),
     });
     await response.arrayBuffer();
+    if (pid !== undefined && response.headers.get('x-process-id') !== String(pid)) return undefined;
     return response.status;
   } catch {
     return undefined;
