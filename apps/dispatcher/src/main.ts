@@ -12,7 +12,7 @@ import {
   stopOnSignal,
 } from '@formline/ops';
 import { Redis } from 'ioredis';
-import { dispatcherConfigSchema } from './dispatcher.config';
+import { dispatcherConfigSchema } from '@formline/app-config';
 import { DispatcherModule } from './dispatcher.module';
 
 runMain(async () => {

@@ -4,7 +4,7 @@ import { QueueGroups } from '@formline/contracts';
 import { ResponsesPrismaClient } from '@formline/db';
 import { runNatsService } from '@formline/messaging';
 import { exposePipelineMetrics, runMain } from '@formline/ops';
-import { responsesConfigSchema } from './responses.config';
+import { responsesConfigSchema } from '@formline/app-config';
 import { ResponsesModule } from './responses.module';
 
 runMain(async () => {

@@ -5,7 +5,7 @@ import { WebhooksPrismaClient } from '@formline/db';
 import { redisIsUp, runNatsService } from '@formline/messaging';
 import { exposePipelineMetrics, runMain } from '@formline/ops';
 import { Redis } from 'ioredis';
-import { webhooksConfigSchema } from './webhooks.config';
+import { webhooksConfigSchema } from '@formline/app-config';
 import { WebhooksModule } from './webhooks.module';
 
 runMain(async () => {
