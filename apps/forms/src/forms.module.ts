@@ -1,4 +1,4 @@
-import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
+import { Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
 import { connectNats } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
@@ -39,8 +39,8 @@ import { PersonalTokenRepository } from './tokens/personal-token.repository';
 @Module({})
 export class FormsModule implements OnApplicationShutdown {
   constructor(
-    @Inject(GlobalPrismaClient) private readonly db: GlobalPrismaClient,
-    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly db: GlobalPrismaClient,
+    private readonly announcer: ChangeAnnouncer,
   ) {}
 
   static forConfig(config: FormsConfig): DynamicModule {

@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import { connectNats, RpcClient } from '@formline/messaging';
+import { connectNats, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { ErasureRepository } from './erasure/erasure.repository';
 import { RespondentErasureService } from './erasure/respondent-erasure.service';
 import { InsightsRepository } from './insights/insights.repository';
@@ -13,7 +13,6 @@ import { OutboxStore } from './outbox/outbox.store';
 import { ResponseController } from './response.controller';
 import { ResponseRepository } from './response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
-import { RESPONSES_NATS } from './responses.tokens';
 import { ProgressService } from './submission/progress.service';
 import { SubmissionService } from './submission/submission.service';
 
@@ -22,8 +21,8 @@ import { SubmissionService } from './submission/submission.service';
 @Module({})
 export class ResponsesModule implements OnApplicationShutdown {
   constructor(
-    @Inject(ResponsesPrismaClient) private readonly db: ResponsesPrismaClient,
-    @Inject(RESPONSES_NATS) private readonly nats: NatsConnection,
+    private readonly db: ResponsesPrismaClient,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {}
 
   static forConfig(config: ResponsesConfig): DynamicModule {
@@ -42,12 +41,12 @@ export class ResponsesModule implements OnApplicationShutdown {
         },
         // Its own connection for calls to other services and for JetStream.
         {
-          provide: RESPONSES_NATS,
+          provide: NATS_CONNECTION,
           useFactory: () => connectNats(config, `responses-${config.REGION}-client`),
         },
         {
           provide: RpcClient,
-          inject: [RESPONSES_NATS],
+          inject: [NATS_CONNECTION],
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
         ResponseRepository,

@@ -8,10 +8,9 @@ import {
 import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Streams } from '@formline/contracts';
-import { ensureStream, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
+import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
 import { recordOutboxDeadLetters, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { RESPONSES_NATS } from '../responses.tokens';
 import { type OutboxRow, OutboxStore } from './outbox.store';
 
 /** What the relay needs of JetStream. */
@@ -63,7 +62,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   constructor(
     private readonly store: OutboxStore,
-    @Inject(RESPONSES_NATS) nats: NatsConnection,
+    @Inject(NATS_CONNECTION) nats: NatsConnection,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
     this.link = new NatsLink(nats);

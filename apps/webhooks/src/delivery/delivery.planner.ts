@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ResponseSubmittedEvent } from '@formline/contracts';
 import { WebhooksPrismaClient } from '@formline/db';
 import { DeliveryQueue, DeliveryRepository } from '@formline/webhook-delivery';
@@ -20,8 +20,8 @@ export interface PlannableEvent {
 export class DeliveryPlanner {
   constructor(
     private readonly db: WebhooksPrismaClient,
-    @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
-    @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   async plan(events: readonly PlannableEvent[]): Promise<void> {

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
 import { WebhooksPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -19,8 +19,8 @@ interface WebhookKey {
 export class WebhookService {
   constructor(
     private readonly db: WebhooksPrismaClient,
-    @Inject(SecretBox) private readonly secrets: SecretBox,
-    @Inject(WebhookUrlPolicy) private readonly urls: WebhookUrlPolicy,
+    private readonly secrets: SecretBox,
+    private readonly urls: WebhookUrlPolicy,
   ) {}
 
   async upsert(
