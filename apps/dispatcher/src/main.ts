@@ -19,7 +19,7 @@ runMain(async () => {
   const config = loadConfig(dispatcherConfigSchema);
   const logger = createLogger('dispatcher', config);
   startProcessMetrics({ app: 'dispatcher', region: config.REGION });
-  // Fed by the delivery worker (issue 6): queue depth, attempts, latency.
+  // Fed by the delivery worker: queue depth, attempts, latency.
   exposePipelineMetrics('queue', 'delivery');
   const app = await NestFactory.createApplicationContext(DispatcherModule.forConfig(config), { logger });
   const db = app.get(WebhooksPrismaClient);

@@ -9,7 +9,7 @@ import { ResponsesModule } from './responses.module';
 
 runMain(async () => {
   const config = loadConfig(responsesConfigSchema);
-  // Fed by the outbox relay (issue 5).
+  // Fed by the outbox relay.
   exposePipelineMetrics('outbox');
   await runNatsService({
     service: 'responses',

@@ -10,7 +10,7 @@ import { WebhooksModule } from './webhooks.module';
 
 runMain(async () => {
   const config = loadConfig(webhooksConfigSchema);
-  // Fed by the submission-event consumer (issue 6).
+  // Fed by the submission-event consumer.
   exposePipelineMetrics('stream');
   await runNatsService({
     service: 'webhooks',
