@@ -9,8 +9,8 @@ import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { OutboxRetention } from './outbox/outbox.retention';
-import { OutboxStore } from './outbox/outbox.store';
-import { ResponseController } from './response.controller';
+import { OutboxRepository } from './outbox/outbox.repository';
+import { ResponseHandler } from './response.handler';
 import { ResponseRepository } from './response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { ProgressService } from './submission/progress.service';
@@ -28,7 +28,8 @@ export class ResponsesModule implements OnApplicationShutdown {
   static forConfig(config: ResponsesConfig): DynamicModule {
     return {
       module: ResponsesModule,
-      controllers: [ResponseController],
+      // The NATS handlers (Nest registers every class of handlers as a controller).
+      controllers: [ResponseHandler],
       providers: [
         { provide: RESPONSES_CONFIG, useValue: config },
         {
@@ -50,7 +51,7 @@ export class ResponsesModule implements OnApplicationShutdown {
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
         ResponseRepository,
-        OutboxStore,
+        OutboxRepository,
         OutboxRelay,
         OutboxRetention,
         SubmissionService,

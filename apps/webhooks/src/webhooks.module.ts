@@ -9,7 +9,8 @@ import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
 import { DeliveryRetention } from './delivery/delivery.retention';
 import { SubmissionConsumer } from './events/submission.consumer';
-import { WebhookController } from './webhook.controller';
+import { WebhookHandler } from './webhook.handler';
+import { WebhookRepository } from './webhook/webhook.repository';
 import { WebhookService } from './webhook/webhook.service';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
 
@@ -28,7 +29,8 @@ export class WebhooksModule implements OnApplicationShutdown {
   static forConfig(config: WebhooksConfig): DynamicModule {
     return {
       module: WebhooksModule,
-      controllers: [WebhookController],
+      // The NATS handlers (Nest registers every class of handlers as a controller).
+      controllers: [WebhookHandler],
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
         {
@@ -53,6 +55,7 @@ export class WebhooksModule implements OnApplicationShutdown {
           inject: [WebhooksPrismaClient],
           useFactory: (db: WebhooksPrismaClient) => new DeliveryRepository(db),
         },
+        WebhookRepository,
         WebhookService,
         DeliveryPlanner,
         DeliveryRetention,

@@ -11,7 +11,7 @@ import { Streams } from '@formline/contracts';
 import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
 import { recordOutboxDeadLetters, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { type OutboxRow, OutboxStore } from './outbox.store';
+import { type OutboxRow, OutboxRepository } from './outbox.repository';
 
 /** What the relay needs of JetStream. */
 export interface OutboxPublisher {
@@ -61,7 +61,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private stopped = false;
 
   constructor(
-    private readonly store: OutboxStore,
+    private readonly store: OutboxRepository,
     @Inject(NATS_CONNECTION) nats: NatsConnection,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {

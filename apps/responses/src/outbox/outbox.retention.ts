@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { RetentionPruner } from '@formline/db';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { OutboxStore } from './outbox.store';
+import { OutboxRepository } from './outbox.repository';
 
 // Deletes published outbox rows after OUTBOX_RETENTION_MS, in small batches,
 // one replica at a time. Rows set aside are kept for an operator.
@@ -15,7 +15,7 @@ import { OutboxStore } from './outbox.store';
 export class OutboxRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly pruner: RetentionPruner;
 
-  constructor(store: OutboxStore, @Inject(RESPONSES_CONFIG) config: ResponsesConfig) {
+  constructor(store: OutboxRepository, @Inject(RESPONSES_CONFIG) config: ResponsesConfig) {
     this.pruner = new RetentionPruner(
       [
         {

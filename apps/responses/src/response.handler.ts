@@ -20,7 +20,7 @@ import { ProgressService } from './submission/progress.service';
 import { SubmissionService } from './submission/submission.service';
 
 @Controller()
-export class ResponseController {
+export class ResponseHandler {
   constructor(
     private readonly submissions: SubmissionService,
     private readonly progress: ProgressService,
