@@ -4,8 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
-
-const apps = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'];
+import { moduleBoundaries } from './tools/lint/module-boundaries.rule.mjs';
 
 export default tseslint.config(
   {
@@ -41,23 +40,26 @@ export default tseslint.config(
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
-  // STYLE rule 2: no app imports another app; apps share only libs/.
-  ...apps.map((app) => ({
-    files: [`apps/${app}/**/*.ts`],
+  // STYLE rule 2 and the project tags of project.json: apps import only libs
+  // (never another app), libs only libs, tools and tests libs and tools; a lib
+  // is reached through its @formline alias.
+  {
+    files: ['**/*.ts', '**/*.mjs', '**/*.cjs', '**/*.js'],
+    plugins: { formline: moduleBoundaries },
     rules: {
-      'no-restricted-imports': [
+      'formline/enforce-module-boundaries': [
         'error',
         {
-          patterns: apps
-            .filter((other) => other !== app)
-            .map((other) => ({
-              group: [`**/apps/${other}/**`],
-              message: 'Apps share code only through libs/.',
-            })),
+          depConstraints: [
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+          ],
         },
       ],
     },
-  })),
+  },
   // STYLE rule 3: configuration is read once, by libs/config.
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],

@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
+import { appConfigSchemas } from '@formline/app-config';
 import { type Region, regions } from '@formline/contracts';
 import {
   type ConfigMap,
@@ -13,7 +14,7 @@ import {
   renderOverlay,
 } from './checks/manifests';
 import { type NetworkPolicy } from './checks/network-policy.checks';
-import { configSchemas, globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
+import { globalMigrationRegion, regionStackProblems } from './checks/region-stack.checks';
 
 // Renders every region's overlay with `kubectl kustomize` and holds it to what
 // a deployable, region-confined stack needs (deploy/checks/region-stack.checks.ts).
@@ -49,7 +50,7 @@ describe('the overlays in deploy/', () => {
   it('gives every app that uses Redis the password from a Secret, the gateway included (deploy/examples)', () => {
     const objects = renderKustomization(path.join(deployDir, 'examples/eu-redis-password'));
     expect(regionStackProblems(objects, 'eu')).toEqual([]);
-    const redisApps = Object.entries(configSchemas)
+    const redisApps = Object.entries(appConfigSchemas)
       .filter(([, schema]) => 'REDIS_URL' in schema.shape)
       .map(([app]) => app);
     expect(redisApps.sort()).toEqual(['dispatcher', 'gateway', 'webhooks']);

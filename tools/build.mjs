@@ -3,6 +3,11 @@
 // one file out, same tree, path aliases rewritten to relative requires. Takes
 // about a second, so the test harness and `npm start` always run fresh code.
 // Type-checking is separate (`tsc --noEmit`), as swc does not check types.
+//
+//   node tools/build.mjs                         everything, into a fresh dist/
+//   node tools/build.mjs libs/config apps/forms  these folders only, replacing
+//                                                just their part of dist/ (the
+//                                                build target of each Nx project)
 import { readFileSync, mkdirSync, writeFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,11 +41,19 @@ const swcOptions = (file) => ({
   },
 });
 
-rmSync(outDir, { recursive: true, force: true });
+const only = process.argv.slice(2).map((dir) => path.relative(root, path.resolve(root, dir)));
+for (const dir of only) {
+  if (!sourceDirs.includes(dir.split(path.sep)[0]) || !existsSync(path.join(root, dir))) {
+    console.error(`build: ${dir} is not a folder under ${sourceDirs.join(', ')}`);
+    process.exit(2);
+  }
+}
+const dirs = only.length > 0 ? only : sourceDirs.filter((dir) => existsSync(path.join(root, dir)));
+for (const dir of only.length > 0 ? only.map((dir) => path.join(outDir, dir)) : [outDir]) {
+  rmSync(dir, { recursive: true, force: true });
+}
 const started = Date.now();
-const files = sourceDirs
-  .filter((dir) => existsSync(path.join(root, dir)))
-  .flatMap((dir) => [...typescriptFiles(path.join(root, dir))]);
+const files = dirs.flatMap((dir) => [...typescriptFiles(path.join(root, dir))]);
 await Promise.all(
   files.map(async (file) => {
     const output = await transformFile(file, swcOptions(file));
@@ -53,6 +66,9 @@ await Promise.all(
 console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
 
 // The respondent page's script, for browsers: one file beside the gateway's code.
+const gateway = path.join('apps', 'gateway');
+if (only.length > 0 && !only.some((dir) => gateway.startsWith(dir) || dir.startsWith(gateway)))
+  process.exit(0);
 const { bundleBrowserScript } = await import('./bundle-browser.mjs');
 const pageDir = path.join(outDir, 'apps/gateway/src/respondent-page');
 mkdirSync(pageDir, { recursive: true });

@@ -1,5 +1,4 @@
-import { bearerTokenFrom } from '../../apps/gateway/src/auth/bearer-token';
-import { hashAccessToken, isBearerTokenShape } from '@formline/tokens';
+import { bearerTokenFrom, hashAccessToken, isBearerTokenShape } from '@formline/tokens';
 import Fastify from 'fastify';
 
 // The read path's baseline: bare Fastify answering the same form JSON, with

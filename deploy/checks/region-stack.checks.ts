@@ -1,12 +1,7 @@
-import type { z } from 'zod';
+import { appConfigSchemas } from '@formline/app-config';
 import { ConfigError, parseConfig, regionBaseUrls } from '@formline/config';
 import { type Region, regions } from '@formline/contracts';
 import { type AppName, appNames } from '@formline/stack';
-import { dispatcherConfigSchema } from '../../apps/dispatcher/src/dispatcher.config';
-import { formsConfigSchema } from '../../apps/forms/src/forms.config';
-import { gatewayConfigSchema } from '../../apps/gateway/src/gateway.config';
-import { responsesConfigSchema } from '../../apps/responses/src/responses.config';
-import { webhooksConfigSchema } from '../../apps/webhooks/src/webhooks.config';
 import {
   type ConfigMap,
   type Container,
@@ -29,14 +24,6 @@ import { networkPolicyProblems } from './network-policy.checks';
 // bounded, unprivileged, stopping within its grace period; the region's
 // migrations present once; and nothing pointing at another region's
 // infrastructure. Returns every problem found, each naming its object.
-
-export const configSchemas: Record<AppName, z.ZodObject> = {
-  gateway: gatewayConfigSchema,
-  forms: formsConfigSchema,
-  responses: responsesConfigSchema,
-  webhooks: webhooksConfigSchema,
-  dispatcher: dispatcherConfigSchema,
-};
 
 // The Secret (key `url`) behind each database, in the region's namespace.
 export const databases = {
@@ -108,7 +95,7 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
 
   checkOneFileStore(envs, report);
   checkGatewayExposure(objects, region, configMaps, report);
-  networkPolicyProblems(objects, configSchemas, report);
+  networkPolicyProblems(objects, appConfigSchemas, report);
   const migrateImage = checkMigrationJobs(objects, region, report);
   checkImages(appImages, migrateImage, report);
   return problems;
@@ -195,7 +182,7 @@ function checkAppEnvironment(
   report: Report,
 ): void {
   // The app's own schema decides: what it requires, in the formats it accepts.
-  const schema = configSchemas[app];
+  const schema = appConfigSchemas[app];
   const values = Object.fromEntries(
     Object.entries(env).map(([name, { value, secret }]) => [
       name,

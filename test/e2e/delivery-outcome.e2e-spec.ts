@@ -12,8 +12,8 @@ import {
   WebhookReceiver,
 } from '@formline/testing';
 
-// What the dispatcher does between a receiver's answer and the delivery log
-// (issue 19): a send the receiver acknowledged is never sent again because
+// What the dispatcher does between a receiver's answer and the delivery log:
+// a send the receiver acknowledged is never sent again because
 // PostgreSQL could not take its outcome at that moment; and the log shows an
 // attempt under way as `sending`, and one whose dispatcher died as
 // `interrupted`, followed by the attempt that took over. PostgreSQL sits

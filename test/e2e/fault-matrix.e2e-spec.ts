@@ -1,6 +1,6 @@
 import { formatFaultMatrixReport, type FaultMatrixReport, runFaultMatrix } from '@formline/testing';
 
-// The fault matrix (issue 19): while anonymous submissions stream in at a
+// The fault matrix: while anonymous submissions stream in at a
 // steady rate to a US form with an enabled webhook, each of the region's five
 // apps is killed with SIGKILL and relaunched, and PostgreSQL, NATS and Redis
 // crash and start again, in turn. Clients retry with the same Idempotency-Key.

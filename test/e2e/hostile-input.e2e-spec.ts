@@ -9,7 +9,7 @@ import {
   WebhookReceiver,
 } from '@formline/testing';
 
-// The attacks of issue 17, each against the real apps: one request must never
+// Hostile input, each attack against the real apps: one request must never
 // take a region down, poison its pipeline or pollute a process. Each is
 // refused with a 4xx and the error body, and the region keeps serving.
 describe('hostile input', () => {

@@ -22,7 +22,7 @@ import {
 
 const root = path.resolve(__dirname, '../..');
 
-// Redis and NATS inside the cluster as production runs them (issue 17): Redis
+// Redis and NATS inside the cluster as production runs them: Redis
 // asks for a password and speaks only TLS, NATS asks for a user and password
 // and speaks only TLS, both with a certificate of a private CA. Every app of
 // a region gets there through its config alone (REDIS_PASSWORD,

@@ -17,7 +17,7 @@ import {
   WebhookReceiver,
 } from '@formline/testing';
 
-// Residency audit (issue 19): after a mixed run on both regions (submissions,
+// Residency audit: after a mixed run on both regions (submissions,
 // webhook deliveries, one submission sent to the wrong region's address), no
 // EU response, delivery, job or payload is in any US database, queue, stream
 // or log, and the reverse. Each region's own data is found in its own stores,

@@ -10,7 +10,7 @@ import {
   RegionStack,
   type RegionStackSettings,
 } from '@formline/stack';
-import { appConfigSchemas } from '../docs/configuration-reference';
+import { appConfigSchemas } from '@formline/app-config';
 import { seedDemo } from '../seed/demo-seed';
 
 // `npm start`, after scripts/start.sh has installed, built, started the

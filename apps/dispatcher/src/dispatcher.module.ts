@@ -1,4 +1,4 @@
-import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { connectRedis } from '@formline/messaging';
 import { webhookSecretKeys } from '@formline/config';
@@ -12,8 +12,8 @@ import { DeliveryWorker } from './delivery/delivery.worker';
 @Module({})
 export class DispatcherModule implements OnApplicationShutdown {
   constructor(
-    @Inject(WebhooksPrismaClient) private readonly db: WebhooksPrismaClient,
-    @Inject(Redis) private readonly redis: Redis,
+    private readonly db: WebhooksPrismaClient,
+    private readonly redis: Redis,
   ) {}
 
   static forConfig(config: DispatcherConfig): DynamicModule {

@@ -12,14 +12,14 @@ import {
   stopOnSignal,
 } from '@formline/ops';
 import { Redis } from 'ioredis';
-import { dispatcherConfigSchema } from './dispatcher.config';
+import { dispatcherConfigSchema } from '@formline/app-config';
 import { DispatcherModule } from './dispatcher.module';
 
 runMain(async () => {
   const config = loadConfig(dispatcherConfigSchema);
   const logger = createLogger('dispatcher', config);
   startProcessMetrics({ app: 'dispatcher', region: config.REGION });
-  // Fed by the delivery worker (issue 6): queue depth, attempts, latency.
+  // Fed by the delivery worker: queue depth, attempts, latency.
   exposePipelineMetrics('queue', 'delivery');
   const app = await NestFactory.createApplicationContext(DispatcherModule.forConfig(config), { logger });
   const db = app.get(WebhooksPrismaClient);

@@ -32,7 +32,7 @@ export class FormService {
   constructor(
     private readonly forms: FormRepository,
     private readonly workspaces: WorkspaceRepository,
-    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly announcer: ChangeAnnouncer,
     private readonly formImages: FormImagesCheck,
     @Inject(FORMS_CONFIG) config: FormsConfig,
   ) {

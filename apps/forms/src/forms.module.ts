@@ -1,36 +1,37 @@
-import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
+import { Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
 import { connectNats } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
-import { AccountCredentialsController } from './accounts/account-credentials.controller';
+import { AccountCredentialsHandler } from './accounts/account-credentials.handler';
 import { AccountCredentialsService } from './accounts/account-credentials.service';
-import { AccountProfileController } from './accounts/account-profile.controller';
-import { FormController } from './form.controller';
-import { FormMessagesController } from './form-messages.controller';
+import { AccountRepository } from './accounts/account.repository';
+import { AccountProfileHandler } from './accounts/account-profile.handler';
+import { FormHandler } from './form.handler';
+import { FormMessagesHandler } from './form-messages.handler';
 import { FormRepository } from './form.repository';
 import { FormService } from './form.service';
-import { FormPageController } from './respondent-page/form-page.controller';
+import { FormPageHandler } from './respondent-page/form-page.handler';
 import { FormImagesCheck } from './images/form-images.check';
-import { ImageController } from './images/image.controller';
+import { ImageHandler } from './images/image.handler';
 import { ImageRepository } from './images/image.repository';
 import { ImageService } from './images/image.service';
-import { ThemeController } from './themes/theme.controller';
+import { ThemeHandler } from './themes/theme.handler';
 import { ThemeRepository } from './themes/theme.repository';
 import { ThemeService } from './themes/theme.service';
-import { WorkspaceController } from './workspace.controller';
+import { WorkspaceHandler } from './workspace.handler';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
-import { OAuthApplicationController } from './oauth/oauth-application.controller';
+import { OAuthApplicationHandler } from './oauth/oauth-application.handler';
 import { OAuthApplicationRepository } from './oauth/oauth-application.repository';
-import { OAuthAuthorizationController } from './oauth/oauth-authorization.controller';
-import { OAuthGrantController } from './oauth/oauth-grant.controller';
+import { OAuthAuthorizationHandler } from './oauth/oauth-authorization.handler';
+import { OAuthGrantHandler } from './oauth/oauth-grant.handler';
 import { OAuthGrantRepository } from './oauth/oauth-grant.repository';
-import { OAuthTokenController } from './oauth/oauth-token.controller';
+import { OAuthTokenHandler } from './oauth/oauth-token.handler';
 import { OAuthTokenService } from './oauth/oauth-token.service';
-import { AccessTokenController } from './tokens/access-token.controller';
+import { AccessTokenHandler } from './tokens/access-token.handler';
 import { AccessTokenRepository } from './tokens/access-token.repository';
-import { PersonalTokenController } from './tokens/personal-token.controller';
+import { PersonalTokenHandler } from './tokens/personal-token.handler';
 import { PersonalTokenRepository } from './tokens/personal-token.repository';
 
 // The forms service owns the global database: accounts, their tokens and
@@ -39,28 +40,29 @@ import { PersonalTokenRepository } from './tokens/personal-token.repository';
 @Module({})
 export class FormsModule implements OnApplicationShutdown {
   constructor(
-    @Inject(GlobalPrismaClient) private readonly db: GlobalPrismaClient,
-    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly db: GlobalPrismaClient,
+    private readonly announcer: ChangeAnnouncer,
   ) {}
 
   static forConfig(config: FormsConfig): DynamicModule {
     return {
       module: FormsModule,
+      // The NATS handlers (Nest registers every class of handlers as a controller).
       controllers: [
-        AccessTokenController,
-        AccountCredentialsController,
-        PersonalTokenController,
-        OAuthApplicationController,
-        OAuthAuthorizationController,
-        OAuthTokenController,
-        OAuthGrantController,
-        AccountProfileController,
-        FormController,
-        FormMessagesController,
-        WorkspaceController,
-        ThemeController,
-        ImageController,
-        FormPageController,
+        AccessTokenHandler,
+        AccountCredentialsHandler,
+        PersonalTokenHandler,
+        OAuthApplicationHandler,
+        OAuthAuthorizationHandler,
+        OAuthTokenHandler,
+        OAuthGrantHandler,
+        AccountProfileHandler,
+        FormHandler,
+        FormMessagesHandler,
+        WorkspaceHandler,
+        ThemeHandler,
+        ImageHandler,
+        FormPageHandler,
       ],
       providers: [
         { provide: FORMS_CONFIG, useValue: config },
@@ -78,6 +80,7 @@ export class FormsModule implements OnApplicationShutdown {
             new ChangeAnnouncer(await connectNats(config, `forms-${config.REGION}-announcements`)),
         },
         AccessTokenRepository,
+        AccountRepository,
         AccountCredentialsService,
         PersonalTokenRepository,
         OAuthApplicationRepository,

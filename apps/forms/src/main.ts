@@ -4,7 +4,7 @@ import { QueueGroups } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { runNatsService } from '@formline/messaging';
 import { runMain } from '@formline/ops';
-import { formsConfigSchema } from './forms.config';
+import { formsConfigSchema } from '@formline/app-config';
 import { FormsModule } from './forms.module';
 
 runMain(async () => {

@@ -1,33 +1,4 @@
-import {
-  httpVars,
-  loadSheddingVars,
-  logVars,
-  natsVars,
-  opsVars,
-  rateLimitVars,
-  readCacheVars,
-  redisVars,
-  regionVars,
-  shutdownVars,
-} from '@formline/config';
-import { z } from 'zod';
-import { fileVars } from './files/file.config';
-import { imageVars } from './images/image.config';
-
-export const gatewayConfigSchema = z.object({
-  ...regionVars,
-  ...natsVars,
-  ...redisVars,
-  ...rateLimitVars,
-  ...opsVars,
-  ...logVars,
-  ...shutdownVars,
-  ...httpVars,
-  ...loadSheddingVars,
-  ...readCacheVars,
-  ...imageVars,
-  ...fileVars,
-});
-
-export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+// The gateway app's configuration is parsed once at boot from gatewayConfigSchema
+// (libs/app-config) and injected by this token.
+export type { GatewayConfig } from '@formline/app-config';
 export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,8 +1,9 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
-import { connectNats, connectRedisFailFast, RpcClient } from '@formline/messaging';
+import { connectNats, connectRedisFailFast, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { Redis } from 'ioredis';
 import { AccessGuard } from './auth/access.guard';
 import { ReadCache } from './cache/read-cache';
 import { RouteAccessAudit } from './auth/route-access.audit';
@@ -28,13 +29,11 @@ import { OAuthApplicationsController } from './oauth/oauth-applications.controll
 import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
 import { OAuthGrantsController } from './oauth/oauth-grants.controller';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
-import { RATE_LIMIT_REDIS, RateLimiter } from './rate-limit/rate-limiter';
+import { RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle } from './rate-limit/sign-in.throttle';
 import { SubmissionThrottle } from './rate-limit/submission.throttle';
 import { SubmissionTargets } from './responses/submission-target';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
-
-const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
 // The only HTTP entry of a region. It owns no tables: it authenticates,
 // validates and asks the services over NATS. Its one piece of state, the
@@ -79,7 +78,7 @@ export class GatewayModule implements OnApplicationShutdown {
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
         {
-          provide: RATE_LIMIT_REDIS,
+          provide: Redis,
           useFactory: () => connectRedisFailFast(config, `gateway-${config.REGION}`),
         },
         {

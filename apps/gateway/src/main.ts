@@ -6,7 +6,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
-import { gatewayConfigSchema } from './gateway.config';
+import { gatewayConfigSchema } from '@formline/app-config';
 import { GatewayModule } from './gateway.module';
 import { observeHttpRequests } from './http/http-observability';
 import { installLoadShedding, LoadShedder } from './http/load-shedding';

@@ -4,12 +4,12 @@ import { QueueGroups } from '@formline/contracts';
 import { ResponsesPrismaClient } from '@formline/db';
 import { runNatsService } from '@formline/messaging';
 import { exposePipelineMetrics, runMain } from '@formline/ops';
-import { responsesConfigSchema } from './responses.config';
+import { responsesConfigSchema } from '@formline/app-config';
 import { ResponsesModule } from './responses.module';
 
 runMain(async () => {
   const config = loadConfig(responsesConfigSchema);
-  // Fed by the outbox relay (issue 5).
+  // Fed by the outbox relay.
   exposePipelineMetrics('outbox');
   await runNatsService({
     service: 'responses',

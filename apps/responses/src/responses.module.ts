@@ -1,7 +1,7 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import { connectNats, RpcClient } from '@formline/messaging';
+import { connectNats, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
 import { ErasureRepository } from './erasure/erasure.repository';
 import { RespondentErasureService } from './erasure/respondent-erasure.service';
@@ -9,12 +9,11 @@ import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
-import { OutboxStore } from './outbox/outbox.store';
-import { ResponseController } from './response.controller';
+import { OutboxRepository } from './outbox/outbox.repository';
+import { ResponseHandler } from './response.handler';
 import { ResponseRepository } from './response.repository';
 import { ResponsesRetention } from './retention/responses.retention';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
-import { RESPONSES_NATS } from './responses.tokens';
 import { ProgressService } from './submission/progress.service';
 import { FileAnswers } from './submission/file-answers';
 import { ResponseWriter } from './submission/response.writer';
@@ -27,14 +26,15 @@ import { UploadRepository } from './uploads/upload.repository';
 @Module({})
 export class ResponsesModule implements OnApplicationShutdown {
   constructor(
-    @Inject(ResponsesPrismaClient) private readonly db: ResponsesPrismaClient,
-    @Inject(RESPONSES_NATS) private readonly nats: NatsConnection,
+    private readonly db: ResponsesPrismaClient,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {}
 
   static forConfig(config: ResponsesConfig): DynamicModule {
     return {
       module: ResponsesModule,
-      controllers: [ResponseController],
+      // The NATS handlers (Nest registers every class of handlers as a controller).
+      controllers: [ResponseHandler],
       providers: [
         { provide: RESPONSES_CONFIG, useValue: config },
         {
@@ -47,16 +47,16 @@ export class ResponsesModule implements OnApplicationShutdown {
         },
         // Its own connection for calls to other services and for JetStream.
         {
-          provide: RESPONSES_NATS,
+          provide: NATS_CONNECTION,
           useFactory: () => connectNats(config, `responses-${config.REGION}-client`),
         },
         {
           provide: RpcClient,
-          inject: [RESPONSES_NATS],
+          inject: [NATS_CONNECTION],
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
         ResponseRepository,
-        OutboxStore,
+        OutboxRepository,
         OutboxRelay,
         ResponsesRetention,
         { provide: UPLOAD_STORE, useFactory: () => objectStoreFrom('FILE', config) },

@@ -5,12 +5,12 @@ import { WebhooksPrismaClient } from '@formline/db';
 import { redisIsUp, runNatsService } from '@formline/messaging';
 import { exposePipelineMetrics, runMain } from '@formline/ops';
 import { Redis } from 'ioredis';
-import { webhooksConfigSchema } from './webhooks.config';
+import { webhooksConfigSchema } from '@formline/app-config';
 import { WebhooksModule } from './webhooks.module';
 
 runMain(async () => {
   const config = loadConfig(webhooksConfigSchema);
-  // Fed by the submission-event consumer (issue 6).
+  // Fed by the submission-event consumer.
   exposePipelineMetrics('stream');
   await runNatsService({
     service: 'webhooks',

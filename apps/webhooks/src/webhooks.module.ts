@@ -2,17 +2,17 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import type { NatsConnection } from '@nats-io/transport-node';
 import { webhookSecretKeys } from '@formline/config';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
-import { connectNats, connectRedis } from '@formline/messaging';
+import { connectNats, connectRedis, NATS_CONNECTION } from '@formline/messaging';
 import { DeliveryQueue, DeliveryRepository, SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
 import { DeliveryRetention } from './delivery/delivery.retention';
 import { SubmissionConsumer } from './events/submission.consumer';
-import { WebhookController } from './webhook.controller';
+import { WebhookHandler } from './webhook.handler';
+import { WebhookRepository } from './webhook/webhook.repository';
 import { WebhookService } from './webhook/webhook.service';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
-import { WEBHOOKS_NATS } from './webhooks.tokens';
 
 // The webhooks service owns its region's webhook records and delivery log, and
 // turns submission events from the region's JetStream into delivery jobs on the
@@ -20,16 +20,17 @@ import { WEBHOOKS_NATS } from './webhooks.tokens';
 @Module({})
 export class WebhooksModule implements OnApplicationShutdown {
   constructor(
-    @Inject(WebhooksPrismaClient) private readonly db: WebhooksPrismaClient,
-    @Inject(Redis) private readonly redis: Redis,
-    @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
-    @Inject(WEBHOOKS_NATS) private readonly nats: NatsConnection,
+    private readonly db: WebhooksPrismaClient,
+    private readonly redis: Redis,
+    private readonly queue: DeliveryQueue,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {}
 
   static forConfig(config: WebhooksConfig): DynamicModule {
     return {
       module: WebhooksModule,
-      controllers: [WebhookController],
+      // The NATS handlers (Nest registers every class of handlers as a controller).
+      controllers: [WebhookHandler],
       providers: [
         { provide: WEBHOOKS_CONFIG, useValue: config },
         {
@@ -44,7 +45,7 @@ export class WebhooksModule implements OnApplicationShutdown {
         },
         // Its own connection for JetStream, apart from the one serving requests.
         {
-          provide: WEBHOOKS_NATS,
+          provide: NATS_CONNECTION,
           useFactory: () => connectNats(config, `webhooks-${config.REGION}-client`),
         },
         { provide: SecretBox, useFactory: () => new SecretBox(webhookSecretKeys(config)) },
@@ -54,6 +55,7 @@ export class WebhooksModule implements OnApplicationShutdown {
           inject: [WebhooksPrismaClient],
           useFactory: (db: WebhooksPrismaClient) => new DeliveryRepository(db),
         },
+        WebhookRepository,
         WebhookService,
         DeliveryPlanner,
         DeliveryRetention,

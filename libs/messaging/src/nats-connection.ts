@@ -1,6 +1,9 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { natsConnectionOptions, type NatsSettings } from './nats-options';
 
+// Injects an app's NATS connection (an interface, so it needs a token of its own).
+export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
+
 // A connection that outlives NATS outages: it waits for the server at boot and
 // reconnects forever, so a restart of NATS never needs a restart of the app.
 export async function connectNats(settings: NatsSettings, name: string): Promise<NatsConnection> {

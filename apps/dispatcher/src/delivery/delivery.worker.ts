@@ -56,10 +56,10 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   private readonly running = new Map<string, Promise<void>>();
 
   constructor(
-    @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
-    @Inject(Redis) private readonly redis: Redis,
-    @Inject(SecretBox) private readonly secrets: SecretBox,
-    @Inject(WebhookUrlPolicy) private readonly urls: WebhookUrlPolicy,
+    private readonly deliveries: DeliveryRepository,
+    private readonly redis: Redis,
+    private readonly secrets: SecretBox,
+    private readonly urls: WebhookUrlPolicy,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {
     this.retries = new RetryPolicy(config);

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { OAuthApplication } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -25,7 +25,7 @@ const fields = { id: true, name: true, redirectUris: true, createdAt: true } as 
 export class OAuthApplicationRepository {
   constructor(
     private readonly db: GlobalPrismaClient,
-    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly announcer: ChangeAnnouncer,
   ) {}
 
   async create(application: NewOAuthApplication): Promise<OAuthApplication> {

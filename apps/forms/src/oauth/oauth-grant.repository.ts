@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { type GlobalDb, GlobalPrismaClient } from '@formline/db';
 import type { OAuthGrant } from '@formline/contracts';
 import { newPublicId } from '@formline/ids';
@@ -37,7 +37,7 @@ export interface NewTokens {
 export class OAuthGrantRepository {
   constructor(
     private readonly db: GlobalPrismaClient,
-    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly announcer: ChangeAnnouncer,
   ) {}
 
   async createCode(code: Omit<StoredCode, 'usedAt' | 'grantId'> & { codeHash: string }): Promise<void> {

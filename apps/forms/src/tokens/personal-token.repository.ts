@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { PersonalToken } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { newPublicId } from '@formline/ids';
@@ -18,7 +18,7 @@ const fields = { id: true, name: true, scopes: true, createdAt: true, expiresAt:
 export class PersonalTokenRepository {
   constructor(
     private readonly db: GlobalPrismaClient,
-    @Inject(ChangeAnnouncer) private readonly announcer: ChangeAnnouncer,
+    private readonly announcer: ChangeAnnouncer,
   ) {}
 
   async create(token: NewPersonalToken): Promise<PersonalToken> {

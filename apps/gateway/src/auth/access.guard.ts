@@ -9,7 +9,7 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
-import { hashAccessToken, isBearerTokenShape } from '@formline/tokens';
+import { bearerTokenFrom, hashAccessToken, isBearerTokenShape } from '@formline/tokens';
 import { ReadCache } from '../cache/read-cache';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
@@ -18,7 +18,6 @@ import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { basicChallenge, bearerChallenge } from './auth-challenge';
 import type { AuthenticatedRequest } from './authenticated-request';
 import { basicCredentialsFrom } from './basic-credentials';
-import { bearerTokenFrom } from './bearer-token';
 import { routeAccessOf } from './route-access';
 
 const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, ErrorCode.TokenRevoked]);

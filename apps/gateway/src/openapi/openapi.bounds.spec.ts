@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
 import { parseConfig } from '@formline/config';
-import { gatewayConfigSchema } from '../gateway.config';
+import { gatewayConfigSchema } from '@formline/app-config';
 import { GatewayModule } from '../gateway.module';
 import { buildOpenApiDocument } from './openapi.document';
 import { describeRoutes } from './openapi.routes';

@@ -4,7 +4,7 @@ import { ErrorCode } from '@formline/errors';
 import { openApiDocumentProblems } from '@formline/testing';
 import { z } from 'zod';
 import { RequiredScope } from '../auth/required-scope.decorator';
-import { gatewayConfigSchema } from '../gateway.config';
+import { gatewayConfigSchema } from '@formline/app-config';
 import { GatewayModule } from '../gateway.module';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from './api-operation.decorator';

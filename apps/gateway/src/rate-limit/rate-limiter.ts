@@ -1,11 +1,9 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ErrorCode } from '@formline/errors';
 import { redisIsUp, whenRedisReady } from '@formline/messaging';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
-
-export const RATE_LIMIT_REDIS = Symbol('RATE_LIMIT_REDIS');
 
 export interface RateLimit {
   /** Names the counters in Redis; one name per kind of limit. */
@@ -53,7 +51,7 @@ export class RateLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly budgets = new Map<string, Budget>();
   private failing = false;
 
-  constructor(@Inject(RATE_LIMIT_REDIS) private readonly redis: Redis) {
+  constructor(private readonly redis: Redis) {
     this.redis.on('ready', () => this.recovered());
     this.redis.on('error', (error: Error) => this.failed(error));
   }

@@ -22,7 +22,7 @@ import { responsesConfigSchema } from '../responses.config';
 import { ResponsesRetention } from '../retention/responses.retention';
 import { UploadRepository } from '../uploads/upload.repository';
 import { OutboxRelay } from './outbox.relay';
-import { OutboxStore } from './outbox.store';
+import { OutboxRepository } from './outbox.repository';
 
 // A subject no stream takes, on purpose.
 // eslint-disable-next-line no-restricted-syntax
@@ -60,7 +60,7 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       RETENTION_INTERVAL_MS: '100',
     });
     connection = await connectNats(config, 'outbox-int-spec');
-    const store = new OutboxStore(database.client);
+    const store = new OutboxRepository(database.client);
     relay = new OutboxRelay(store, connection, config);
     // No uploads here: a store that holds nothing is enough for the outbox's part.
     const noFiles = {
@@ -174,7 +174,7 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
     await insertRow(waiting, event(waiting));
     relay.nudge();
     await relay.drain();
-    const stats = await new OutboxStore(database.client).stats();
+    const stats = await new OutboxRepository(database.client).stats();
     expect(stats.backlog).toBe(1);
     expect(stats.oldestAgeSeconds).toBeGreaterThanOrEqual(60);
 
@@ -185,7 +185,7 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       20_000,
     );
     expect(row).toMatchObject({ attempts: 0, deadLetteredAt: null });
-    expect(await new OutboxStore(database.client).stats()).toMatchObject({ backlog: 0, oldestAgeSeconds: 0 });
+    expect(await new OutboxRepository(database.client).stats()).toMatchObject({ backlog: 0, oldestAgeSeconds: 0 });
   });
 
   it('prunes published rows past OUTBOX_RETENTION_MS, and keeps the rows set aside', async () => {
@@ -243,7 +243,7 @@ describe('outbox claims', () => {
         },
       });
     }
-    const [one, other] = [new OutboxStore(database.client), new OutboxStore(database.client)];
+    const [one, other] = [new OutboxRepository(database.client), new OutboxRepository(database.client)];
     const claims = await one.withClaimedBatch(2, 10_000, async (first) => {
       const second = await other.withClaimedBatch(10, 10_000, async (batch) => {
         await batch.markPublished(batch.ids);

@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Subjects } from '@formline/contracts';
 import type { ResponsesConfig } from '../responses.config';
 import { OutboxRelay, type OutboxPublisher } from './outbox.relay';
-import type { ClaimedBatch, OutboxRow, OutboxStore } from './outbox.store';
+import type { ClaimedBatch, OutboxRow, OutboxRepository } from './outbox.repository';
 
 // A subject no stream takes, on purpose.
 // eslint-disable-next-line no-restricted-syntax
@@ -86,7 +86,11 @@ const quietConnection = {
 
 function relayOver(outbox: MemoryOutbox, maxAttempts = 3): OutboxRelay {
   const config = { OUTBOX_BATCH_SIZE: 10, OUTBOX_MAX_ATTEMPTS: maxAttempts, OUTBOX_PUBLISH_TIMEOUT_MS: 100 };
-  const relay = new OutboxRelay(outbox as unknown as OutboxStore, quietConnection, config as ResponsesConfig);
+  const relay = new OutboxRelay(
+    outbox as unknown as OutboxRepository,
+    quietConnection,
+    config as ResponsesConfig,
+  );
   jest.spyOn((relay as unknown as { logger: { error: () => void } }).logger, 'error').mockImplementation();
   return relay;
 }

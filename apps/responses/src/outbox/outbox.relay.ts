@@ -8,11 +8,10 @@ import {
 import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Streams } from '@formline/contracts';
-import { ensureStream, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
+import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
 import { recordOutboxDeadLetters, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { RESPONSES_NATS } from '../responses.tokens';
-import { type OutboxRow, OutboxStore } from './outbox.store';
+import { type OutboxRow, OutboxRepository } from './outbox.repository';
 
 /** What the relay needs of JetStream. */
 export interface OutboxPublisher {
@@ -62,8 +61,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private stopped = false;
 
   constructor(
-    private readonly store: OutboxStore,
-    @Inject(RESPONSES_NATS) nats: NatsConnection,
+    private readonly store: OutboxRepository,
+    @Inject(NATS_CONNECTION) nats: NatsConnection,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
     this.link = new NatsLink(nats);

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { RetentionPruner } from '@formline/db';
 import { fileKey, type ObjectStore } from '@formline/object-storage';
-import { OutboxStore } from '../outbox/outbox.store';
+import { OutboxRepository } from '../outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { UploadRepository } from '../uploads/upload.repository';
 import { UPLOAD_STORE } from '../uploads/upload.store';
@@ -23,7 +23,7 @@ export class ResponsesRetention implements OnApplicationBootstrap, OnApplication
   readonly pruner: RetentionPruner;
 
   constructor(
-    outbox: OutboxStore,
+    outbox: OutboxRepository,
     uploads: UploadRepository,
     @Inject(UPLOAD_STORE) files: ObjectStore,
     @Inject(RESPONSES_CONFIG) config: ResponsesConfig,

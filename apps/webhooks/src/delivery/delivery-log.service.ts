@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { type DeliveryResource, wholeSecondsIso } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { currentRequestId } from '@formline/ops';
@@ -23,8 +23,8 @@ interface WebhookKey {
 export class DeliveryLogService {
   constructor(
     private readonly webhooks: WebhookService,
-    @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
-    @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   // Right to be forgotten: the responses' deliveries go, bodies and attempts.

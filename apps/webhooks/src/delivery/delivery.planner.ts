@@ -1,8 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { ResponseSubmittedEvent } from '@formline/contracts';
-import { WebhooksPrismaClient } from '@formline/db';
 import { DeliveryQueue, DeliveryRepository } from '@formline/webhook-delivery';
 import { wantsEvent } from '../webhook/webhook.mapper';
+import { WebhookRepository } from '../webhook/webhook.repository';
 
 export interface PlannableEvent {
   event: ResponseSubmittedEvent;
@@ -19,20 +19,16 @@ export interface PlannableEvent {
 @Injectable()
 export class DeliveryPlanner {
   constructor(
-    private readonly db: WebhooksPrismaClient,
-    @Inject(DeliveryRepository) private readonly deliveries: DeliveryRepository,
-    @Inject(DeliveryQueue) private readonly queue: DeliveryQueue,
+    private readonly webhooks: WebhookRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   async plan(events: readonly PlannableEvent[]): Promise<void> {
     if (events.length === 0) return;
-    const webhooks = await this.db.webhook.findMany({
-      where: {
-        formId: { in: [...new Set(events.map(({ event }) => event.form_response.form_id))] },
-        enabled: true,
-      },
-      select: { id: true, formId: true, accountId: true, eventTypes: true },
-    });
+    const webhooks = await this.webhooks.enabledOfForms([
+      ...new Set(events.map(({ event }) => event.form_response.form_id)),
+    ]);
     const items = new Map<string, { eventId: string; webhookId: string; body: string }>();
     const requestIds = new Map<string, string | undefined>();
     for (const { event, requestId } of events) {

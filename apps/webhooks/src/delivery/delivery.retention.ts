@@ -15,10 +15,7 @@ import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 export class DeliveryRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly pruner: RetentionPruner;
 
-  constructor(
-    @Inject(DeliveryRepository) deliveries: DeliveryRepository,
-    @Inject(WEBHOOKS_CONFIG) config: WebhooksConfig,
-  ) {
+  constructor(deliveries: DeliveryRepository, @Inject(WEBHOOKS_CONFIG) config: WebhooksConfig) {
     this.pruner = new RetentionPruner(
       [
         {

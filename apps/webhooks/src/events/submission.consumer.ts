@@ -15,10 +15,9 @@ import {
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
-import { ensureStream, requestIdFromNatsHeaders } from '@formline/messaging';
+import { ensureStream, NATS_CONNECTION, requestIdFromNatsHeaders } from '@formline/messaging';
 import { setStreamConsumerLag } from '@formline/ops';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
-import { WEBHOOKS_NATS } from '../webhooks.tokens';
 import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.planner';
 
 // The durable consumer every replica of the service shares: JetStream keeps its
@@ -47,7 +46,7 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   private room?: () => void;
 
   constructor(
-    @Inject(WEBHOOKS_NATS) private readonly nats: NatsConnection,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
     @Inject(WEBHOOKS_CONFIG) private readonly config: WebhooksConfig,
     private readonly planner: DeliveryPlanner,
   ) {}

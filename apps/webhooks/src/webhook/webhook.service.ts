@@ -1,16 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
-import { WebhooksPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
 import { SecretBox, UrlRefused, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { eventTypesOf, toWebhookResource } from './webhook.mapper';
-
-interface WebhookKey {
-  accountId: string;
-  formId: string;
-  tag: string;
-}
+import { type WebhookKey, WebhookRepository } from './webhook.repository';
 
 // Webhook records of this region. The gateway has already checked that the
 // form belongs to the caller's account and lives in this region; every query
@@ -18,9 +12,9 @@ interface WebhookKey {
 @Injectable()
 export class WebhookService {
   constructor(
-    private readonly db: WebhooksPrismaClient,
-    @Inject(SecretBox) private readonly secrets: SecretBox,
-    @Inject(WebhookUrlPolicy) private readonly urls: WebhookUrlPolicy,
+    private readonly webhooks: WebhookRepository,
+    private readonly secrets: SecretBox,
+    private readonly urls: WebhookUrlPolicy,
   ) {}
 
   async upsert(
@@ -28,7 +22,7 @@ export class WebhookService {
   ): Promise<{ webhook: WebhookResource; created: boolean }> {
     const { accountId, formId, tag, input } = request;
     if (input.url !== undefined) await this.checkUrl(input.url);
-    const existing = await this.db.webhook.findUnique({ where: { formId_tag: { formId, tag } } });
+    const existing = await this.webhooks.findByTag(formId, tag);
     if (existing && existing.accountId !== accountId) throw notFound(formId, tag);
     const secretSealed =
       input.secret === undefined ? undefined : input.secret === null ? null : this.secrets.seal(input.secret);
@@ -38,39 +32,34 @@ export class WebhookService {
           { code: 'REQUIRED', description: 'url is required to create a webhook', field: 'url', in: 'body' },
         ]);
       }
-      const row = await this.db.webhook.create({
-        data: {
-          id: newPublicId(),
-          accountId,
-          formId,
-          tag,
-          url: input.url,
-          enabled: input.enabled ?? false,
-          verifySsl: input.verify_ssl ?? true,
-          secretSealed: secretSealed ?? null,
-          // Typeform's default is completed submissions only; a body that names
-          // event types subscribes to exactly those it sets true.
-          eventTypes: eventTypesOf(input.event_types ?? { form_response: true }),
-        },
+      const row = await this.webhooks.create({
+        id: newPublicId(),
+        accountId,
+        formId,
+        tag,
+        url: input.url,
+        enabled: input.enabled ?? false,
+        verifySsl: input.verify_ssl ?? true,
+        secretSealed: secretSealed ?? null,
+        // Typeform's default is completed submissions only; a body that names
+        // event types subscribes to exactly those it sets true.
+        eventTypes: eventTypesOf(input.event_types ?? { form_response: true }),
       });
       return { webhook: toWebhookResource(row, this.secrets), created: true };
     }
     // Turning a webhook on again, or pointing it elsewhere, forgets why it was turned off.
     const revived = input.enabled === true || (input.url !== undefined && input.url !== existing.url);
-    const row = await this.db.webhook.update({
-      where: { id: existing.id },
-      data: {
-        url: input.url,
-        enabled: input.enabled,
-        verifySsl: input.verify_ssl,
-        secretSealed,
-        // A change names only the kinds it changes; the others stay as they were.
-        eventTypes:
-          input.event_types === undefined
-            ? undefined
-            : { ...eventTypesOf(existing.eventTypes), ...input.event_types },
-        disabledReason: revived ? null : undefined,
-      },
+    const row = await this.webhooks.update(existing.id, {
+      url: input.url,
+      enabled: input.enabled,
+      verifySsl: input.verify_ssl,
+      secretSealed,
+      // A change names only the kinds it changes; the others stay as they were.
+      eventTypes:
+        input.event_types === undefined
+          ? undefined
+          : { ...eventTypesOf(existing.eventTypes), ...input.event_types },
+      disabledReason: revived ? null : undefined,
     });
     return { webhook: toWebhookResource(row, this.secrets), created: false };
   }
@@ -80,24 +69,16 @@ export class WebhookService {
   }
 
   async list(accountId: string, formId: string): Promise<WebhookResource[]> {
-    const rows = await this.db.webhook.findMany({
-      where: { accountId, formId },
-      orderBy: { createdAt: 'asc' },
-    });
+    const rows = await this.webhooks.listOfForm(accountId, formId);
     return rows.map((row) => toWebhookResource(row, this.secrets));
   }
 
   async delete(key: WebhookKey): Promise<void> {
-    const { count } = await this.db.webhook.deleteMany({
-      where: { accountId: key.accountId, formId: key.formId, tag: key.tag },
-    });
-    if (count === 0) throw notFound(key.formId, key.tag);
+    if (!(await this.webhooks.delete(key))) throw notFound(key.formId, key.tag);
   }
 
   async find(key: WebhookKey) {
-    const row = await this.db.webhook.findUnique({
-      where: { formId_tag: { formId: key.formId, tag: key.tag } },
-    });
+    const row = await this.webhooks.findByTag(key.formId, key.tag);
     if (!row || row.accountId !== key.accountId) throw notFound(key.formId, key.tag);
     return row;
   }

@@ -13,7 +13,7 @@ import { ContractPipe } from '@formline/messaging';
 import { ImageService } from './image.service';
 
 @Controller()
-export class ImageController {
+export class ImageHandler {
   constructor(private readonly images: ImageService) {}
 
   @MessagePattern(recordImage.subject)

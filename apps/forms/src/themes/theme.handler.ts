@@ -14,7 +14,7 @@ import { ContractPipe } from '@formline/messaging';
 import { ThemeService } from './theme.service';
 
 @Controller()
-export class ThemeController {
+export class ThemeHandler {
   constructor(private readonly themes: ThemeService) {}
 
   @MessagePattern(createTheme.subject)

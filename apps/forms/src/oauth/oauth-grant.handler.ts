@@ -8,7 +8,7 @@ import { OAuthGrantRepository } from './oauth-grant.repository';
 // The applications an account has granted access to, for its owner to see and
 // to cut off: revoking a grant ends every token issued under it at once.
 @Controller()
-export class OAuthGrantController {
+export class OAuthGrantHandler {
   constructor(private readonly grants: OAuthGrantRepository) {}
 
   @MessagePattern(listOAuthGrants.subject)

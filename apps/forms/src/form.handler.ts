@@ -17,7 +17,7 @@ import { FormService } from './form.service';
 
 // The forms Create API over NATS; the gateway maps HTTP onto these.
 @Controller()
-export class FormController {
+export class FormHandler {
   constructor(private readonly forms: FormService) {}
 
   @MessagePattern(createForm.subject)

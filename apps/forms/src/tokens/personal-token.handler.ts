@@ -14,7 +14,7 @@ import { PersonalTokenRepository } from './personal-token.repository';
 // Personal access tokens, managed by the account's owner (the gateway has
 // checked the owner's password). Only hashes arrive here.
 @Controller()
-export class PersonalTokenController {
+export class PersonalTokenHandler {
   constructor(private readonly tokens: PersonalTokenRepository) {}
 
   @MessagePattern(createPersonalToken.subject)

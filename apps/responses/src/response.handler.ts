@@ -22,7 +22,7 @@ import { SubmissionService } from './submission/submission.service';
 import { UploadRepository } from './uploads/upload.repository';
 
 @Controller()
-export class ResponseController {
+export class ResponseHandler {
   constructor(
     private readonly submissions: SubmissionService,
     private readonly progress: ProgressService,

@@ -6,7 +6,7 @@ import { FormService } from './form.service';
 
 // Form messages over NATS (GET/PUT /forms/{form_id}/messages at the gateway).
 @Controller()
-export class FormMessagesController {
+export class FormMessagesHandler {
   constructor(private readonly forms: FormService) {}
 
   @MessagePattern(getFormMessages.subject)

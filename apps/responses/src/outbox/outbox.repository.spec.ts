@@ -1,12 +1,12 @@
 import type { ResponsesPrismaClient } from '@formline/db';
 import { DependencyUnavailableError } from '@formline/errors';
-import { OutboxStore } from './outbox.store';
+import { OutboxRepository } from './outbox.repository';
 
 // How the relay's read of payloads tells a row PostgreSQL cannot render
 // (that row's fault, counted against it) from the database being away (no
 // row's fault). The database is a fake: each read answers from `answer`.
 function storeAnswering(answer: (ids: string[]) => unknown[] | Error): {
-  store: OutboxStore;
+  store: OutboxRepository;
   reads: string[][];
 } {
   const reads: string[][] = [];
@@ -17,7 +17,7 @@ function storeAnswering(answer: (ids: string[]) => unknown[] | Error): {
       return result instanceof Error ? Promise.reject(result) : Promise.resolve(result);
     },
   } as unknown as ResponsesPrismaClient;
-  return { store: new OutboxStore(db), reads };
+  return { store: new OutboxRepository(db), reads };
 }
 
 const away = () =>
@@ -26,7 +26,7 @@ const away = () =>
   });
 const payloadOf = (id: string) => ({ id, subject: 's', payload: '{}', requestId: null });
 
-describe('OutboxStore.read', () => {
+describe('OutboxRepository.read', () => {
   it('reads row by row when the batch read fails on a row, and names the unreadable one', async () => {
     const { store } = storeAnswering((ids) =>
       ids.includes('bad') ? new Error('invalid input syntax (22P02)') : ids.map(payloadOf),

@@ -10,7 +10,7 @@ import { AccessTokenRepository } from './access-token.repository';
 // expired tokens get distinct codes: only a holder of the token learns which,
 // and it tells them what to do (get a token, or refresh it).
 @Controller()
-export class AccessTokenController {
+export class AccessTokenHandler {
   constructor(private readonly tokens: AccessTokenRepository) {}
 
   @MessagePattern(verifyAccessToken.subject)

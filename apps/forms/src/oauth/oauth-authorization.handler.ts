@@ -14,7 +14,7 @@ const codeLifetimeMs = 10 * 60 * 1000;
 // The authorization endpoint's decisions: which client and redirect URI are
 // acceptable, and, once the account owner has signed in and consented, the code.
 @Controller()
-export class OAuthAuthorizationController {
+export class OAuthAuthorizationHandler {
   constructor(
     private readonly applications: OAuthApplicationRepository,
     private readonly grants: OAuthGrantRepository,

@@ -13,7 +13,7 @@ import { ContractPipe } from '@formline/messaging';
 import { WorkspaceService } from './workspace.service';
 
 @Controller()
-export class WorkspaceController {
+export class WorkspaceHandler {
   constructor(private readonly workspaces: WorkspaceService) {}
 
   @MessagePattern(createWorkspace.subject)

@@ -10,7 +10,7 @@ import { ThemeService } from '../themes/theme.service';
 // theme. Not scoped to a caller (respondents have no token); the gateway
 // refuses private forms to anonymous visitors.
 @Controller()
-export class FormPageController {
+export class FormPageHandler {
   constructor(
     private readonly forms: FormRepository,
     private readonly themes: ThemeService,

@@ -2,16 +2,16 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { regionBaseUrls } from '@formline/config';
 import { type AccountProfile, getAccountProfile, type RpcRequest } from '@formline/contracts';
-import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
 import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { AccountRepository } from './account.repository';
 
 // GET /me: the account behind a token, with the base address of its region.
 @Controller()
-export class AccountProfileController {
+export class AccountProfileHandler {
   constructor(
-    private readonly db: GlobalPrismaClient,
+    private readonly accounts: AccountRepository,
     @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
   ) {}
 
@@ -19,7 +19,7 @@ export class AccountProfileController {
   async get(
     @Payload(new ContractPipe(getAccountProfile.request)) request: RpcRequest<typeof getAccountProfile>,
   ): Promise<AccountProfile> {
-    const account = await this.db.account.findUnique({ where: { id: request.accountId } });
+    const account = await this.accounts.findById(request.accountId);
     if (!account) throw new DomainError(ErrorCode.NotFound, 'The account no longer exists.');
     return {
       user_id: account.id,

@@ -16,7 +16,7 @@ import { DeliveryLogService } from './delivery/delivery-log.service';
 import { WebhookService } from './webhook/webhook.service';
 
 @Controller()
-export class WebhookController {
+export class WebhookHandler {
   constructor(
     private readonly webhooks: WebhookService,
     private readonly deliveries: DeliveryLogService,

@@ -13,7 +13,7 @@ import { OAuthApplicationRepository } from './oauth-application.repository';
 
 // Applications an account registers to use the OAuth flow on other accounts.
 @Controller()
-export class OAuthApplicationController {
+export class OAuthApplicationHandler {
   constructor(private readonly applications: OAuthApplicationRepository) {}
 
   @MessagePattern(createOAuthApplication.subject)

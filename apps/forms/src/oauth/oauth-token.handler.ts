@@ -5,7 +5,7 @@ import { ContractPipe } from '@formline/messaging';
 import { OAuthTokenService } from './oauth-token.service';
 
 @Controller()
-export class OAuthTokenController {
+export class OAuthTokenHandler {
   constructor(private readonly tokens: OAuthTokenService) {}
 
   @MessagePattern(issueOAuthToken.subject)

@@ -35,7 +35,7 @@ const pending = 'published_at IS NULL AND dead_lettered_at IS NULL';
 // the same row), and their payloads are read apart, as text: nothing in the
 // claim parses a payload, so a row PostgreSQL cannot read fails alone.
 @Injectable()
-export class OutboxStore {
+export class OutboxRepository {
   constructor(private readonly db: ResponsesPrismaClient) {}
 
   // Runs `work` with up to `limit` pending rows locked, oldest first; the

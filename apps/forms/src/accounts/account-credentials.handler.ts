@@ -5,7 +5,7 @@ import { ContractPipe } from '@formline/messaging';
 import { AccountCredentialsService } from './account-credentials.service';
 
 @Controller()
-export class AccountCredentialsController {
+export class AccountCredentialsHandler {
   constructor(private readonly credentials: AccountCredentialsService) {}
 
   @MessagePattern(verifyAccountCredentials.subject)

@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import type { AppName } from '@formline/stack';
+import { dispatcherConfigSchema } from './dispatcher.config';
+import { formsConfigSchema } from './forms.config';
+import { gatewayConfigSchema } from './gateway.config';
+import { responsesConfigSchema } from './responses.config';
+import { webhooksConfigSchema } from './webhooks.config';
+
+// Each app's schema by app name: the configuration reference, `npm start` and
+// the deploy checks read what every app accepts from here.
+export const appConfigSchemas: Record<AppName, z.ZodObject> = {
+  gateway: gatewayConfigSchema,
+  forms: formsConfigSchema,
+  responses: responsesConfigSchema,
+  webhooks: webhooksConfigSchema,
+  dispatcher: dispatcherConfigSchema,
+};

@@ -1,0 +1,32 @@
+import {
+  httpVars,
+  loadSheddingVars,
+  logVars,
+  natsVars,
+  opsVars,
+  rateLimitVars,
+  readCacheVars,
+  redisVars,
+  regionVars,
+  shutdownVars,
+} from '@formline/config';
+import { z } from 'zod';
+import { fileVars } from './file-upload.config';
+import { imageVars } from './image-upload.config';
+
+export const gatewayConfigSchema = z.object({
+  ...regionVars,
+  ...natsVars,
+  ...redisVars,
+  ...rateLimitVars,
+  ...opsVars,
+  ...logVars,
+  ...shutdownVars,
+  ...httpVars,
+  ...loadSheddingVars,
+  ...readCacheVars,
+  ...imageVars,
+  ...fileVars,
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

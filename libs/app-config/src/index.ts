@@ -1,0 +1,9 @@
+// The five apps' configuration schemas. They live in a library, not in the
+// apps, so that the configuration reference, `npm start` and the deploy checks
+// read exactly what each app validates at boot without importing an app.
+export * from './gateway.config';
+export * from './forms.config';
+export * from './responses.config';
+export * from './webhooks.config';
+export * from './dispatcher.config';
+export * from './app-config.schemas';

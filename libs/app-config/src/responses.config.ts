@@ -1,0 +1,61 @@
+import {
+  databasePoolVars,
+  databaseUrl,
+  logVars,
+  natsVars,
+  opsVars,
+  regionVars,
+  retentionVars,
+  shutdownVars,
+} from '@formline/config';
+import { fileStorageVars } from '@formline/object-storage';
+import { z } from 'zod';
+
+const milliseconds = (fallback: number, description: string) =>
+  z.coerce.number().int().positive().default(fallback).describe(description);
+
+export const responsesConfigSchema = z.object({
+  ...regionVars,
+  ...natsVars,
+  ...opsVars,
+  ...logVars,
+  ...shutdownVars,
+  ...retentionVars,
+  ...databasePoolVars,
+  RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
+  OUTBOX_POLL_INTERVAL_MS: milliseconds(
+    1000,
+    'How often the outbox relay looks for events not yet published.',
+  ),
+  OUTBOX_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe('Events relayed per transaction, published to JetStream all at once.'),
+  OUTBOX_MAX_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .describe(
+      'Failed publishes of one event (while others get through) before the relay sets it aside (dead_lettered_at), logs it and counts it in formline_outbox_dead_letters. NATS being away counts against no event.',
+    ),
+  OUTBOX_RETENTION_MS: milliseconds(
+    86_400_000,
+    'How long published outbox rows are kept before the retention job deletes them (default 1 day); rows set aside are kept.',
+  ),
+  // The region's file store, shared with the gateway (which writes the uploads).
+  ...fileStorageVars,
+  FILE_UPLOAD_RETENTION_MS: milliseconds(
+    86_400_000,
+    "How long a respondent's upload may wait for a response that answers with it (default 1 day); after that, the retention job deletes it and its bytes. An upload a response holds is kept with the response.",
+  ),
+  OUTBOX_PUBLISH_TIMEOUT_MS: milliseconds(
+    2000,
+    'How long the relay waits for JetStream to acknowledge an event.',
+  ),
+});
+
+export type ResponsesConfig = z.infer<typeof responsesConfigSchema>;

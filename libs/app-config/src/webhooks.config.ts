@@ -1,0 +1,54 @@
+import {
+  databaseUrl,
+  logVars,
+  natsVars,
+  opsVars,
+  redisVars,
+  regionVars,
+  requireWebhookSecretKey,
+  retentionVars,
+  shutdownVars,
+  webhookSecurityVars,
+} from '@formline/config';
+import { z } from 'zod';
+
+export const webhooksConfigSchema = z
+  .object({
+    ...regionVars,
+    ...natsVars,
+    ...redisVars,
+    ...opsVars,
+    ...logVars,
+    ...shutdownVars,
+    ...webhookSecurityVars,
+    ...retentionVars,
+    WEBHOOKS_DATABASE_URL: databaseUrl("This region's webhooks database (webhooks and delivery attempts)."),
+    WEBHOOK_EVENT_ACK_WAIT_MS: z.coerce
+      .number()
+      .int()
+      .min(1000)
+      .default(5_000)
+      .describe(
+        'How long JetStream waits for a submission event to be acknowledged before sending it again (to any replica): the longest delay of events in flight when a webhooks replica dies. The consumer reports progress on events it is still planning, so a shorter wait re-sends only what a dead replica held.',
+      ),
+    WEBHOOK_EVENT_BATCH_SIZE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(100)
+      .describe(
+        'Submission events planned together: one read of their webhooks, one insert of their deliveries, one enqueue of their jobs.',
+      ),
+    DELIVERY_RETENTION_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(2_592_000_000)
+      .describe(
+        'How long finished deliveries (succeeded or failed) and their attempts are kept in the delivery log before the retention job deletes them (default 30 days). Pending ones are kept.',
+      ),
+  })
+  .superRefine(requireWebhookSecretKey);
+
+export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;

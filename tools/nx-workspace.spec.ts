@@ -1,0 +1,97 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+
+// Nx offline, as CI runs it: no daemon, no cloud.
+function nx(...args: string[]): string {
+  const result = spawnSync(path.join(root, 'node_modules/.bin/nx'), args, {
+    cwd: root,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      NX_DAEMON: 'false',
+      NX_NO_CLOUD: 'true',
+      NX_TUI: 'false',
+      NX_SKIP_NX_CACHE: 'true',
+    },
+  });
+  if (result.status !== 0) throw new Error(`nx ${args.join(' ')}: ${result.stdout}${result.stderr}`);
+  return result.stdout;
+}
+
+interface ProjectGraph {
+  nodes: Record<
+    string,
+    { data: { root: string; tags?: string[]; targets: Record<string, { options?: { command?: string } }> } }
+  >;
+  dependencies: Record<string, { target: string }[]>;
+}
+
+// Nx's own project graph, from the TypeScript imports of every file.
+function projectGraph(): ProjectGraph {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'nx-graph-'));
+  try {
+    nx('graph', `--file=${path.join(dir, 'graph.json')}`);
+    return (JSON.parse(readFileSync(path.join(dir, 'graph.json'), 'utf8')) as { graph: ProjectGraph }).graph;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('the Nx workspace', () => {
+  let graph: ProjectGraph;
+  beforeAll(() => {
+    graph = projectGraph();
+  });
+  const byRoot = (projectRoot: string) =>
+    Object.entries(graph.nodes).find(([, node]) => node.data.root === projectRoot)?.[0];
+  const dependenciesOf = (name: string) => graph.dependencies[name].map((dependency) => dependency.target);
+  const tagged = (tag: string) =>
+    Object.keys(graph.nodes).filter((name) => graph.nodes[name].data.tags?.includes(tag));
+
+  it('makes every app and lib a project with its own build, lint and test', () => {
+    for (const kind of ['apps', 'libs']) {
+      for (const folder of readdirSync(path.join(root, kind))) {
+        const name = byRoot(`${kind}/${folder}`);
+        expect({ folder, name }).toEqual({ folder, name: expect.any(String) });
+        const { targets } = graph.nodes[name!].data;
+        expect(targets.build.options?.command).toBe(`node tools/build.mjs ${kind}/${folder}`);
+        expect(targets.lint.options?.command).toBe(`eslint ${kind}/${folder} --max-warnings 0`);
+        expect(targets.test.options?.command).toContain(`jest ${kind}/${folder}/ --selectProjects unit`);
+      }
+    }
+  });
+
+  it('draws dependencies from the imports: nothing but the test tiers depends on an app', () => {
+    expect(dependenciesOf('gateway')).toEqual(
+      expect.arrayContaining(['contracts', 'messaging', 'app-config']),
+    );
+    expect(dependenciesOf('tools')).toContain('app-config');
+    expect(dependenciesOf('deploy')).toContain('app-config');
+    // The e2e tier runs the apps as processes: it depends on them without importing them.
+    const apps = tagged('type:app');
+    expect(dependenciesOf('e2e')).toEqual(expect.arrayContaining(apps));
+    const notLib = (name: string) =>
+      name in graph.nodes && !graph.nodes[name].data.tags?.includes('type:lib');
+    for (const name of Object.keys(graph.nodes)) {
+      if (graph.nodes[name].data.tags?.includes('type:e2e')) continue;
+      const isLib = !notLib(name);
+      const forbidden = dependenciesOf(name).filter((target) =>
+        isLib ? notLib(target) : apps.includes(target),
+      );
+      expect({ name, forbidden }).toEqual({ name, forbidden: [] });
+    }
+  });
+
+  it('answers which projects a change affects', () => {
+    const affected = JSON.parse(
+      nx('show', 'projects', '--affected', '--files=libs/form-logic/src/index.ts', '--json'),
+    ) as string[];
+    expect(affected).toEqual(expect.arrayContaining(['form-logic', 'forms', 'responses', 'gateway', 'e2e']));
+    expect(affected).not.toContain('dispatcher');
+    expect(affected).not.toContain('webhooks');
+  });
+});
