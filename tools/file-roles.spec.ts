@@ -4,7 +4,8 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
 
-// The source files of apps/ and libs/ (specs aside: they declare test doubles).
+// The source files of apps/ and libs/ (specs aside: they declare test doubles
+// and set up the rows they test).
 const sources = execFileSync(
   'git',
   ['ls-files', '--cached', '--others', '--exclude-standard', 'apps', 'libs'],
@@ -15,7 +16,8 @@ const sources = execFileSync(
 )
   .split('\n')
   .filter(
-    (file) => file.endsWith('.ts') && !/\.(spec|e2e-spec)\.ts$/.test(file) && !file.includes('/generated/'),
+    (file) =>
+      file.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(file) && !file.includes('/generated/'),
   )
   .map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }));
 

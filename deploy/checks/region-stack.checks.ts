@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { appConfigSchemas } from '@formline/app-config';
 import { ConfigError, parseConfig, regionBaseUrls } from '@formline/config';
 import { type Region, regions } from '@formline/contracts';

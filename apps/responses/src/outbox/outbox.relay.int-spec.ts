@@ -18,7 +18,7 @@ import {
   testInfra,
   TestNatsServer,
 } from '@formline/testing';
-import { responsesConfigSchema } from '../responses.config';
+import { responsesConfigSchema } from '@formline/app-config';
 import { ResponsesRetention } from '../retention/responses.retention';
 import { UploadRepository } from '../uploads/upload.repository';
 import { OutboxRelay } from './outbox.relay';
@@ -185,7 +185,10 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       20_000,
     );
     expect(row).toMatchObject({ attempts: 0, deadLetteredAt: null });
-    expect(await new OutboxRepository(database.client).stats()).toMatchObject({ backlog: 0, oldestAgeSeconds: 0 });
+    expect(await new OutboxRepository(database.client).stats()).toMatchObject({
+      backlog: 0,
+      oldestAgeSeconds: 0,
+    });
   });
 
   it('prunes published rows past OUTBOX_RETENTION_MS, and keeps the rows set aside', async () => {

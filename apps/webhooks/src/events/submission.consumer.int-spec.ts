@@ -15,7 +15,8 @@ import {
 import { Redis } from 'ioredis';
 import { DeliveryPlanner } from '../delivery/delivery.planner';
 import { DeliveryRetention } from '../delivery/delivery.retention';
-import { webhooksConfigSchema } from '../webhooks.config';
+import { webhooksConfigSchema } from '@formline/app-config';
+import { WebhookRepository } from '../webhook/webhook.repository';
 import { SubmissionConsumer } from './submission.consumer';
 
 // The webhooks service's intake, in-process: submission events on the test
@@ -56,7 +57,7 @@ describe('submission events into deliveries', () => {
     consumer = new SubmissionConsumer(
       nats,
       config(),
-      new DeliveryPlanner(database.client, deliveries, queue),
+      new DeliveryPlanner(new WebhookRepository(database.client), deliveries, queue),
     );
     await consumer.onApplicationBootstrap();
   });
