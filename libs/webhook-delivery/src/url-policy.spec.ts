@@ -87,3 +87,23 @@ describe('WebhookUrlPolicy', () => {
     await expect(policy.check('http://93.184.216.34/')).rejects.toThrow('the url must use https');
   });
 });
+
+describe('WebhookUrlPolicy.connectLookup', () => {
+  const resolve = (policy: WebhookUrlPolicy, host: string) =>
+    new Promise<{ error: Error | null; address: unknown }>((done) =>
+      policy.connectLookup(host, { all: true }, (error, address) => done({ error, address })),
+    );
+
+  it('refuses, when a socket connects, a name that resolves to an internal address', async () => {
+    const { error } = await resolve(new WebhookUrlPolicy([]), 'localhost');
+    expect(error).toBeInstanceOf(UrlRefused);
+  });
+
+  it('lets an allow-listed name through to the addresses it resolves to', async () => {
+    const { error, address } = await resolve(new WebhookUrlPolicy(['localhost']), 'localhost');
+    expect(error).toBeNull();
+    expect(address).toEqual(
+      expect.arrayContaining([expect.objectContaining({ address: expect.any(String) })]),
+    );
+  });
+});

@@ -1,5 +1,6 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 // Where a webhook may send: https only, and never to an address inside our own
@@ -87,6 +88,23 @@ export class WebhookUrlPolicy {
     for (const { address } of resolved) this.checkAddress(address);
     return { url, addresses: resolved.map((entry) => entry.address) };
   }
+
+  // A socket's DNS lookup that refuses, at connection time, every address the
+  // policy would refuse (a name that re-resolves to an internal address
+  // between check and connect is still refused): pass it as `lookup` to
+  // http(s).request. The refusal arrives as the request's error, a UrlRefused.
+  readonly connectLookup: LookupFunction = (hostname, options, callback) => {
+    dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
+      if (error) return callback(error, address, family);
+      try {
+        const all = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
+        if (!this.allowsHost(hostname)) for (const candidate of all) this.checkAddress(candidate);
+      } catch (refused) {
+        return callback(refused as NodeJS.ErrnoException, '', 0);
+      }
+      (callback as (...args: unknown[]) => void)(null, address, family);
+    });
+  };
 
   // Throws UrlRefused unless `address` is public or allow-listed.
   checkAddress(address: string): void {

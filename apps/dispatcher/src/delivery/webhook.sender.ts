@@ -1,7 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import {
   failureKindOf,
   SendFailureKind,
@@ -66,25 +64,13 @@ export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy
       ? failed(SendFailureKind.address_refused, `url refused: ${error.message}`)
       : failed(failureKindOf(error), String(error));
   }
-  const checkedLookup: LookupFunction = (hostname, options, callback) => {
-    dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
-      if (error) return callback(error, address, family);
-      try {
-        const all = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
-        if (!policy.allowsHost(hostname)) for (const candidate of all) policy.checkAddress(candidate);
-      } catch (refused) {
-        return callback(refused as NodeJS.ErrnoException, '', 0);
-      }
-      (callback as (...args: unknown[]) => void)(null, address, family);
-    });
-  };
   return new Promise<SendOutcome>((resolve) => {
     const transport = url.protocol === 'https:' ? https : http;
     const req = transport.request(url, {
       method: 'POST',
       headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body).toString() },
       agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
-      lookup: checkedLookup,
+      lookup: policy.connectLookup,
       rejectUnauthorized: request.verifySsl,
       signal: AbortSignal.timeout(request.timeoutMs),
     });

@@ -1,7 +1,5 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { UrlRefused, type WebhookUrlPolicy } from '@formline/webhook-delivery';
 
@@ -21,25 +19,13 @@ export async function fetchImageUrl(
   } catch (error) {
     throw refused(error instanceof UrlRefused ? error.message : 'the url cannot be reached');
   }
-  const checkedLookup: LookupFunction = (hostname, options, callback) => {
-    dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
-      if (error) return callback(error, address, family);
-      try {
-        const all = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
-        if (!policy.allowsHost(hostname)) for (const candidate of all) policy.checkAddress(candidate);
-      } catch (refusal) {
-        return callback(refusal as NodeJS.ErrnoException, '', 0);
-      }
-      (callback as (...args: unknown[]) => void)(null, address, family);
-    });
-  };
   return new Promise<Buffer>((resolve, reject) => {
     const transport = url.protocol === 'https:' ? https : http;
     const request = transport.request(url, {
       method: 'GET',
       headers: { accept: 'image/png, image/jpeg, image/gif' },
       agent: false,
-      lookup: checkedLookup,
+      lookup: policy.connectLookup,
       signal: AbortSignal.timeout(limits.timeoutMs),
     });
     request.on('response', (response) => {
