@@ -1,5 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
+import { bufferedStdout } from './log-destination';
 import { prettyLogStream } from './log-pretty';
 import { redactText, redactValue } from './log-redaction';
 import { currentRequestId } from './request-context';
@@ -28,9 +29,7 @@ export function createLogger(
   settings: LogSettings,
   destination: pino.DestinationStream = settings.LOG_FORMAT === 'pretty'
     ? prettyLogStream()
-    : // Written asynchronously: a line never waits for the disk or the pipe on
-      // the event loop; pino flushes what is buffered when the process exits.
-      pino.destination({ sync: false }),
+    : bufferedStdout(),
 ): AppLogger {
   const logger = pino(
     {

@@ -86,16 +86,19 @@ export class AccessGuard implements CanActivate {
     if (!isBearerTokenShape(token))
       throw invalidToken(new DomainError(ErrorCode.InvalidToken, 'The access token is not valid.'));
     const tokenHash = hashAccessToken(token);
-    const principal = await this.cache.principals
-      .getOrLoad(
-        tokenHash,
-        () => this.rpc.request(verifyAccessToken, { tokenHash }),
-        (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
-      )
-      .catch((error: unknown) => {
-        throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
-      });
-    await this.perToken.consume(tokenHash);
+    // A cached check first, without the promises of a load: most requests end here.
+    const principal =
+      this.cache.principals.get(tokenHash) ??
+      (await this.cache.principals
+        .getOrLoad(
+          tokenHash,
+          () => this.rpc.request(verifyAccessToken, { tokenHash }),
+          (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
+        )
+        .catch((error: unknown) => {
+          throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
+        }));
+    if (this.perToken.counts) await this.perToken.consume(tokenHash);
     if (!principal.scopes.includes(scope)) {
       const description = `This token lacks the scope ${scope}.`;
       throw new DomainErrorWithHeaders(ErrorCode.InsufficientScope, description, {

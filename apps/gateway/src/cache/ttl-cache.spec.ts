@@ -38,6 +38,18 @@ describe('TtlCache', () => {
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['a', undefined, 'c']);
   });
 
+  it('keeps the order of use when the same entry is read again and again', async () => {
+    const cache = new TtlCache<string>(1_000, 2, clock);
+    await cache.getOrLoad('a', loader('a'));
+    await cache.getOrLoad('b', loader('b'));
+    cache.get('a');
+    cache.get('a');
+    cache.get('b');
+    cache.get('b');
+    await cache.getOrLoad('c', loader('c'));
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual([undefined, 'b', 'c']);
+  });
+
   it('does not keep a value loaded while an invalidation happened: it may predate the change', async () => {
     const cache = new TtlCache<string>(1_000, 10, clock);
     let finish!: (value: string) => void;

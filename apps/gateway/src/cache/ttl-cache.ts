@@ -5,6 +5,10 @@
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private generation = 0;
+  // The most recently used key: reading it again needs no reordering, which
+  // spares the hottest entry (one token, one form under load) a Map delete and
+  // insert on every hit.
+  private newest: string | undefined;
 
   constructor(
     private readonly ttlMs: number,
@@ -24,8 +28,11 @@ export class TtlCache<V> {
       return undefined;
     }
     // Most recently used last: Map keeps insertion order.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (key !== this.newest) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.newest = key;
+    }
     return entry.value;
   }
 
@@ -44,6 +51,7 @@ export class TtlCache<V> {
       if (until > now) {
         this.entries.delete(key);
         this.entries.set(key, { value, expiresAt: until });
+        this.newest = key;
         if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       }
     }

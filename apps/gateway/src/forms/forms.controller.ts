@@ -128,10 +128,13 @@ export class FormsController {
   ): Promise<string> {
     // Kept serialized: a cached read sends the same bytes without turning the
     // form into JSON again (the largest piece of a cached read's own work).
-    const cached = await this.cache.forms.getOrLoad(`${principal.accountId}/${formId}`, async () => {
-      const { form, version } = await this.rpc.request(getForm, { accountId: principal.accountId, formId });
-      return { formId, version, body: JSON.stringify(form) };
-    });
+    const key = `${principal.accountId}/${formId}`;
+    const cached =
+      this.cache.forms.get(key) ??
+      (await this.cache.forms.getOrLoad(key, async () => {
+        const { form, version } = await this.rpc.request(getForm, { accountId: principal.accountId, formId });
+        return { formId, version, body: JSON.stringify(form) };
+      }));
     void reply.header('ETag', etagOf(cached.version)).type('application/json; charset=utf-8');
     return cached.body;
   }

@@ -1,5 +1,10 @@
-import type { LoggerService } from '@nestjs/common';
-import { acceptRequestId, observeHttpRequest, REQUEST_ID_HEADER, runWithRequestId } from '@formline/ops';
+import {
+  acceptRequestId,
+  type AppLogger,
+  observeHttpRequest,
+  REQUEST_ID_HEADER,
+  runWithRequestId,
+} from '@formline/ops';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -13,7 +18,10 @@ declare module 'fastify' {
 // answered in X-Request-Id and current for all the work it causes (guards,
 // handlers, NATS calls, the error filter); one log line; and its count,
 // status and latency per route for /metrics. Install before routes are added.
-export function observeHttpRequests(fastify: FastifyInstance, logger: LoggerService): void {
+export function observeHttpRequests(fastify: FastifyInstance, logger: AppLogger): void {
+  // Straight to pino with the context bound once: the line every request
+  // writes skips the Nest logger's argument sorting.
+  const accessLog = logger.pino.child({ context: 'HttpRequest' });
   fastify.decorateRequest('requestId', '');
   fastify.addHook('onRequest', (request, reply, done) => {
     request.requestId = acceptRequestId(request.headers[REQUEST_ID_HEADER.toLowerCase()]);
@@ -25,20 +33,24 @@ export function observeHttpRequests(fastify: FastifyInstance, logger: LoggerServ
     const route = routeOf(request);
     observeHttpRequest({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
     // The path without its query string: a query may carry what a log must not.
-    logger.log(
+    accessLog.info(
       {
-        msg: 'request completed',
         requestId: request.requestId,
         method: request.method,
         route: route ?? 'unmatched',
-        path: request.url.split('?')[0],
+        path: pathOf(request.url),
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 10) / 10,
       },
-      'HttpRequest',
+      'request completed',
     );
     done();
   });
+}
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 // The route's pattern (`/forms/:form_id`), not the path: one series per route.

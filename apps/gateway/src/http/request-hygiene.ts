@@ -66,10 +66,18 @@ export function checkRequestInputs(request: FastifyRequest): void {
       if (problem) problems.push(detail(name, 'query', `the value ${problem}`));
     }
   }
-  for (const [name, value] of Object.entries(request.headers)) {
-    for (const item of [value ?? ''].flat()) {
-      const problem = textProblem(item);
+  // Every request passes here: a plain loop, no array per header.
+  const headers = request.headers;
+  for (const name in headers) {
+    const value = headers[name];
+    if (typeof value === 'string') {
+      const problem = textProblem(value);
       if (problem) problems.push(detail(name, 'header', `the value ${problem}`));
+    } else if (Array.isArray(value)) {
+      for (const item of value) {
+        const problem = textProblem(item);
+        if (problem) problems.push(detail(name, 'header', `the value ${problem}`));
+      }
     }
   }
   // Raw bytes (a respondent's file) are not JSON to walk.

@@ -28,6 +28,11 @@ export class Budget {
     private readonly description: string,
   ) {}
 
+  /** False for a limit of 0: nothing to count, so callers can skip the await. */
+  get counts(): boolean {
+    return this.limiter !== undefined;
+  }
+
   // Counts one request against `key`; throws RATE_LIMITED (429, Retry-After) over the limit.
   async consume(key: string): Promise<void> {
     if (!this.limiter) return;

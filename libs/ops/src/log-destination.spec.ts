@@ -1,0 +1,32 @@
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bufferedStdout } from './log-destination';
+
+async function until(check: () => boolean, timeoutMs = 2000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('bufferedStdout', () => {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'log-destination-')), 'out.log');
+  const content = () => readFileSync(file, 'utf8');
+
+  it('gathers short lines into one write, and still shows a quiet line within its flush interval', async () => {
+    const fd = openSync(file, 'w');
+    const stream = bufferedStdout({ fd, bufferBytes: 4096, flushEveryMs: 100 });
+    await new Promise((resolve) => stream.once('ready', resolve));
+    stream.write('first\n');
+    stream.write('second\n');
+    // Buffered: under 4 KB nothing is written yet.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(content()).toBe('');
+    // The timer writes what a quiet process left in the buffer.
+    await until(() => content() === 'first\nsecond\n');
+    stream.end();
+    await new Promise((resolve) => stream.once('close', resolve));
+  });
+});
