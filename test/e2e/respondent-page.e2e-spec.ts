@@ -1216,6 +1216,31 @@ describe('the respondent page in a browser', () => {
     expect([...origins]).toEqual([base('us')]);
   });
 
+  it("speaks simplified Chinese for Typeform's `ch`, names it zh-Hans, and picks Yes and No with A and B", async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: '问卷',
+        settings: { language: 'ch' },
+        fields: [{ ref: 'ok', title: '满意吗？', type: 'yes_no', validations: { required: true } }],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-Hans');
+    expect(await page.locator('form.block button[type=submit]').innerText()).toBe('提交');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('请填写此项');
+    // 是 and 否 have no keys of their own: A and B pick them, as on a legal question.
+    expect(await page.locator('.option .key').allInnerTexts()).toEqual(['A', 'B']);
+    await page.getByRole('radio', { name: '是' }).focus();
+    await page.keyboard.press('b');
+    expect(await page.getByRole('radio', { name: '否' }).isChecked()).toBe(true);
+  });
+
   it('passes an accessibility audit (axe-core, serious and critical) on the welcome screen, every kind of question and the ending', async () => {
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const pic = await uploadTestImage(base('us'), alice.token, 'audit.png');
