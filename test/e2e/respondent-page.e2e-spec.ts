@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
@@ -883,7 +884,7 @@ describe('the respondent page in a browser', () => {
       mimeType: 'application/pdf',
       buffer: Buffer.from('%PDF-1.4\n'),
     });
-    await page.getByText('Diese Datei ist zu groß. Wähle eine kleinere.').waitFor();
+    await page.getByText('Diese Datei ist zu groß. Wählen Sie eine kleinere.').waitFor();
     await page.unroute('**/files/**');
     await input.setInputFiles({
       name: 'cv.pdf',
@@ -1007,5 +1008,382 @@ describe('the respondent page in a browser', () => {
     // Checked again on every visit: the form may be made public at any time.
     expect(hidden.headers.get('cache-control')).toBe('no-cache');
     expect(await hidden.text()).toBe(await unknown.text());
+  });
+  // The colour of one pixel of the page as shown.
+  const pixelAt = async (page: Page, x: number, y: number) => {
+    const shot = await page.screenshot({ clip: { x, y, width: 1, height: 1 } });
+    return [...(await sharp(shot).removeAlpha().raw().toBuffer())];
+  };
+  const near = (colour: number[], expected: number[]) =>
+    expected.every((channel, i) => Math.abs(colour[i] - channel) <= 3);
+  const boxOf = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
+  const decoded = (page: Page, selector: string) =>
+    page.evaluate(`document.querySelector(${JSON.stringify(selector)}).decode()`);
+
+  it("places pictures as Typeform's layouts say, links videos to their site and asks Calendly's booking link, loading nothing from elsewhere", async () => {
+    const pic = await uploadTestImage(base('us'), alice.token, 'layout.png');
+    const image = (description: string) => ({ type: 'image', href: pic, properties: { description } });
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Layouts',
+        settings: { show_progress_bar: false },
+        welcome_screens: [
+          {
+            ref: 'hello',
+            title: 'Picture behind',
+            layout: { type: 'wallpaper', attachment: image('Behind the welcome') },
+          },
+        ],
+        fields: [
+          {
+            ref: 'beside',
+            title: 'Split question',
+            type: 'short_text',
+            layout: { type: 'split', placement: 'right', attachment: image('Beside the question') },
+          },
+          {
+            ref: 'floating',
+            title: 'A question whose words flow beside its floating picture',
+            type: 'short_text',
+            layout: {
+              type: 'float',
+              placement: 'left',
+              attachment: image('Floating'),
+              viewport_overrides: { small: { type: 'wallpaper' } },
+            },
+          },
+          {
+            ref: 'clip',
+            title: 'Seen the video?',
+            type: 'yes_no',
+            attachment: { type: 'video', href: 'https://www.youtube.com/embed/dQw4w9WgXcQ', scale: 0.8 },
+          },
+          {
+            ref: 'call',
+            title: 'Book a call',
+            type: 'calendly',
+            application: { iframe_url: 'https://calendly.com/acme/intro' },
+          },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const origins = watchOrigins(context);
+    const page = await context.newPage();
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+
+    // Wallpaper: the picture fills the screen behind the welcome, under the
+    // theme's background at the opacity that keeps the text readable.
+    await decoded(page, 'img[alt="Behind the welcome"]');
+    expect(await boxOf(page, '.layout-picture')).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
+    const scrim = Number(
+      await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--scrim')"),
+    );
+    expect(scrim).toBeGreaterThan(0.4);
+    expect(scrim).toBeLessThan(1);
+    const veiled = [0x33, 0x66, 0x99].map((channel) => 255 * scrim + channel * (1 - scrim));
+    const corner = await pixelAt(page, 5, 5);
+    expect({ corner, veiled: near(corner, veiled) }).toEqual({ corner, veiled: true });
+    // The welcome's words are on top of it.
+    const heading = await boxOf(page, '.welcome h1');
+    expect(
+      await page.evaluate(
+        `document.querySelector('.welcome h1').contains(document.elementFromPoint(${heading.x + heading.width / 2}, ${heading.y + heading.height / 2}))`,
+      ),
+    ).toBe(true);
+    await page.screenshot({ path: artifact('respondent-page-wallpaper.png') });
+    await page.getByRole('button', { name: 'Start' }).click();
+
+    // Split, placement right: the picture fills the right half, the question the left.
+    await decoded(page, 'img[alt="Beside the question"]');
+    expect(await boxOf(page, '.layout-picture')).toEqual({ x: 640, y: 0, width: 640, height: 800 });
+    const title = await boxOf(page, 'form.block h1');
+    expect(title.x + title.width).toBeLessThanOrEqual(640);
+    expect(near(await pixelAt(page, 960, 400), [0x33, 0x66, 0x99])).toBe(true);
+    await page.screenshot({ path: artifact('respondent-page-split.png') });
+    await page.keyboard.type('beside');
+    await page.keyboard.press('Enter');
+
+    // Float, placement left: the question's words flow beside the picture.
+    await decoded(page, 'img[alt="Floating"]');
+    expect(await page.evaluate("getComputedStyle(document.querySelector('.layout-picture')).float")).toBe(
+      'left',
+    );
+    const floating = await boxOf(page, '.layout-picture');
+    const firstLine = await page.evaluate<{ left: number; top: number }>(
+      "(() => { const range = document.createRange(); range.selectNodeContents(document.querySelector('form.block h1')); const [rect] = range.getClientRects(); return { left: rect.left, top: rect.top }; })()",
+    );
+    expect(firstLine.left).toBeGreaterThanOrEqual(floating.x + floating.width);
+    expect(firstLine.top).toBeLessThan(floating.y + floating.height);
+    await page.screenshot({ path: artifact('respondent-page-float.png') });
+    await page.keyboard.type('floating');
+    await page.keyboard.press('Enter');
+
+    // A video: a link to its page on YouTube, in a new tab, sized by its scale; no player, no frame.
+    const video = page.getByRole('link', { name: 'Watch the video on YouTube (opens in a new tab)' });
+    expect(await video.getAttribute('href')).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    expect(await video.getAttribute('target')).toBe('_blank');
+    expect(await video.getAttribute('rel')).toBe('noopener noreferrer');
+    expect((await video.boundingBox())!.width).toBeCloseTo((await boxOf(page, 'form.block')).width * 0.8, 0);
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.screenshot({ path: artifact('respondent-page-video.png') });
+    await page.keyboard.press('y');
+    await page.keyboard.press('Enter');
+
+    // Calendly: its scheduler only as a link; the booking's link asked in a field labelled as such.
+    const scheduler = page.getByRole('link', { name: 'Book a time (opens in a new tab)' });
+    expect(await scheduler.getAttribute('href')).toBe('https://calendly.com/acme/intro');
+    expect(await scheduler.getAttribute('target')).toBe('_blank');
+    expect(await page.locator('label.line-label').innerText()).toBe('Link to your booking');
+    const booking = page.getByRole('textbox', { name: 'Book a call Link to your booking' });
+    expect(await booking.evaluate((input) => input.id)).toBe(await focusedId(page));
+    const hintId = (await booking.getAttribute('aria-describedby'))!.split(' ')[0];
+    expect(await page.locator(`#${hintId}`).innerText()).toBe(
+      'Once you have booked, paste the link to your booking here.',
+    );
+    await booking.fill('https://calendly.com/scheduled_events/xyz');
+    await page.keyboard.press('Enter');
+    await page.locator('.ending').waitFor();
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    expect(response.answers.at(-1)).toMatchObject({
+      type: 'url',
+      url: 'https://calendly.com/scheduled_events/xyz',
+    });
+    expect([...origins]).toEqual([base('us')]);
+
+    // On a phone: the wallpaper still behind, the split stacked above the
+    // question, and the float as its small-viewport override says (wallpaper).
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const small = await phone.newPage();
+    await small.emulateMedia({ reducedMotion: 'reduce' });
+    await small.goto(`${base('us')}/to/${form.body.id}`);
+    await decoded(small, 'img[alt="Behind the welcome"]');
+    expect(await boxOf(small, '.layout-picture')).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+    await small.getByRole('button', { name: 'Start' }).click();
+    await decoded(small, 'img[alt="Beside the question"]');
+    const stacked = await boxOf(small, '.layout-picture');
+    expect(stacked.y + stacked.height).toBeLessThanOrEqual((await boxOf(small, 'form.block h1')).y);
+    expect(stacked.width).toBeGreaterThan(300);
+    await small.screenshot({ path: artifact('respondent-page-split-phone.png') });
+    await small.getByRole('textbox').fill('beside');
+    await small.keyboard.press('Enter');
+    await decoded(small, 'img[alt="Floating"]');
+    expect(await boxOf(small, '.layout-picture')).toEqual({ x: 0, y: 0, width: 390, height: 844 });
+    expect(await small.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+  });
+
+  it("shows the theme's background picture from the page's own origin, laid out and darkened as the theme says", async () => {
+    const pic = await uploadTestImage(base('us'), alice.token, 'backdrop.png');
+    const theme = await callApi(`${base('us')}/themes`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        name: 'Backdrop',
+        font: 'Karla',
+        colors: { question: '#FFFFFF', answer: '#F5C518', button: '#F5C518', background: '#101820' },
+        background: { href: pic, layout: 'fullscreen', brightness: -0.5 },
+      },
+    });
+    expect(theme.status).toBe(201);
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Backdrop',
+        theme: { href: `${base('us')}/themes/${theme.body.id}` },
+        fields: [{ ref: 'q', title: 'Anything?', type: 'short_text' }],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const origins = watchOrigins(context);
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    const background = `${base('us')}${new URL(pic).pathname}/background/default`;
+    await page.waitForFunction(
+      `performance.getEntriesByType('resource').some((entry) => entry.name === ${JSON.stringify(background)})`,
+    );
+    // Fullscreen: it covers the page to its corners; brightness -0.5: half of it shows through black.
+    const darkened = [0x33, 0x66, 0x99].map((channel) => channel / 2);
+    let corner = await pixelAt(page, 3, 3);
+    for (let tries = 0; tries < 20 && !near(corner, darkened); tries++) corner = await pixelAt(page, 3, 3);
+    expect({ corner, near: near(corner, darkened) }).toEqual({ corner, near: true });
+    await page.screenshot({ path: artifact('respondent-page-background.png') });
+    expect([...origins]).toEqual([base('us')]);
+  });
+
+  it("speaks simplified Chinese for Typeform's `ch`, names it zh-Hans, and picks Yes and No with A and B", async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: '问卷',
+        settings: { language: 'ch' },
+        fields: [{ ref: 'ok', title: '满意吗？', type: 'yes_no', validations: { required: true } }],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-Hans');
+    expect(await page.locator('form.block button[type=submit]').innerText()).toBe('提交');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('请填写此项');
+    // 是 and 否 have no keys of their own: A and B pick them, as on a legal question.
+    expect(await page.locator('.option .key').allInnerTexts()).toEqual(['A', 'B']);
+    await page.getByRole('radio', { name: '是' }).focus();
+    await page.keyboard.press('b');
+    expect(await page.getByRole('radio', { name: '否' }).isChecked()).toBe(true);
+  });
+
+  it('passes an accessibility audit (axe-core, serious and critical) on the welcome screen, every kind of question and the ending', async () => {
+    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    const pic = await uploadTestImage(base('us'), alice.token, 'audit.png');
+    const choices = (...labels: string[]) =>
+      labels.map((label) => ({ ref: label.toLowerCase().replace(/\W/g, '_'), label }));
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Audit',
+        variables: { score: 0, price: 10 },
+        settings: { show_time_to_complete: true },
+        welcome_screens: [
+          { title: 'Welcome to the audit', properties: { description: 'Every kind of question, checked.' } },
+        ],
+        fields: [
+          { ref: 'name', title: 'Your name?', type: 'short_text', validations: { required: true } },
+          { ref: 'story', title: 'Your story?', type: 'long_text' },
+          { ref: 'mail', title: 'Email?', type: 'email' },
+          { ref: 'count', title: 'How many?', type: 'number' },
+          { ref: 'day', title: 'Which day?', type: 'date' },
+          { ref: 'tel', title: 'Phone?', type: 'phone_number' },
+          { ref: 'site', title: 'Website?', type: 'website' },
+          {
+            ref: 'tools',
+            title: 'Which tools?',
+            type: 'multiple_choice',
+            properties: {
+              allow_multiple_selection: true,
+              allow_other_choice: true,
+              choices: choices('Alpha', 'Beta'),
+            },
+            validations: { required: true },
+          },
+          {
+            ref: 'pet',
+            title: 'Which pet?',
+            type: 'picture_choice',
+            properties: {
+              choices: [
+                { ref: 'cat', label: 'Cat', attachment: { type: 'image', href: pic } },
+                { ref: 'dog', label: 'Dog', attachment: { type: 'image', href: pic } },
+              ],
+            },
+          },
+          {
+            ref: 'land',
+            title: 'Country?',
+            type: 'dropdown',
+            properties: { choices: choices('France', 'Peru') },
+          },
+          { ref: 'ok', title: 'Happy?', type: 'yes_no' },
+          { ref: 'terms', title: 'Terms?', type: 'legal' },
+          { ref: 'stars', title: 'Stars?', type: 'rating' },
+          {
+            ref: 'scale',
+            title: 'How likely?',
+            type: 'opinion_scale',
+            properties: { labels: { left: 'Not at all', right: 'Very' } },
+          },
+          { ref: 'nps', title: 'Recommend us?', type: 'nps' },
+          {
+            ref: 'order',
+            title: 'Rank these',
+            type: 'ranking',
+            properties: { choices: choices('Speed', 'Price') },
+            validations: { required: true },
+          },
+          {
+            ref: 'grid',
+            title: 'Rate these',
+            type: 'matrix',
+            properties: {
+              fields: ['Docs', 'Support'].map((row) => ({
+                ref: `grid_${row.toLowerCase()}`,
+                title: row,
+                type: 'multiple_choice',
+                properties: {
+                  choices: ['Bad', 'Good'].map((label) => ({ ref: `${row}_${label}`.toLowerCase(), label })),
+                },
+              })),
+            },
+          },
+          { ref: 'contact', title: 'Your details', type: 'contact_info' },
+          { ref: 'where', title: 'Your address', type: 'address' },
+          { ref: 'logo', title: 'Your logo', type: 'file_upload' },
+          { ref: 'fee', title: 'The fee', type: 'payment', properties: { currency: 'EUR' } },
+          { ref: 'call', title: 'Book a call', type: 'calendly' },
+          {
+            ref: 'aside',
+            title: 'A word in passing',
+            type: 'statement',
+            layout: {
+              type: 'split',
+              attachment: { type: 'image', href: pic, properties: { description: 'A picture' } },
+            },
+          },
+        ],
+        thankyou_screens: [
+          { ref: 'done', title: 'All done', properties: { show_button: true, button_text: 'Once more' } },
+        ],
+      },
+    });
+    expect({ status: form.status, body: form.status === 201 ? undefined : form.body }).toEqual({
+      status: 201,
+      body: undefined,
+    });
+    const refs: string[] = form.body.fields.map((field: { ref: string }) => field.ref);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    await page.evaluate(axeSource);
+    const found: string[] = [];
+    const audit = async (screen: string) => {
+      const violations = await page.evaluate<
+        Array<{ id: string; impact: string | null; help: string; nodes: string[] }>
+      >(
+        "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((node) => node.target.join(' ')) })))",
+      );
+      for (const violation of violations)
+        if (violation.impact === 'serious' || violation.impact === 'critical')
+          found.push(`${screen}: ${violation.id} (${violation.help}) at ${violation.nodes.join(', ')}`);
+    };
+
+    await audit('welcome');
+    await page.getByRole('button', { name: 'Start' }).click();
+    for (const [i, ref] of refs.entries()) {
+      await page.locator(`form.block[data-ref="${ref}"]`).waitFor();
+      await audit(ref);
+      if (ref === 'name') {
+        await page.keyboard.press('Enter'); // required: the error shows, and is audited too
+        await page.getByRole('alert').filter({ hasText: 'Please fill this in' }).waitFor();
+        await audit('name, with its error');
+        await page.keyboard.type('Ada');
+      }
+      if (ref === 'tools') await page.getByText('Alpha').click();
+      if (ref === 'order') await page.getByRole('button', { name: 'Move Price up' }).click();
+      await page.locator('form.block button[type=submit]').click();
+      if (i < refs.length - 1) await page.locator(`form.block[data-ref="${refs[i + 1]}"]`).waitFor();
+    }
+    await page.locator('.ending').waitFor();
+    await audit('ending');
+    expect(found).toEqual([]);
   });
 });

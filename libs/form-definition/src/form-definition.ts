@@ -22,6 +22,8 @@ export interface Field {
   type: FieldType;
   attachment?: Attachment;
   layout?: Layout;
+  /** A calendly block's application (Typeform's): its scheduler's address and inputs. */
+  application?: { iframe_url?: string } & Record<string, unknown>;
 }
 
 export interface WelcomeScreen {

@@ -160,6 +160,8 @@ function normalizeField(input: FieldInput, stable: StableIds): Field {
     type: input.type,
     attachment: input.attachment && withAttachmentDefaults(input.attachment),
     layout: input.layout && withLayoutDefaults(input.layout),
+    // Calendly's application block: kept and given back (the page links its scheduler).
+    application: 'application' in input ? input.application : undefined,
   });
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ThemeResource } from '@formline/contracts';
 import type { PageData } from './page-data';
-import { pageStyle, themeVariables } from './page-style';
+import { backgroundStyle, pageStyle, themeVariables } from './page-style';
 import type { PageTexts } from './page-texts';
 
 // The HTML of the respondent's page. Everything that comes from the form is
@@ -45,10 +45,12 @@ export function respondentPage(input: {
   head: PageHead;
   data: PageData;
   theme: ThemeResource;
+  /** The theme's background picture as a path on the page's own origin, when it is one of our images. */
+  backgroundImage?: string;
   scriptPath: string;
 }): RespondentPage {
   const { head, data, theme } = input;
-  const style = `:root{${themeVariables(theme)}}${pageStyle}`;
+  const style = `:root{${themeVariables(theme)}}${pageStyle}${backgroundStyle(theme.background, input.backgroundImage)}`;
   const meta = [
     `<meta name="robots" content="${head.indexable ? 'index, follow' : 'noindex, nofollow'}">`,
     `<meta property="og:type" content="website">`,

@@ -10,7 +10,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { missingFormPage, respondentPage } from './page-document';
 import { pageScript } from './page-script';
-import { pageTexts } from './page-texts';
+import { pageLanguageTag, pageTexts } from './page-texts';
 import { withFormMessages } from './form-messages.texts';
 
 interface PageReply {
@@ -96,7 +96,7 @@ export class RespondentPageController {
         title: settings.meta?.title ?? definition.title,
         description: settings.meta?.description,
         image: settings.meta?.image?.href,
-        language,
+        language: pageLanguageTag(language),
         indexable: settings.meta?.allow_indexing !== false,
       },
       data: {
@@ -108,6 +108,7 @@ export class RespondentPageController {
         images: this.imagePaths(definition),
       },
       theme: found.theme,
+      backgroundImage: found.theme.background?.href && this.imagePath(found.theme.background.href),
       scriptPath: `/to/assets/${script.fileName}`,
     });
     const etag = `"${createHash('sha256').update(rendered.html).digest('base64url').slice(0, 27)}"`;
@@ -166,15 +167,21 @@ export class RespondentPageController {
   // shared by both regions): the page, served here, loads them from its own
   // origin whichever region's address the form names them by.
   private imagePaths(definition: FormDefinition): Record<string, string> {
-    // The base address has no trailing slash (regionBaseUrls trims it): only the root's path is one.
-    const { pathname } = new URL(this.baseUrls[this.config.REGION]);
-    const basePath = pathname === '/' ? '' : pathname;
     const paths = new Map<string, string>();
     for (const { href } of imageReferences(definition)) {
-      const id = imageIdFromHref(href, this.baseUrls);
-      if (id !== undefined) paths.set(href, `${basePath}/images/${id}`);
+      const path = this.imagePath(href);
+      if (path !== undefined) paths.set(href, path);
     }
     return Object.fromEntries(paths);
+  }
+
+  // One of our images (its address on either region's base) as a path here; anything else: none.
+  private imagePath(href: string): string | undefined {
+    const id = imageIdFromHref(href, this.baseUrls);
+    if (id === undefined) return undefined;
+    // The base address has no trailing slash (regionBaseUrls trims it): only the root's path is one.
+    const { pathname } = new URL(this.baseUrls[this.config.REGION]);
+    return `${pathname === '/' ? '' : pathname}/images/${id}`;
   }
 
   // The page is served only in the form's region, which holds its responses.

@@ -11,7 +11,9 @@ import { fileUploadControl } from './file-upload.client';
 import type { PageData } from '../page-data';
 import { answerProblem, toSubmitted } from './answer-check.client';
 import { progressSender } from './partial-progress.client';
+import { blockMedia } from './layout.client';
 import { description as altText, picture } from './picture.client';
+import { videoCard } from './video.client';
 
 // The respondent's page, in the browser: one block at a time, the form's logic
 // deciding the next (the very code the responses service replays a submission
@@ -189,8 +191,15 @@ const naming = (text: string, label: string) => text.replace('{label}', () => la
 const say = (text: string, values: Record<string, number>) =>
   text.replace(/\{(n|total)\}/g, (_match, name: string) => String(values[name]));
 
+// The screen's children; a layout's picture among them names its layout on <main> for the style.
 function show(...children: Child[]): void {
-  app.replaceChildren(...children.filter((child): child is Node | string => Boolean(child)));
+  const nodes = children.filter((child): child is Node | string => Boolean(child));
+  const placed = nodes.find(
+    (node): node is HTMLElement => node instanceof HTMLElement && node.classList.contains('layout-picture'),
+  );
+  app.dataset.large = placed?.dataset.large ?? '';
+  app.dataset.small = placed?.dataset.small ?? '';
+  app.replaceChildren(...nodes);
 }
 
 function focusFirst(container: HTMLElement): void {
@@ -230,12 +239,13 @@ function renderWelcome(screen: (typeof form.welcome_screens)[number]): void {
     save();
     render();
   });
+  const media = stage(screen);
   const section = el(
     'section',
     { class: 'screen welcome', 'aria-labelledby': 'screen-title' },
     el('h1', { id: 'screen-title', tabindex: '-1' }, recall(screen.title)),
     properties.description && el('p', { class: 'description' }, recall(properties.description)),
-    screenPicture(screen),
+    media.inline,
     properties.show_button !== false &&
       el('div', { class: 'actions' }, start, el('span', { class: 'hint' }, t.pressEnter)),
     facts.length > 0 && el('p', { class: 'facts' }, facts.join(' · ')),
@@ -243,7 +253,7 @@ function renderWelcome(screen: (typeof form.welcome_screens)[number]): void {
   section.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && event.target === section.querySelector('h1')) start.click();
   });
-  show(section);
+  show(media.placed, section);
   focusFirst(section);
 }
 
@@ -289,12 +299,13 @@ function renderBlock(field: Field, visited: readonly string[]): void {
     recall(field.title),
     required && el('span', { class: 'required', 'aria-hidden': 'true' }, ' *'),
   );
+  const media = stage(field);
   const formNode = el(
     'form',
     { class: 'screen block', novalidate: true, 'aria-labelledby': ids.title, 'data-ref': field.ref },
     titleNode,
     description && el('p', { id: ids.description, class: 'description' }, description),
-    screenPicture(field),
+    media.inline,
     input.node,
     error,
     el('div', { class: 'actions' }, ok, el('span', { class: 'hint', 'aria-hidden': 'true' }, t.pressEnter)),
@@ -362,6 +373,7 @@ function renderBlock(field: Field, visited: readonly string[]): void {
   });
   show(
     progressBar(),
+    media.placed,
     formNode,
     settings.hide_navigation !== true && el('nav', { class: 'navigation', 'aria-label': t.back }, back),
   );
@@ -369,12 +381,30 @@ function renderBlock(field: Field, visited: readonly string[]): void {
   focusFirst(input.node.querySelector('input, select, textarea') ? input.node : formNode);
 }
 
-// The picture of a question or screen (its attachment, else its layout's),
-// under its title; its alternative text is the form's description of it.
-function screenPicture(block: Pick<Field, 'attachment' | 'layout'>): Node | undefined {
-  const attachment = block.attachment ?? block.layout?.attachment;
-  const node = picture(attachment, data.images, 'attachment', altText(attachment));
-  return node && el('figure', { class: 'attachment' }, node);
+// The media of a question or screen (client/layout.client.ts says where):
+// the layout's picture, a figure placed before the screen, and what shows
+// under the title (a picture, or a video's link). A picture's alternative
+// text is the form's description of it.
+function stage(block: Pick<Field, 'attachment' | 'layout'>): { placed?: HTMLElement; inline?: Node } {
+  const { placed, inline } = blockMedia(block);
+  const placedPicture =
+    placed && picture(placed.attachment, data.images, 'attachment', altText(placed.attachment));
+  const inlineNode =
+    inline?.type === 'video'
+      ? videoCard(inline, t)
+      : picture(inline, data.images, 'attachment', altText(inline));
+  return {
+    placed:
+      placed && placedPicture
+        ? el(
+            'figure',
+            { class: 'layout-picture', 'data-large': placed.large, 'data-small': placed.small },
+            placedPicture,
+          )
+        : undefined,
+    inline:
+      inline?.type === 'video' ? inlineNode : inlineNode && el('figure', { class: 'attachment' }, inlineNode),
+  };
 }
 
 function buttonText(field: Field): string {
@@ -408,6 +438,7 @@ function progressBar(): Node | undefined {
   const bar = el('div', {
     class: 'progress',
     role: 'progressbar',
+    'aria-labelledby': 'progress-label',
     'aria-valuemin': '0',
     'aria-valuemax': String(questions.length),
     'aria-valuenow': String(answered),
@@ -416,7 +447,12 @@ function progressBar(): Node | undefined {
   const fill = el('div', { class: 'progress-fill' });
   fill.style.width = `${percent}%`;
   bar.append(fill);
-  return el('div', { class: 'progress-wrap' }, bar, el('p', { class: 'progress-label' }, label));
+  return el(
+    'div',
+    { class: 'progress-wrap' },
+    bar,
+    el('p', { id: 'progress-label', class: 'progress-label' }, label),
+  );
 }
 
 function answerBase(field: Field) {
@@ -544,8 +580,7 @@ function readerFor(
     case 'address':
       return lines(field);
     case 'calendly':
-      // Calendly's widget is third-party content the page never loads: the booking's link is the answer.
-      return textInput('url', 'url', { inputmode: 'url', 'aria-label': t.bookingUrl });
+      return bookingLink(field, aria);
     case 'payment':
       return paymentRecord(field, aria);
     case 'file_upload':
@@ -653,7 +688,17 @@ function choiceGroup(
       ? 'options pictures supersized'
       : 'options pictures'
     : 'options';
-  const group = el('div', { role: multiple ? 'group' : 'radiogroup', class: layout, ...aria }, ...options);
+  // A group of checkboxes takes no aria-required (ARIA allows it on radio groups only).
+  const group = el(
+    'div',
+    {
+      role: multiple ? 'group' : 'radiogroup',
+      class: layout,
+      ...aria,
+      ...(multiple ? { 'aria-required': undefined } : {}),
+    },
+    ...options,
+  );
   const all = allowOther ? [...inputs, otherBox] : inputs;
   return {
     node: el('div', { class: 'answer' }, group),
@@ -701,8 +746,7 @@ function booleanGroup(field: Field, aria: Record<string, string | undefined>, la
     input.checked = saved === value;
     return input;
   });
-  const hints =
-    field.type === 'yes_no' ? [labels[0][0].toUpperCase(), labels[1][0].toUpperCase()] : ['A', 'B'];
+  const hints = field.type === 'yes_no' ? initials(labels) : ['A', 'B'];
   return {
     node: el(
       'div',
@@ -724,6 +768,59 @@ function booleanGroup(field: Field, aria: Record<string, string | undefined>, la
         inputs[index].checked = true;
         inputs[index].focus();
         return true;
+      },
+    },
+  };
+}
+
+// Yes and No picked by their initials (Y/N, S/N, J/N...) where a keyboard
+// types them: two different letters that have a case. Else (はい/いいえ, 是/否) A and B.
+function initials(labels: string[]): string[] {
+  const [yes, no] = labels.map((label) => label.charAt(0).toUpperCase());
+  const typeable = (letter: string) => letter.toLowerCase() !== letter;
+  return yes !== no && typeable(yes) && typeable(no) ? [yes, no] : ['A', 'B'];
+}
+
+// A Calendly question: Calendly's scheduler is third-party content the page
+// never loads. The respondent books on Calendly's own page (the application's
+// address, in a new tab) and gives the booking's link, the answer Typeform
+// stores, in a field labelled as such.
+function bookingLink(field: Field, aria: Record<string, string | undefined>) {
+  const scheduler = field.application?.iframe_url;
+  const labelId = `q-${field.id}-booking`;
+  const hintId = `q-${field.id}-booking-hint`;
+  const input = el('input', {
+    type: 'url',
+    id: `q-${field.id}-input`,
+    class: 'text',
+    inputmode: 'url',
+    autocomplete: 'url',
+    ...aria,
+    // Named by the question and what it asks: the booking's link.
+    'aria-labelledby': `${aria['aria-labelledby']} ${labelId}`,
+    'aria-describedby': [hintId, aria['aria-describedby']].filter(Boolean).join(' '),
+  }) as HTMLInputElement;
+  const saved = progress.answers[field.ref]?.url;
+  if (saved) input.value = saved;
+  return {
+    node: el(
+      'div',
+      { class: 'answer booking' },
+      httpUrl(scheduler) &&
+        el(
+          'a',
+          { class: 'button secondary', href: scheduler, target: '_blank', rel: 'noopener noreferrer' },
+          t.bookTime,
+          el('span', { class: 'sr-only' }, ` (${t.newTab})`),
+        ),
+      el('label', { id: labelId, for: input.id, class: 'line-label' }, t.bookingUrl),
+      input,
+      el('p', { id: hintId, class: 'note' }, t.bookingHint),
+    ),
+    reader: {
+      read: (): StoredAnswer | undefined => {
+        const value = input.value.trim();
+        return value === '' ? undefined : { ...answerBase(field), type: 'url', url: value };
       },
     },
   };
@@ -795,7 +892,12 @@ function rankingList(field: Field, aria: Record<string, string | undefined>) {
   const saved = progress.answers[field.ref]?.choices?.refs;
   let order = saved ? saved.flatMap((ref) => choices.filter((choice) => choice.ref === ref)) : [...choices];
   let moved = saved !== undefined;
-  const list = el('ol', { class: 'options ranking', ...aria });
+  // A list takes no aria-required nor aria-invalid: it is named and described only.
+  const list = el('ol', {
+    class: 'options ranking',
+    'aria-labelledby': aria['aria-labelledby'],
+    'aria-describedby': aria['aria-describedby'],
+  });
   const draw = (focus?: { ref: string; direction: 'up' | 'down' }) => {
     const rows = order.map((choice, i) => {
       const button = (direction: 'up' | 'down', disabled: boolean) => {
@@ -1022,7 +1124,7 @@ function paymentRecord(field: Field, aria: Record<string, string | undefined>) {
       ),
       label,
       input,
-      el('p', { class: 'hint' }, t.notCharged),
+      el('p', { class: 'note' }, t.notCharged),
     ),
     reader: {
       read: (): StoredAnswer | undefined => {
@@ -1120,15 +1222,16 @@ function finish(ending: ThankYouScreen): void {
       button.addEventListener('click', () => location.reload());
     }
   }
+  const media = stage(ending);
   const section = el(
     'section',
     { class: 'screen ending', 'aria-labelledby': 'screen-title', 'data-ending': ending.ref },
     el('h1', { id: 'screen-title', tabindex: '-1' }, recall(ending.title)),
     properties.description && el('p', { class: 'description' }, recall(properties.description)),
-    screenPicture(ending),
+    media.inline,
     button && el('div', { class: 'actions' }, button),
   );
-  show(section);
+  show(media.placed, section);
   live.textContent = recall(ending.title);
   section.querySelector<HTMLElement>('h1')?.focus();
 }
