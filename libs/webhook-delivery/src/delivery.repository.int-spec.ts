@@ -153,6 +153,48 @@ describe('DeliveryRepository against PostgreSQL', () => {
     expect(await deliveries.startAttempt('no-such-delivery', { once: true, inFlightMs: 1000 })).toBeNull();
   });
 
+  it('answers each of many concurrent attempts for its own delivery, sharing statements', async () => {
+    const webhookId = await newWebhook();
+    const ids = await Promise.all(Array.from({ length: 30 }, (_, n) => planOne(webhookId, `e-many-${n}`)));
+    const started = await Promise.all(
+      ids.map((id) => deliveries.startAttempt(id, { once: false, inFlightMs: 60_000 })),
+    );
+    expect(
+      started.map((one) => [one!.delivery.id, one!.delivery.eventId, one!.attempt!.attemptNumber]),
+    ).toEqual(ids.map((id, n) => [id, `e-many-${n}`, 1]));
+    // Every other one succeeds, the rest retry; one of each is recorded twice.
+    const retryAt = new Date(Date.now() + 60_000);
+    const record = (n: number) =>
+      n % 2 === 0
+        ? deliveries.succeed(ids[n], started[n]!.attempt!, ok)
+        : deliveries.retryLater(ids[n], started[n]!.attempt!, http500, retryAt);
+    const recorded = await Promise.all([...ids.map((_, n) => record(n)), record(0), record(1)]);
+    expect(recorded.slice(0, ids.length).every(Boolean)).toBe(true);
+    expect(recorded.slice(ids.length)).toEqual([false, false]);
+    const rows = await database.client.delivery.findMany({
+      where: { id: { in: ids } },
+      include: { attempts: true },
+    });
+    for (const row of rows) {
+      const n = ids.indexOf(row.id);
+      expect(row).toMatchObject({
+        status: n % 2 === 0 ? DeliveryStatus.succeeded : DeliveryStatus.pending,
+        attemptCount: 1,
+        nextAttemptAt: n % 2 === 0 ? null : new Date(Math.floor(retryAt.getTime())),
+      });
+      expect(row.attempts).toMatchObject([
+        n % 2 === 0
+          ? { statusCode: 204, errorKind: null, durationMs: 12, inFlightUntil: null }
+          : {
+              statusCode: 500,
+              errorKind: SendFailureKind.http_status,
+              error: 'HTTP 500',
+              inFlightUntil: null,
+            },
+      ]);
+    }
+  });
+
   it('gives up, disabling the webhook with the reason, or abandons when it was disabled meanwhile', async () => {
     const webhookId = await newWebhook();
     const id = await planOne(webhookId, 'e-give-up');

@@ -9,6 +9,7 @@ import type pg from 'pg';
 import { newPublicId } from '@formline/ids';
 import type { PlannedDelivery } from './delivery.queue';
 import type { SendOutcome } from './send-outcome';
+import { StatementBatch } from './statement-batch';
 
 export { DeliveryStatus };
 
@@ -103,57 +104,141 @@ interface StartRow extends Omit<DeliveryToSend, 'webhook'> {
   attemptNumber: number | null;
 }
 
-// $1 delivery id, $2 once, $3 the new attempt's id, $4 in flight for (ms).
-// Every part sees the rows as they were when the statement began; the
-// delivery's status is checked again on the row it locks.
-const startAttemptSql = `WITH target AS (
-    SELECT d.id, d.event_id, d.body, d.status, d.attempt_count, d.created_at,
-      w.id AS webhook_id, w.url, w.enabled, w.verify_ssl, w.secret_sealed
-    FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = $1),
+interface StartInput {
+  deliveryId: string;
+  once: boolean;
+  attemptId: string;
+  inFlightMs: number;
+}
+
+interface FinishInput {
+  deliveryId: string;
+  attemptId: string;
+  statusCode: number | null;
+  durationMs: number;
+  errorKind: SendFailureKind | null;
+  error: string | null;
+  /** UTC, without a zone, as Prisma stores every timestamp. */
+  nextAttemptAt: string | null;
+  status: DeliveryStatus;
+}
+
+// Each statement below takes many deliveries at once (StatementBatch), one
+// array a column, row i of each array for delivery i. Every part of a
+// statement sees the rows as they were when it began; a delivery's status is
+// checked again on the row it locks.
+const startAttemptSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::int[])
+      AS i(delivery_id, once, attempt_id, in_flight_ms)),
+  target AS (
+    SELECT i.delivery_id, i.once, i.attempt_id, i.in_flight_ms, d.event_id, d.body, d.status,
+      d.attempt_count, d.created_at, w.id AS webhook_id, w.url, w.enabled, w.verify_ssl, w.secret_sealed
+    FROM input i JOIN deliveries d ON d.id = i.delivery_id JOIN webhooks w ON w.id = d.webhook_id),
   counted AS (
     UPDATE deliveries d SET attempt_count = d.attempt_count + 1, updated_at = ${utcNow}
     FROM target t
-    WHERE d.id = t.id AND ($2::boolean OR (d.status = 'pending' AND t.enabled))
-    RETURNING d.attempt_count),
+    WHERE d.id = t.delivery_id AND (t.once OR (d.status = 'pending' AND t.enabled))
+    RETURNING d.id, d.attempt_count),
   taken_over AS (
-    UPDATE delivery_attempts SET in_flight_until = NULL
-    WHERE delivery_id = $1 AND in_flight_until IS NOT NULL AND EXISTS (SELECT 1 FROM counted)),
+    UPDATE delivery_attempts a SET in_flight_until = NULL
+    FROM counted c WHERE a.delivery_id = c.id AND a.in_flight_until IS NOT NULL),
   begun AS (
     INSERT INTO delivery_attempts (id, delivery_id, attempted_at, duration_ms, error_kind, error, in_flight_until)
-    SELECT $3, $1, ${utcNow}, 0, 'interrupted', '${interruptedMessage}',
-      ${utcNow} + $4::int * interval '1 millisecond'
-    FROM counted RETURNING id)
-  SELECT t.id, t.event_id AS "eventId", t.body, t.status::text AS status,
+    SELECT t.attempt_id, c.id, ${utcNow}, 0, 'interrupted', '${interruptedMessage}',
+      ${utcNow} + t.in_flight_ms * interval '1 millisecond'
+    FROM counted c JOIN target t ON t.delivery_id = c.id RETURNING id, delivery_id)
+  SELECT t.delivery_id AS id, t.event_id AS "eventId", t.body, t.status::text AS status,
     t.attempt_count AS "attemptCount", t.created_at AT TIME ZONE 'UTC' AS "createdAt",
     t.webhook_id AS "webhookId", t.url, t.enabled, t.verify_ssl AS "verifySsl",
-    t.secret_sealed AS "secretSealed",
-    (SELECT id FROM begun) AS "attemptId", (SELECT attempt_count FROM counted) AS "attemptNumber"
-  FROM target t`;
+    t.secret_sealed AS "secretSealed", b.id AS "attemptId", c.attempt_count AS "attemptNumber"
+  FROM target t LEFT JOIN counted c ON c.id = t.delivery_id LEFT JOIN begun b ON b.delivery_id = t.delivery_id`;
 
-// $1 delivery id, $2 attempt id, $3 status code, $4 duration (ms), $5 error
-// kind, $6 error, $7 next attempt at, $8 the delivery's new status.
-const recordAttempt = `attempt AS (
-    UPDATE delivery_attempts SET status_code = $3, duration_ms = $4,
-      error_kind = $5::send_failure_kind, error = $6, next_retry_at = $7::timestamp,
-      in_flight_until = NULL
-    WHERE id = $2 AND delivery_id = $1 AND error_kind = 'interrupted' RETURNING id)`;
-const updateDelivery = `UPDATE deliveries SET status = $8::delivery_status, next_attempt_at = $7::timestamp,
-    updated_at = ${utcNow}
-  WHERE id = $1 AND EXISTS (SELECT 1 FROM attempt)`;
-const finishSql = `WITH ${recordAttempt} ${updateDelivery}`;
-// $9 the webhook to disable, $10 why (a webhook deleted meanwhile is no error).
-const finishAndDisableSql = `WITH ${recordAttempt},
+// How attempts ended, each only while it is unrecorded (still `interrupted`,
+// as startAttempt wrote it: no send ends with that kind), and the deliveries'
+// new states. Answers the deliveries changed.
+const finishSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::send_failure_kind[],
+        $6::text[], $7::timestamp[], $8::delivery_status[])
+      AS i(delivery_id, attempt_id, status_code, duration_ms, error_kind, error, next_at, status)),
+  attempt AS (
+    UPDATE delivery_attempts a SET status_code = i.status_code, duration_ms = i.duration_ms,
+      error_kind = i.error_kind, error = i.error, next_retry_at = i.next_at, in_flight_until = NULL
+    FROM input i
+    WHERE a.id = i.attempt_id AND a.delivery_id = i.delivery_id AND a.error_kind = 'interrupted'
+    RETURNING a.delivery_id)
+  UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
+  FROM input i
+  WHERE d.id = i.delivery_id AND d.id IN (SELECT delivery_id FROM attempt)
+  RETURNING d.id`;
+
+// The same for one delivery, turning its webhook off too (whether or not the
+// attempt was recorded already; a webhook deleted meanwhile is no error).
+const finishAndDisableSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::send_failure_kind[],
+        $6::text[], $7::timestamp[], $8::delivery_status[])
+      AS i(delivery_id, attempt_id, status_code, duration_ms, error_kind, error, next_at, status)),
+  attempt AS (
+    UPDATE delivery_attempts a SET status_code = i.status_code, duration_ms = i.duration_ms,
+      error_kind = i.error_kind, error = i.error, next_retry_at = i.next_at, in_flight_until = NULL
+    FROM input i
+    WHERE a.id = i.attempt_id AND a.delivery_id = i.delivery_id AND a.error_kind = 'interrupted'
+    RETURNING a.delivery_id),
   disabled AS (
     UPDATE webhooks SET enabled = false, disabled_reason = $10, updated_at = ${utcNow} WHERE id = $9)
-  ${updateDelivery}`;
+  UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
+  FROM input i
+  WHERE d.id = i.delivery_id AND d.id IN (SELECT delivery_id FROM attempt)
+  RETURNING d.id`;
+
+const byDelivery = (input: { deliveryId: string }) => input.deliveryId;
+
+// The columns of finishSql's input, from its rows.
+function finishColumns(rows: readonly FinishInput[]): unknown[] {
+  return [
+    rows.map((row) => row.deliveryId),
+    rows.map((row) => row.attemptId),
+    rows.map((row) => row.statusCode),
+    rows.map((row) => row.durationMs),
+    rows.map((row) => row.errorKind),
+    rows.map((row) => row.error),
+    rows.map((row) => row.nextAttemptAt),
+    rows.map((row) => row.status),
+  ];
+}
 
 export class DeliveryRepository {
   // The dispatcher's statements (one to start an attempt, one to record it)
   // skip Prisma: plain SQL, prepared once per connection.
+  // The dispatcher's concurrent jobs share them (StatementBatch).
   private readonly sql: pg.Pool;
+  private readonly starts: StatementBatch<StartInput, StartRow | null>;
+  private readonly finishes: StatementBatch<FinishInput, boolean>;
 
   constructor(private readonly db: WebhooksPrismaClient) {
     this.sql = webhooksSqlPool(db);
+    this.starts = new StatementBatch<StartInput, StartRow | null>(async (inputs) => {
+      const { rows } = await this.sql.query<StartRow>({
+        name: 'delivery-start-attempts',
+        text: startAttemptSql,
+        values: [
+          inputs.map((input) => input.deliveryId),
+          inputs.map((input) => input.once),
+          inputs.map((input) => input.attemptId),
+          inputs.map((input) => input.inFlightMs),
+        ],
+      });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return inputs.map((input) => byId.get(input.deliveryId) ?? null);
+    }, byDelivery);
+    this.finishes = new StatementBatch<FinishInput, boolean>(async (inputs) => {
+      const { rows } = await this.sql.query<{ id: string }>({
+        name: 'delivery-finish-attempts',
+        text: finishSql,
+        values: finishColumns(inputs),
+      });
+      const changed = new Set(rows.map((row) => row.id));
+      return inputs.map((input) => changed.has(input.deliveryId));
+    }, byDelivery);
   }
 
   // Rows for many (event, webhook) pairs in one insert; those that exist
@@ -191,12 +276,12 @@ export class DeliveryRepository {
     deliveryId: string,
     options: { once: boolean; inFlightMs: number },
   ): Promise<StartedDelivery | null> {
-    const { rows } = await this.sql.query<StartRow>({
-      name: 'delivery-start-attempt',
-      text: startAttemptSql,
-      values: [deliveryId, options.once, newPublicId(12), options.inFlightMs],
+    const row = await this.starts.submit({
+      deliveryId,
+      once: options.once,
+      attemptId: newPublicId(12),
+      inFlightMs: options.inFlightMs,
     });
-    const [row] = rows;
     if (!row) return null;
     return {
       delivery: {
@@ -296,21 +381,21 @@ export class DeliveryRepository {
     disable: { webhookId: string; reason: string } | null,
   ): Promise<boolean> {
     const failure = outcome.ok ? null : outcome;
+    const input: FinishInput = {
+      deliveryId,
+      attemptId: attempt.attemptId,
+      statusCode: outcome.statusCode,
+      durationMs: Math.round(outcome.durationMs),
+      errorKind: failure?.kind ?? null,
+      error: failure?.message.slice(0, 1000) ?? null,
+      nextAttemptAt: nextAttemptAt?.toISOString().slice(0, 23) ?? null,
+      status,
+    };
+    if (!disable) return this.finishes.submit(input);
     const { rowCount } = await this.sql.query({
-      name: disable ? 'delivery-finish-disable' : 'delivery-finish',
-      text: disable ? finishAndDisableSql : finishSql,
-      values: [
-        deliveryId,
-        attempt.attemptId,
-        outcome.statusCode,
-        Math.round(outcome.durationMs),
-        failure?.kind ?? null,
-        failure?.message.slice(0, 1000) ?? null,
-        // Stored as UTC without a zone, as Prisma stores every timestamp.
-        nextAttemptAt?.toISOString().slice(0, 23) ?? null,
-        status,
-        ...(disable ? [disable.webhookId, disable.reason.slice(0, 1000)] : []),
-      ],
+      name: 'delivery-finish-and-disable',
+      text: finishAndDisableSql,
+      values: [...finishColumns([input]), disable.webhookId, disable.reason.slice(0, 1000)],
     });
     return (rowCount ?? 0) > 0;
   }
