@@ -17,6 +17,7 @@ import {
   root,
   rssMb,
   cpuMs,
+  infraCpuMs,
   startInfra,
   startStack,
   stopInfra,
@@ -423,9 +424,16 @@ async function dispatcherThroughput(c: Context): Promise<void> {
   const cpuPerDelivery = (pids: (number | undefined)[], work: () => Promise<number>) => async () => {
     const total = () => pids.reduce<number>((sum, pid) => sum + cpuMs(pid), 0);
     const before = total();
+    const infraBefore = infraCpuMs(c.infra);
     const perSecond = await work();
     const spent = total() - before;
-    return { perSecond, cpuUs: (spent * 1000) / n };
+    const infraAfter = infraCpuMs(c.infra);
+    return {
+      perSecond,
+      cpuUs: (spent * 1000) / n,
+      postgresUs: ((infraAfter.postgres - infraBefore.postgres) * 1000) / n,
+      redisUs: ((infraAfter.redis - infraBefore.redis) * 1000) / n,
+    };
   };
   const dispatcherPid = c.stack.app('dispatcher').pid;
   const product = (dispatchers: 1 | 2) =>
@@ -448,6 +456,7 @@ async function dispatcherThroughput(c: Context): Promise<void> {
     });
     await worker.ready();
     const before = cpuMs(worker.child.pid);
+    const redisBefore = infraCpuMs(c.infra).redis;
     await rawQueue.addBulk(
       copies('raw').map((copy) => ({
         name: 'deliver',
@@ -457,14 +466,20 @@ async function dispatcherThroughput(c: Context): Promise<void> {
     );
     const arrivals = await c.receiver.until(n, 120_000);
     const cpuUs = ((cpuMs(worker.child.pid) - before) * 1000) / n;
+    const redisUs = ((infraCpuMs(c.infra).redis - redisBefore) * 1000) / n;
     await worker.stop();
-    return { perSecond: rate(arrivals), cpuUs };
+    return { perSecond: rate(arrivals), cpuUs, redisUs };
   };
   const one: number[] = [];
   const two: number[] = [];
   const bare: number[] = [];
   const oneCpu: number[] = [];
   const bareCpu: number[] = [];
+  // What else a delivery costs the machine: PostgreSQL and Redis (the bare
+  // worker uses no database). With two cores for all of it, their sum bounds
+  // what any number of dispatchers can reach.
+  const oneInfra: number[] = [];
+  const bareInfra: number[] = [];
   try {
     for (let round = 1; round <= settings.rounds; round++) {
       const rawRound = await raw();
@@ -474,9 +489,11 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       bareCpu.push(rawRound.cpuUs);
       one.push(oneRound.perSecond);
       oneCpu.push(oneRound.cpuUs);
+      oneInfra.push(oneRound.postgresUs + oneRound.redisUs);
+      bareInfra.push(rawRound.redisUs);
       two.push(twoRound.perSecond);
       progress(
-        `  round ${round}: one dispatcher ${round1(oneRound.perSecond)}/s ${round1(oneRound.cpuUs)} µs CPU/delivery, two ${round1(twoRound.perSecond)}/s ${round1(twoRound.cpuUs)} µs | bare BullMQ ${round1(rawRound.perSecond)}/s ${round1(rawRound.cpuUs)} µs`,
+        `  round ${round}: one dispatcher ${round1(oneRound.perSecond)}/s ${round1(oneRound.cpuUs)} µs CPU/delivery (+ PostgreSQL ${round1(oneRound.postgresUs)}, Redis ${round1(oneRound.redisUs)}), two ${round1(twoRound.perSecond)}/s ${round1(twoRound.cpuUs)} µs | bare BullMQ ${round1(rawRound.perSecond)}/s ${round1(rawRound.cpuUs)} µs (+ Redis ${round1(rawRound.redisUs)})`,
       );
     }
   } finally {
@@ -498,6 +515,7 @@ async function dispatcherThroughput(c: Context): Promise<void> {
     }),
     // Compare runs by it when the machine is not quiet (as the read figure's).
     figure('dispatcher: CPU per delivery', 'µs', oneCpu, bareCpu, null),
+    figure('dispatcher: PostgreSQL + Redis CPU per delivery', 'µs', oneInfra, bareInfra, null),
   );
 }
 
