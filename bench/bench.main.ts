@@ -17,6 +17,7 @@ import {
   root,
   rssMb,
   cpuMs,
+  infraCpuMs,
   startInfra,
   startStack,
   stopInfra,
@@ -418,16 +419,34 @@ async function dispatcherThroughput(c: Context): Promise<void> {
   const second = await extraDispatcher(c.stack, 2);
   const pause = (paused: boolean) => process.kill(second.pid!, paused ? 'SIGSTOP' : 'SIGCONT');
 
-  const product = async (dispatchers: 1 | 2) => {
-    pause(dispatchers === 1);
-    c.receiver.reset();
-    const planned = await deliveries.plan(
-      copies(`bench${dispatchers}-`).map((copy) => ({ ...copy, webhookId: sample.webhookId })),
-    );
-    await deliveryQueue.addPlanned(planned);
-    const arrivals = await c.receiver.until(n, 120_000);
-    return rate(arrivals);
+  // CPU microseconds (user + system) the working processes spent per
+  // delivery: unlike deliveries/s, hardly moved by other load on the machine.
+  const cpuPerDelivery = (pids: (number | undefined)[], work: () => Promise<number>) => async () => {
+    const total = () => pids.reduce<number>((sum, pid) => sum + cpuMs(pid), 0);
+    const before = total();
+    const infraBefore = infraCpuMs(c.infra);
+    const perSecond = await work();
+    const spent = total() - before;
+    const infraAfter = infraCpuMs(c.infra);
+    return {
+      perSecond,
+      cpuUs: (spent * 1000) / n,
+      postgresUs: ((infraAfter.postgres - infraBefore.postgres) * 1000) / n,
+      redisUs: ((infraAfter.redis - infraBefore.redis) * 1000) / n,
+    };
   };
+  const dispatcherPid = c.stack.app('dispatcher').pid;
+  const product = (dispatchers: 1 | 2) =>
+    cpuPerDelivery(dispatchers === 1 ? [dispatcherPid] : [dispatcherPid, second.pid], async () => {
+      pause(dispatchers === 1);
+      c.receiver.reset();
+      const planned = await deliveries.plan(
+        copies(`bench${dispatchers}-`).map((copy) => ({ ...copy, webhookId: sample.webhookId })),
+      );
+      await deliveryQueue.addPlanned(planned);
+      const arrivals = await c.receiver.until(n, 120_000);
+      return rate(arrivals);
+    })();
   const raw = async () => {
     c.receiver.reset();
     const worker = BenchChild.start('baseline/raw-bullmq.worker.js', {
@@ -436,6 +455,8 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       concurrency: dispatcherConcurrency,
     });
     await worker.ready();
+    const before = cpuMs(worker.child.pid);
+    const redisBefore = infraCpuMs(c.infra).redis;
     await rawQueue.addBulk(
       copies('raw').map((copy) => ({
         name: 'deliver',
@@ -444,19 +465,35 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       })),
     );
     const arrivals = await c.receiver.until(n, 120_000);
+    const cpuUs = ((cpuMs(worker.child.pid) - before) * 1000) / n;
+    const redisUs = ((infraCpuMs(c.infra).redis - redisBefore) * 1000) / n;
     await worker.stop();
-    return rate(arrivals);
+    return { perSecond: rate(arrivals), cpuUs, redisUs };
   };
   const one: number[] = [];
   const two: number[] = [];
   const bare: number[] = [];
+  const oneCpu: number[] = [];
+  const bareCpu: number[] = [];
+  // What else a delivery costs the machine: PostgreSQL and Redis (the bare
+  // worker uses no database). With two cores for all of it, their sum bounds
+  // what any number of dispatchers can reach.
+  const oneInfra: number[] = [];
+  const bareInfra: number[] = [];
   try {
     for (let round = 1; round <= settings.rounds; round++) {
-      bare.push(await raw());
-      one.push(await product(1));
-      two.push(await product(2));
+      const rawRound = await raw();
+      const oneRound = await product(1);
+      const twoRound = await product(2);
+      bare.push(rawRound.perSecond);
+      bareCpu.push(rawRound.cpuUs);
+      one.push(oneRound.perSecond);
+      oneCpu.push(oneRound.cpuUs);
+      oneInfra.push(oneRound.postgresUs + oneRound.redisUs);
+      bareInfra.push(rawRound.redisUs);
+      two.push(twoRound.perSecond);
       progress(
-        `  round ${round}: one dispatcher ${round1(one.at(-1)!)}/s, two ${round1(two.at(-1)!)}/s | bare BullMQ ${round1(bare.at(-1)!)}/s`,
+        `  round ${round}: one dispatcher ${round1(oneRound.perSecond)}/s ${round1(oneRound.cpuUs)} µs CPU/delivery (+ PostgreSQL ${round1(oneRound.postgresUs)}, Redis ${round1(oneRound.redisUs)}), two ${round1(twoRound.perSecond)}/s ${round1(twoRound.cpuUs)} µs | bare BullMQ ${round1(rawRound.perSecond)}/s ${round1(rawRound.cpuUs)} µs (+ Redis ${round1(rawRound.redisUs)})`,
       );
     }
   } finally {
@@ -476,6 +513,9 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       kind: 'ratio-at-least',
       bound: 1.3,
     }),
+    // Compare runs by it when the machine is not quiet (as the read figure's).
+    figure('dispatcher: CPU per delivery', 'µs', oneCpu, bareCpu, null),
+    figure('dispatcher: PostgreSQL + Redis CPU per delivery', 'µs', oneInfra, bareInfra, null),
   );
 }
 

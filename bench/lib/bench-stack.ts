@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type AppName, appNames, AppProcess, RegionStack } from '@formline/stack';
 import { freePort } from '@formline/testing';
@@ -133,8 +133,33 @@ export function rssMb(pid: number | undefined): number {
 // runs, unlike requests per second: the figure to compare across runs.
 export function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may hold spaces), 1-based from `state`.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(pid);
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+// Fields of /proc/<pid>/stat after the command name (which may hold spaces),
+// 0-based from `state`.
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+// CPU time the bench's PostgreSQL (every backend, and those that ended:
+// the postmaster's children's time) and Redis of region us have used so far, in ms.
+export function infraCpuMs(infra: BenchInfra): { postgres: number; redis: number } {
+  const pidIn = (file: string) => Number(readFileSync(path.join(infra.dataDir, file), 'utf8').split('\n')[0]);
+  const postmaster = pidIn('postgres/postmaster.pid');
+  let postgres = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = statFields(Number(entry));
+      if (Number(entry) === postmaster)
+        postgres += fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+      else if (Number(fields[1]) === postmaster) postgres += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // Ended meanwhile: counted in the postmaster's children's time.
+    }
+  }
+  return { postgres, redis: cpuMs(pidIn('redis-us.pid')) };
 }

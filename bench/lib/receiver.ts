@@ -35,7 +35,7 @@ export class BenchReceiver {
         res.writeHead(200).end();
       });
     });
-    // Deliveries open a connection each: let the backlog of connections queue.
+    // Senders may open many connections at once: let the backlog of connections queue.
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', 1024, resolve));
   }
 

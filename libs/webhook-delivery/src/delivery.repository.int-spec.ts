@@ -46,6 +46,9 @@ describe('DeliveryRepository against PostgreSQL', () => {
     const [planned] = await deliveries.plan([{ eventId, webhookId, body: `{"event_id":"${eventId}"}` }]);
     return planned.id;
   };
+  // The attempt the dispatcher begins before a send.
+  const begin = async (id: string, inFlightMs: number) =>
+    (await deliveries.startAttempt(id, { once: false, inFlightMs }))!.attempt!;
   const statusOf = async (id: string) =>
     (await database.client.delivery.findUniqueOrThrow({ where: { id } })).status;
 
@@ -57,7 +60,7 @@ describe('DeliveryRepository against PostgreSQL', () => {
     const planned = await deliveries.plan(items);
     expect(planned).toHaveLength(4);
     const done = planned.find((row) => row.eventId === 'e1' && row.webhookId === first)!;
-    await deliveries.succeed(done.id, await deliveries.beginAttempt(done.id, 1000), ok);
+    await deliveries.succeed(done.id, await begin(done.id, 1000), ok);
 
     const again = await deliveries.plan(items);
     expect(again.map((row) => row.id).sort()).toEqual(
@@ -71,10 +74,10 @@ describe('DeliveryRepository against PostgreSQL', () => {
 
   it('counts an attempt before the send, records its outcome once, and closes an attempt taken over', async () => {
     const id = await planOne(await newWebhook(), 'e-attempts');
-    const first = await deliveries.beginAttempt(id, 60_000);
+    const first = await begin(id, 60_000);
     expect(first.attemptNumber).toBe(1);
     // The dispatcher died mid-send; another took the job over.
-    const second = await deliveries.beginAttempt(id, 60_000);
+    const second = await begin(id, 60_000);
     expect(second.attemptNumber).toBe(2);
     const retryAt = new Date(Date.now() + 60_000);
     expect(await deliveries.retryLater(id, second, http500, retryAt)).toBe(true);
@@ -82,7 +85,7 @@ describe('DeliveryRepository against PostgreSQL', () => {
     expect(await deliveries.retryLater(id, second, http500, retryAt)).toBe(false);
     expect(await deliveries.succeed(id, second, ok)).toBe(false);
 
-    const third = await deliveries.beginAttempt(id, 60_000);
+    const third = await begin(id, 60_000);
     expect(await deliveries.succeed(id, third, ok)).toBe(true);
     const row = await database.client.delivery.findUniqueOrThrow({
       where: { id },
@@ -98,10 +101,104 @@ describe('DeliveryRepository against PostgreSQL', () => {
     ]);
   });
 
+  it('starts an attempt only of a pending delivery of an enabled webhook, unless asked once, and undoes one', async () => {
+    const webhookId = await newWebhook();
+    const id = await planOne(webhookId, 'e-start');
+    const started = await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000 });
+    const row = await database.client.delivery.findUniqueOrThrow({ where: { id } });
+    expect(started).toEqual({
+      delivery: {
+        id,
+        eventId: 'e-start',
+        body: '{"event_id":"e-start"}',
+        status: DeliveryStatus.pending,
+        attemptCount: 1,
+        createdAt: row.createdAt,
+        webhook: {
+          id: webhookId,
+          url: 'http://127.0.0.1:9/hook',
+          enabled: true,
+          verifySsl: true,
+          secretSealed: null,
+        },
+      },
+      attempt: { attemptId: expect.any(String), attemptNumber: 1 },
+    });
+    // Nothing was sent after all: as if it never began; a recorded attempt stays.
+    await deliveries.cancelAttempt(id, started!.attempt!);
+    expect(await database.client.deliveryAttempt.count({ where: { deliveryId: id } })).toBe(0);
+    const again = await begin(id, 60_000);
+    expect(again.attemptNumber).toBe(1);
+    await deliveries.succeed(id, again, ok);
+    await deliveries.cancelAttempt(id, again);
+    expect(await database.client.delivery.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: DeliveryStatus.succeeded,
+      attemptCount: 1,
+    });
+
+    // Ended: nothing to start, unless a person asked for it once more.
+    expect((await deliveries.startAttempt(id, { once: false, inFlightMs: 1000 }))!.attempt).toBeNull();
+    expect((await deliveries.startAttempt(id, { once: true, inFlightMs: 1000 }))!.attempt).toMatchObject({
+      attemptNumber: 2,
+    });
+    // Its webhook disabled: nothing to start either; a delivery gone: null.
+    const other = await planOne(webhookId, 'e-start-disabled');
+    await database.client.webhook.update({ where: { id: webhookId }, data: { enabled: false } });
+    const disabled = await deliveries.startAttempt(other, { once: false, inFlightMs: 1000 });
+    expect(disabled).toMatchObject({ delivery: { status: DeliveryStatus.pending }, attempt: null });
+    expect(await database.client.delivery.findUniqueOrThrow({ where: { id: other } })).toMatchObject({
+      attemptCount: 0,
+    });
+    await database.client.webhook.update({ where: { id: webhookId }, data: { enabled: true } });
+    expect(await deliveries.startAttempt('no-such-delivery', { once: true, inFlightMs: 1000 })).toBeNull();
+  });
+
+  it('answers each of many concurrent attempts for its own delivery, sharing statements', async () => {
+    const webhookId = await newWebhook();
+    const ids = await Promise.all(Array.from({ length: 30 }, (_, n) => planOne(webhookId, `e-many-${n}`)));
+    const started = await Promise.all(
+      ids.map((id) => deliveries.startAttempt(id, { once: false, inFlightMs: 60_000 })),
+    );
+    expect(
+      started.map((one) => [one!.delivery.id, one!.delivery.eventId, one!.attempt!.attemptNumber]),
+    ).toEqual(ids.map((id, n) => [id, `e-many-${n}`, 1]));
+    // Every other one succeeds, the rest retry; one of each is recorded twice.
+    const retryAt = new Date(Date.now() + 60_000);
+    const record = (n: number) =>
+      n % 2 === 0
+        ? deliveries.succeed(ids[n], started[n]!.attempt!, ok)
+        : deliveries.retryLater(ids[n], started[n]!.attempt!, http500, retryAt);
+    const recorded = await Promise.all([...ids.map((_, n) => record(n)), record(0), record(1)]);
+    expect(recorded.slice(0, ids.length).every(Boolean)).toBe(true);
+    expect(recorded.slice(ids.length)).toEqual([false, false]);
+    const rows = await database.client.delivery.findMany({
+      where: { id: { in: ids } },
+      include: { attempts: true },
+    });
+    for (const row of rows) {
+      const n = ids.indexOf(row.id);
+      expect(row).toMatchObject({
+        status: n % 2 === 0 ? DeliveryStatus.succeeded : DeliveryStatus.pending,
+        attemptCount: 1,
+        nextAttemptAt: n % 2 === 0 ? null : new Date(Math.floor(retryAt.getTime())),
+      });
+      expect(row.attempts).toMatchObject([
+        n % 2 === 0
+          ? { statusCode: 204, errorKind: null, durationMs: 12, inFlightUntil: null }
+          : {
+              statusCode: 500,
+              errorKind: SendFailureKind.http_status,
+              error: 'HTTP 500',
+              inFlightUntil: null,
+            },
+      ]);
+    }
+  });
+
   it('gives up, disabling the webhook with the reason, or abandons when it was disabled meanwhile', async () => {
     const webhookId = await newWebhook();
     const id = await planOne(webhookId, 'e-give-up');
-    const attempt = await deliveries.beginAttempt(id, 1000);
+    const attempt = await begin(id, 1000);
     expect(await deliveries.giveUp(id, attempt, http500, { webhookId, reason: '3 attempts failed' })).toBe(
       true,
     );
@@ -112,7 +209,7 @@ describe('DeliveryRepository against PostgreSQL', () => {
     });
 
     const other = await planOne(webhookId, 'e-abandoned');
-    await deliveries.beginAttempt(other, 60_000);
+    await begin(other, 60_000);
     await deliveries.abandon(other);
     expect(await statusOf(other)).toBe(DeliveryStatus.failed);
     expect(
@@ -166,10 +263,10 @@ describe('DeliveryRepository against PostgreSQL', () => {
   it('prunes finished deliveries changed before the cutoff, with their attempts, never pending ones', async () => {
     const webhookId = await newWebhook();
     const finished = await planOne(webhookId, 'e-old-finished');
-    await deliveries.succeed(finished, await deliveries.beginAttempt(finished, 1000), ok);
+    await deliveries.succeed(finished, await begin(finished, 1000), ok);
     const pending = await planOne(webhookId, 'e-old-pending');
     const recent = await planOne(webhookId, 'e-recent');
-    await deliveries.succeed(recent, await deliveries.beginAttempt(recent, 1000), ok);
+    await deliveries.succeed(recent, await begin(recent, 1000), ok);
     await database.client.$executeRaw`UPDATE deliveries SET updated_at = updated_at - interval '40 days'
       WHERE id = ANY(${[finished, pending]}::text[])`;
 

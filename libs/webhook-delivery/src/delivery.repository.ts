@@ -1,7 +1,15 @@
-import { DeliveryStatus, SendFailureKind, WebhooksPrismaClient, jsonStringMemberPattern } from '@formline/db';
+import {
+  DeliveryStatus,
+  SendFailureKind,
+  WebhooksPrismaClient,
+  jsonStringMemberPattern,
+  webhooksSqlPool,
+} from '@formline/db';
+import type pg from 'pg';
 import { newPublicId } from '@formline/ids';
 import type { PlannedDelivery } from './delivery.queue';
 import type { SendOutcome } from './send-outcome';
+import { StatementBatch } from './statement-batch';
 
 export { DeliveryStatus };
 
@@ -11,10 +19,11 @@ export { DeliveryStatus };
 // outcome). Every change of state is one method here:
 //
 //   plan            (none)  -> pending     one row per (event, webhook), unique
-//   beginAttempt    pending -> pending     attempt row written before the POST,
+//   startAttempt    pending -> pending     attempt row written before the POST,
 //                                          as `interrupted` until it ends, in
 //                                          flight until its deadline; earlier
 //                                          attempts still in flight are closed
+//   cancelAttempt   pending -> pending     nothing was sent: the attempt undone
 //   succeed         pending -> succeeded
 //   retryLater      pending -> pending     next_attempt_at set
 //   giveUp          pending -> failed      the webhook disabled with the reason, or not
@@ -79,8 +88,158 @@ const utcNow = `now() AT TIME ZONE 'UTC'`;
 const interruptedMessage =
   'the dispatcher stopped during this attempt: the receiver may have received it; a later attempt carries the same webhook-id';
 
+export interface StartedDelivery {
+  delivery: DeliveryToSend;
+  /** Null when there is nothing to send: ended already, or its webhook disabled (unless `once`). */
+  attempt: StartedAttempt | null;
+}
+
+interface StartRow extends Omit<DeliveryToSend, 'webhook'> {
+  webhookId: string;
+  url: string;
+  enabled: boolean;
+  verifySsl: boolean;
+  secretSealed: string | null;
+  attemptId: string | null;
+  attemptNumber: number | null;
+}
+
+interface StartInput {
+  deliveryId: string;
+  once: boolean;
+  attemptId: string;
+  inFlightMs: number;
+}
+
+interface FinishInput {
+  deliveryId: string;
+  attemptId: string;
+  statusCode: number | null;
+  durationMs: number;
+  errorKind: SendFailureKind | null;
+  error: string | null;
+  /** UTC, without a zone, as Prisma stores every timestamp. */
+  nextAttemptAt: string | null;
+  status: DeliveryStatus;
+}
+
+// Each statement below takes many deliveries at once (StatementBatch), one
+// array a column, row i of each array for delivery i. Every part of a
+// statement sees the rows as they were when it began; a delivery's status is
+// checked again on the row it locks.
+const startAttemptSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::int[])
+      AS i(delivery_id, once, attempt_id, in_flight_ms)),
+  target AS (
+    SELECT i.delivery_id, i.once, i.attempt_id, i.in_flight_ms, d.event_id, d.body, d.status,
+      d.attempt_count, d.created_at, w.id AS webhook_id, w.url, w.enabled, w.verify_ssl, w.secret_sealed
+    FROM input i JOIN deliveries d ON d.id = i.delivery_id JOIN webhooks w ON w.id = d.webhook_id),
+  counted AS (
+    UPDATE deliveries d SET attempt_count = d.attempt_count + 1, updated_at = ${utcNow}
+    FROM target t
+    WHERE d.id = t.delivery_id AND (t.once OR (d.status = 'pending' AND t.enabled))
+    RETURNING d.id, d.attempt_count),
+  taken_over AS (
+    UPDATE delivery_attempts a SET in_flight_until = NULL
+    FROM counted c WHERE a.delivery_id = c.id AND a.in_flight_until IS NOT NULL),
+  begun AS (
+    INSERT INTO delivery_attempts (id, delivery_id, attempted_at, duration_ms, error_kind, error, in_flight_until)
+    SELECT t.attempt_id, c.id, ${utcNow}, 0, 'interrupted', '${interruptedMessage}',
+      ${utcNow} + t.in_flight_ms * interval '1 millisecond'
+    FROM counted c JOIN target t ON t.delivery_id = c.id RETURNING id, delivery_id)
+  SELECT t.delivery_id AS id, t.event_id AS "eventId", t.body, t.status::text AS status,
+    t.attempt_count AS "attemptCount", t.created_at AT TIME ZONE 'UTC' AS "createdAt",
+    t.webhook_id AS "webhookId", t.url, t.enabled, t.verify_ssl AS "verifySsl",
+    t.secret_sealed AS "secretSealed", b.id AS "attemptId", c.attempt_count AS "attemptNumber"
+  FROM target t LEFT JOIN counted c ON c.id = t.delivery_id LEFT JOIN begun b ON b.delivery_id = t.delivery_id`;
+
+// How attempts ended, each only while it is unrecorded (still `interrupted`,
+// as startAttempt wrote it: no send ends with that kind), and the deliveries'
+// new states. Answers the deliveries changed.
+const finishSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::send_failure_kind[],
+        $6::text[], $7::timestamp[], $8::delivery_status[])
+      AS i(delivery_id, attempt_id, status_code, duration_ms, error_kind, error, next_at, status)),
+  attempt AS (
+    UPDATE delivery_attempts a SET status_code = i.status_code, duration_ms = i.duration_ms,
+      error_kind = i.error_kind, error = i.error, next_retry_at = i.next_at, in_flight_until = NULL
+    FROM input i
+    WHERE a.id = i.attempt_id AND a.delivery_id = i.delivery_id AND a.error_kind = 'interrupted'
+    RETURNING a.delivery_id)
+  UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
+  FROM input i
+  WHERE d.id = i.delivery_id AND d.id IN (SELECT delivery_id FROM attempt)
+  RETURNING d.id`;
+
+// The same for one delivery, turning its webhook off too (whether or not the
+// attempt was recorded already; a webhook deleted meanwhile is no error).
+const finishAndDisableSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::send_failure_kind[],
+        $6::text[], $7::timestamp[], $8::delivery_status[])
+      AS i(delivery_id, attempt_id, status_code, duration_ms, error_kind, error, next_at, status)),
+  attempt AS (
+    UPDATE delivery_attempts a SET status_code = i.status_code, duration_ms = i.duration_ms,
+      error_kind = i.error_kind, error = i.error, next_retry_at = i.next_at, in_flight_until = NULL
+    FROM input i
+    WHERE a.id = i.attempt_id AND a.delivery_id = i.delivery_id AND a.error_kind = 'interrupted'
+    RETURNING a.delivery_id),
+  disabled AS (
+    UPDATE webhooks SET enabled = false, disabled_reason = $10, updated_at = ${utcNow} WHERE id = $9)
+  UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
+  FROM input i
+  WHERE d.id = i.delivery_id AND d.id IN (SELECT delivery_id FROM attempt)
+  RETURNING d.id`;
+
+const byDelivery = (input: { deliveryId: string }) => input.deliveryId;
+
+// The columns of finishSql's input, from its rows.
+function finishColumns(rows: readonly FinishInput[]): unknown[] {
+  return [
+    rows.map((row) => row.deliveryId),
+    rows.map((row) => row.attemptId),
+    rows.map((row) => row.statusCode),
+    rows.map((row) => row.durationMs),
+    rows.map((row) => row.errorKind),
+    rows.map((row) => row.error),
+    rows.map((row) => row.nextAttemptAt),
+    rows.map((row) => row.status),
+  ];
+}
+
 export class DeliveryRepository {
-  constructor(private readonly db: WebhooksPrismaClient) {}
+  // The dispatcher's statements (one to start an attempt, one to record it)
+  // skip Prisma: plain SQL, prepared once per connection.
+  // The dispatcher's concurrent jobs share them (StatementBatch).
+  private readonly sql: pg.Pool;
+  private readonly starts: StatementBatch<StartInput, StartRow | null>;
+  private readonly finishes: StatementBatch<FinishInput, boolean>;
+
+  constructor(private readonly db: WebhooksPrismaClient) {
+    this.sql = webhooksSqlPool(db);
+    this.starts = new StatementBatch<StartInput, StartRow | null>(async (inputs) => {
+      const { rows } = await this.sql.query<StartRow>({
+        name: 'delivery-start-attempts',
+        text: startAttemptSql,
+        values: [
+          inputs.map((input) => input.deliveryId),
+          inputs.map((input) => input.once),
+          inputs.map((input) => input.attemptId),
+          inputs.map((input) => input.inFlightMs),
+        ],
+      });
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      return inputs.map((input) => byId.get(input.deliveryId) ?? null);
+    }, byDelivery);
+    this.finishes = new StatementBatch<FinishInput, boolean>(async (inputs) => {
+      const { rows } = await this.sql.query<{ id: string }>({
+        name: 'delivery-finish-attempts',
+        text: finishSql,
+        values: finishColumns(inputs),
+      });
+      const changed = new Set(rows.map((row) => row.id));
+      return inputs.map((input) => changed.has(input.deliveryId));
+    }, byDelivery);
+  }
 
   // Rows for many (event, webhook) pairs in one insert; those that exist
   // already are kept. Returns the pairs' deliveries still pending, new or
@@ -104,91 +263,83 @@ export class DeliveryRepository {
     return rows.filter((row) => wanted.has(`${row.eventId} ${row.webhookId}`));
   }
 
-  // Once per delivery attempt, the dispatcher's busiest read: by hand, as
-  // Prisma's planned query cost the dispatcher about a sixth of its time.
-  async findToSend(deliveryId: string): Promise<DeliveryToSend | null> {
-    const [row] = await this.db.$queryRawUnsafe<
-      (Omit<DeliveryToSend, 'webhook'> & {
-        webhookId: string;
-        url: string;
-        enabled: boolean;
-        verifySsl: boolean;
-        secretSealed: string | null;
-      })[]
-    >(
-      `SELECT d.id, d.event_id AS "eventId", d.body, d.status::text AS status,
-         d.attempt_count AS "attemptCount", d.created_at AS "createdAt", w.id AS "webhookId",
-         w.url, w.enabled, w.verify_ssl AS "verifySsl", w.secret_sealed AS "secretSealed"
-       FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = $1`,
+  // Once per run of a delivery job, in one statement: the delivery with its
+  // webhook and, when it is to be sent (pending and its webhook enabled, or a
+  // redelivery asked for by a person: `once`), its attempt begun. The attempt
+  // row is written before the POST: if the dispatcher dies during the send,
+  // the log keeps an `interrupted` attempt (the receiver may have had it), and
+  // the attempt count already includes it. Until `inFlightMs` has passed (the
+  // send's timeout and a margin) the log shows it as `sending`; a newer
+  // attempt ends that at once for the earlier ones (a dead dispatcher's send
+  // was taken over). Null when the delivery is gone.
+  async startAttempt(
+    deliveryId: string,
+    options: { once: boolean; inFlightMs: number },
+  ): Promise<StartedDelivery | null> {
+    const row = await this.starts.submit({
       deliveryId,
-    );
+      once: options.once,
+      attemptId: newPublicId(12),
+      inFlightMs: options.inFlightMs,
+    });
     if (!row) return null;
-    const { webhookId, url, enabled, verifySsl, secretSealed, ...delivery } = row;
-    return { ...delivery, webhook: { id: webhookId, url, enabled, verifySsl, secretSealed } };
+    return {
+      delivery: {
+        id: row.id,
+        eventId: row.eventId,
+        body: row.body,
+        status: row.status,
+        attemptCount: row.attemptNumber ?? row.attemptCount,
+        createdAt: row.createdAt,
+        webhook: {
+          id: row.webhookId,
+          url: row.url,
+          enabled: row.enabled,
+          verifySsl: row.verifySsl,
+          secretSealed: row.secretSealed,
+        },
+      },
+      attempt:
+        row.attemptId === null || row.attemptNumber === null
+          ? null
+          : { attemptId: row.attemptId, attemptNumber: row.attemptNumber },
+    };
   }
 
-  // Written before the POST, in one statement: if the dispatcher dies during
-  // the send, the log keeps an `interrupted` attempt (the receiver may have
-  // had it), and the attempt count already includes it. Until `inFlightMs`
-  // has passed (the send's timeout and a margin) the log shows it as
-  // `sending`; a newer attempt ends that at once for the earlier ones (a
-  // dead dispatcher's send was taken over).
-  async beginAttempt(deliveryId: string, inFlightMs: number): Promise<StartedAttempt> {
-    const attemptId = newPublicId(12);
-    const [row] = await this.db.$queryRawUnsafe<{ attempt_count: number }[]>(
-      `WITH counted AS (
-         UPDATE deliveries SET attempt_count = attempt_count + 1, updated_at = ${utcNow}
-         WHERE id = $1 RETURNING id, attempt_count),
-       taken_over AS (
-         UPDATE delivery_attempts SET in_flight_until = NULL
-         WHERE delivery_id = $1 AND in_flight_until IS NOT NULL)
-       INSERT INTO delivery_attempts (id, delivery_id, attempted_at, duration_ms, error_kind, error, in_flight_until)
-       SELECT $2, id, ${utcNow}, 0, 'interrupted', '${interruptedMessage}',
-         ${utcNow} + $3::int * interval '1 millisecond'
-       FROM counted RETURNING (SELECT attempt_count FROM counted)`,
-      deliveryId,
-      attemptId,
-      inFlightMs,
-    );
-    if (!row) throw new Error(`delivery ${deliveryId} is gone`);
-    return { attemptId, attemptNumber: row.attempt_count };
+  // An attempt begun and nothing sent (its request could not even be made):
+  // as if it had never begun, while it is unrecorded. The job runs again.
+  async cancelAttempt(deliveryId: string, attempt: StartedAttempt): Promise<void> {
+    await this.sql.query({
+      name: 'delivery-cancel-attempt',
+      text: `WITH gone AS (
+               DELETE FROM delivery_attempts WHERE id = $2 AND delivery_id = $1 AND error_kind = 'interrupted'
+               RETURNING delivery_id)
+             UPDATE deliveries SET attempt_count = attempt_count - 1
+             WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)`,
+      values: [deliveryId, attempt.attemptId],
+    });
   }
 
   // succeed, retryLater and giveUp record how an attempt ended. Each applies
   // once: an attempt already recorded is left as it is and the answer is
   // false (a record retried after its first try did commit, or an outcome
   // kept aside while the database was away and recorded later).
-  async succeed(deliveryId: string, attempt: StartedAttempt, outcome: SendOutcome): Promise<boolean> {
-    return (await this.finish(deliveryId, attempt, outcome, DeliveryStatus.succeeded, null)) > 0;
+  succeed(deliveryId: string, attempt: StartedAttempt, outcome: SendOutcome): Promise<boolean> {
+    return this.finish(deliveryId, attempt, outcome, DeliveryStatus.succeeded, null, null);
   }
 
-  async retryLater(
-    deliveryId: string,
-    attempt: StartedAttempt,
-    outcome: SendOutcome,
-    at: Date,
-  ): Promise<boolean> {
-    return (await this.finish(deliveryId, attempt, outcome, DeliveryStatus.pending, at)) > 0;
+  retryLater(deliveryId: string, attempt: StartedAttempt, outcome: SendOutcome, at: Date): Promise<boolean> {
+    return this.finish(deliveryId, attempt, outcome, DeliveryStatus.pending, at, null);
   }
 
   // The delivery stops; with `disable`, its webhook is turned off too, saying why.
-  async giveUp(
+  giveUp(
     deliveryId: string,
     attempt: StartedAttempt,
     outcome: SendOutcome,
     disable: { webhookId: string; reason: string } | null,
   ): Promise<boolean> {
-    const finished = this.finish(deliveryId, attempt, outcome, DeliveryStatus.failed, null);
-    if (!disable) return (await finished) > 0;
-    const [count] = await this.db.$transaction([
-      finished,
-      // updateMany: a webhook deleted meanwhile is no error.
-      this.db.webhook.updateMany({
-        where: { id: disable.webhookId },
-        data: { enabled: false, disabledReason: disable.reason.slice(0, 1000) },
-      }),
-    ]);
-    return count > 0;
+    return this.finish(deliveryId, attempt, outcome, DeliveryStatus.failed, null, disable);
   }
 
   // Its webhook was turned off after the job was queued: nothing is sent (and
@@ -216,34 +367,37 @@ export class DeliveryRepository {
     return this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: withAttempts });
   }
 
-  // The attempt row and the delivery's state, in one statement, only while the
-  // attempt is unrecorded (still `interrupted`, as beginAttempt wrote it: no
-  // send ends with that kind). The count of deliveries changed: 0 or 1.
-  private finish(
+  // The attempt row and the delivery's state (and, with `disable`, the
+  // webhook turned off, whether or not the attempt was recorded already), in
+  // one statement, only while the attempt is unrecorded (still `interrupted`,
+  // as startAttempt wrote it: no send ends with that kind). True when the
+  // delivery changed.
+  private async finish(
     deliveryId: string,
     attempt: StartedAttempt,
     outcome: SendOutcome,
     status: DeliveryStatus,
     nextAttemptAt: Date | null,
-  ) {
+    disable: { webhookId: string; reason: string } | null,
+  ): Promise<boolean> {
     const failure = outcome.ok ? null : outcome;
-    return this.db.$executeRawUnsafe(
-      `WITH attempt AS (
-         UPDATE delivery_attempts SET status_code = $3, duration_ms = $4,
-           error_kind = $5::send_failure_kind, error = $6, next_retry_at = $7::timestamp,
-           in_flight_until = NULL
-         WHERE id = $2 AND delivery_id = $1 AND error_kind = 'interrupted' RETURNING id)
-       UPDATE deliveries SET status = $8::delivery_status, next_attempt_at = $7::timestamp, updated_at = ${utcNow}
-       WHERE id = $1 AND EXISTS (SELECT 1 FROM attempt)`,
+    const input: FinishInput = {
       deliveryId,
-      attempt.attemptId,
-      outcome.statusCode,
-      outcome.durationMs,
-      failure?.kind ?? null,
-      failure?.message.slice(0, 1000) ?? null,
-      nextAttemptAt,
+      attemptId: attempt.attemptId,
+      statusCode: outcome.statusCode,
+      durationMs: Math.round(outcome.durationMs),
+      errorKind: failure?.kind ?? null,
+      error: failure?.message.slice(0, 1000) ?? null,
+      nextAttemptAt: nextAttemptAt?.toISOString().slice(0, 23) ?? null,
       status,
-    );
+    };
+    if (!disable) return this.finishes.submit(input);
+    const { rowCount } = await this.sql.query({
+      name: 'delivery-finish-and-disable',
+      text: finishAndDisableSql,
+      values: [...finishColumns([input]), disable.webhookId, disable.reason.slice(0, 1000)],
+    });
+    return (rowCount ?? 0) > 0;
   }
 
   // The delivery log of a webhook, newest first, by cursor (a delivery id):

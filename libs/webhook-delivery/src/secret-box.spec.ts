@@ -24,6 +24,17 @@ describe('SecretBox', () => {
     expect(() => new SecretBox(newKey()).open(sealed)).toThrow();
   });
 
+  it('answers from what it opened before only for the very same sealed text', () => {
+    const sealed = box.seal('kept');
+    expect(box.open(sealed)).toBe('kept');
+    const [version, id, iv, tag, data] = sealed.split('.');
+    const flipped = Buffer.from(data, 'base64url');
+    flipped[0] ^= 1;
+    expect(() => box.open([version, id, iv, tag, flipped.toString('base64url')].join('.'))).toThrow();
+    for (let n = 0; n < 1100; n++) box.open(box.seal(`other ${n}`));
+    expect(box.open(sealed)).toBe('kept');
+  });
+
   it('refuses a key that is not 32 bytes', () => {
     expect(() => new SecretBox(randomBytes(16).toString('base64'))).toThrow(/32 bytes/);
   });

@@ -16,8 +16,14 @@ export interface SecretKey {
 
 const keyIdPattern = /^[A-Za-z0-9_-]{1,32}$/;
 
+// Secrets opened lately, by their sealed text (which names its key and IV):
+// the dispatcher opens the same few secrets for every delivery. The ring is
+// fixed for the life of the process, so an entry never goes stale.
+const openedCacheSize = 1000;
+
 export class SecretBox {
   private readonly keys: { id: string; key: Buffer }[];
+  private readonly opened = new Map<string, string>();
 
   /** `keys` newest first; a single base64 key is a ring of one, named `default`. */
   constructor(keys: string | readonly SecretKey[]) {
@@ -48,6 +54,17 @@ export class SecretBox {
   }
 
   open(sealed: string): string {
+    let plain = this.opened.get(sealed);
+    if (plain === undefined) {
+      plain = this.openSealed(sealed);
+      // The oldest entry makes room (a Map keeps insertion order).
+      if (this.opened.size >= openedCacheSize) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(sealed, plain);
+    }
+    return plain;
+  }
+
+  private openSealed(sealed: string): string {
     const parts = sealed.split('.');
     if (parts[0] === 'v2' && parts.length === 5) {
       const key = this.keys.find((candidate) => candidate.id === parts[1]);

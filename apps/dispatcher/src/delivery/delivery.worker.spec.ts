@@ -6,7 +6,7 @@ import {
   type DeliveryRepository,
   DeliveryStatus,
   RetryDeliveryLater,
-  type SecretBox,
+  SecretBox,
   type UnrecordedAttempt,
   WebhookUrlPolicy,
 } from '@formline/webhook-delivery';
@@ -45,24 +45,27 @@ describe('DeliveryWorker', () => {
     WEBHOOK_RETRY_AFTER_MAX_MS: 60_000,
   } as unknown as DispatcherConfig;
 
-  function fakeRepository(record: () => Promise<boolean>) {
-    const calls = { findToSend: 0, beginAttempt: 0, record: 0 };
+  function fakeRepository(record: () => Promise<boolean>, secretSealed: string | null = null) {
+    const calls = { startAttempt: 0, cancelAttempt: 0, record: 0 };
     const repository = {
-      findToSend: () => {
-        calls.findToSend++;
+      startAttempt: () => {
+        calls.startAttempt++;
         return Promise.resolve({
-          id: 'd1',
-          eventId: 'e1',
-          body: '{}',
-          status: DeliveryStatus.pending,
-          attemptCount: 0,
-          createdAt: new Date(),
-          webhook: { id: 'w1', url, enabled: true, verifySsl: true, secretSealed: null },
+          delivery: {
+            id: 'd1',
+            eventId: 'e1',
+            body: '{}',
+            status: DeliveryStatus.pending,
+            attemptCount: 1,
+            createdAt: new Date(),
+            webhook: { id: 'w1', url, enabled: true, verifySsl: true, secretSealed },
+          },
+          attempt: { attemptId: 'a1', attemptNumber: 1 },
         });
       },
-      beginAttempt: () => {
-        calls.beginAttempt++;
-        return Promise.resolve({ attemptId: 'a1', attemptNumber: 1 });
+      cancelAttempt: () => {
+        calls.cancelAttempt++;
+        return Promise.resolve();
       },
       succeed: () => {
         calls.record++;
@@ -76,14 +79,8 @@ describe('DeliveryWorker', () => {
     return { repository: repository as unknown as DeliveryRepository, calls };
   }
 
-  function workerWith(repository: DeliveryRepository): DeliveryWorker {
-    return new DeliveryWorker(
-      repository,
-      {} as Redis,
-      {} as SecretBox,
-      new WebhookUrlPolicy(['127.0.0.1']),
-      config,
-    );
+  function workerWith(repository: DeliveryRepository, secrets = {} as SecretBox): DeliveryWorker {
+    return new DeliveryWorker(repository, {} as Redis, secrets, new WebhookUrlPolicy(['127.0.0.1']), config);
   }
 
   function jobOf(data: DeliveryJob) {
@@ -130,7 +127,7 @@ describe('DeliveryWorker', () => {
     const up = fakeRepository(() => Promise.resolve(true));
     await workerWith(up.repository).deliver(job.data, job);
     expect(posts).toBe(0);
-    expect(up.calls).toEqual({ findToSend: 0, beginAttempt: 0, record: 1 });
+    expect(up.calls).toEqual({ startAttempt: 0, cancelAttempt: 0, record: 1 });
   });
 
   it('keeps the retry time a kept outcome chose', async () => {
@@ -159,7 +156,16 @@ describe('DeliveryWorker', () => {
     const { repository, calls } = fakeRepository(() => Promise.resolve(false));
     const { job } = jobOf({ deliveryId: 'd1', unrecorded: acknowledged });
     await workerWith(repository).deliver(job.data, job);
-    expect(calls.findToSend).toBe(1);
+    expect(calls.startAttempt).toBe(1);
     expect(posts).toBe(1);
+  });
+
+  it('undoes the attempt it began and sends nothing when the secret cannot be opened', async () => {
+    const { repository, calls } = fakeRepository(() => Promise.resolve(true), 'v2.gone.x.y.z');
+    const secrets = new SecretBox(Buffer.alloc(32, 1).toString('base64'));
+    const { job } = jobOf({ deliveryId: 'd1' });
+    await expect(workerWith(repository, secrets).deliver(job.data, job)).rejects.toThrow(/not configured/);
+    expect(calls).toEqual({ startAttempt: 1, cancelAttempt: 1, record: 0 });
+    expect(posts).toBe(0);
   });
 });

@@ -130,23 +130,30 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       }
       // That run's record had committed after all: carry on as usual.
     }
-    const delivery = await this.deliveries.findToSend(job.deliveryId);
-    // Gone with its webhook, or already ended by an earlier run of this job.
-    if (!delivery || (delivery.status !== DeliveryStatus.pending && !once)) return;
+    // In flight for the send's timeout plus a lock's length (time to record).
+    const started = await this.deliveries.startAttempt(job.deliveryId, {
+      once,
+      inFlightMs: this.config.WEBHOOK_TIMEOUT_MS + this.config.DISPATCHER_LOCK_MS,
+    });
+    // Gone with its webhook.
+    if (!started) return;
+    const { delivery, attempt } = started;
     const { webhook } = delivery;
-    if (!webhook.enabled && !once) {
-      await this.deliveries.abandon(delivery.id);
+    if (!attempt) {
+      // Ended by an earlier run of this job, or its webhook was disabled meanwhile.
+      if (delivery.status === DeliveryStatus.pending && !webhook.enabled)
+        await this.deliveries.abandon(delivery.id);
       return;
     }
-    const secret = webhook.secretSealed === null ? null : this.secrets.open(webhook.secretSealed);
-    // In flight for the send's timeout plus a lock's length (time to record).
-    const attempt = await this.deliveries.beginAttempt(
-      delivery.id,
-      this.config.WEBHOOK_TIMEOUT_MS + this.config.DISPATCHER_LOCK_MS,
-    );
-    this.logger.log(
-      `delivering event ${delivery.eventId} to webhook ${webhook.id}, attempt ${attempt.attemptNumber}`,
-    );
+    let secret: string | null;
+    try {
+      secret = webhook.secretSealed === null ? null : this.secrets.open(webhook.secretSealed);
+    } catch (error) {
+      // Unsigned it must not go (a key missing from WEBHOOK_SECRET_KEYS): the
+      // attempt never happened, and the job runs again later.
+      await this.deliveries.cancelAttempt(delivery.id, attempt);
+      throw error;
+    }
     const outcome = await sendWebhook(
       {
         url: webhook.url,
@@ -165,6 +172,11 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       decision: this.retries.decide(outcome, attempt.attemptNumber, once),
       endedAt: Date.now(),
     };
+    // Every attempt is in the delivery log and the metrics: a line for each
+    // delivered one only at debug, for each failed one always.
+    const what = `attempt ${attempt.attemptNumber} of event ${delivery.eventId} to webhook ${webhook.id}`;
+    if (outcome.ok) this.logger.debug(`${what} delivered (${outcome.statusCode})`);
+    else this.logger.log(`${what} failed (${outcome.kind}): ${outcome.message}; ${ended.decision.kind}`);
     try {
       await this.record(delivery.id, ended);
     } catch (error) {

@@ -174,11 +174,15 @@ describe('submission events into deliveries', () => {
     await plannedFor(submitted.event_id);
     const [row] = await rowsOf([hook]);
     // Delivered meanwhile.
-    await deliveries.succeed(row.id, await deliveries.beginAttempt(row.id, 1000), {
-      ok: true,
-      statusCode: 200,
-      durationMs: 1,
-    });
+    await deliveries.succeed(
+      row.id,
+      (await deliveries.startAttempt(row.id, { once: false, inFlightMs: 1000 }))!.attempt!,
+      {
+        ok: true,
+        statusCode: 200,
+        durationMs: 1,
+      },
+    );
     await queue.queue.remove(deliveryJobId.planned(submitted.event_id, hook));
 
     // The same event again (another message id, past JetStream's de-duplication),
@@ -216,7 +220,7 @@ describe('submission events into deliveries', () => {
     );
     const finished = planned.find((delivery) => delivery.eventId === 'e-old-finished')!;
     const pending = planned.find((delivery) => delivery.eventId === 'e-old-pending')!;
-    const attempt = await deliveries.beginAttempt(finished.id, 1000);
+    const attempt = (await deliveries.startAttempt(finished.id, { once: false, inFlightMs: 1000 }))!.attempt!;
     await deliveries.giveUp(
       finished.id,
       attempt,

@@ -1,0 +1,73 @@
+import { StatementBatch } from './statement-batch';
+
+// A statement that the test ends by hand, recording the batches it was given.
+function manualStatement() {
+  const batches: number[][] = [];
+  const pending: { rows: number[]; end: (error?: Error) => void }[] = [];
+  const run = (rows: number[]) => {
+    batches.push(rows);
+    return new Promise<string[]>((resolve, reject) => {
+      pending.push({
+        rows,
+        end: (error) => (error ? reject(error) : resolve(rows.map((row) => `answer ${row}`))),
+      });
+    });
+  };
+  return { run, batches, endNext: (error?: Error) => pending.shift()!.end(error) };
+}
+
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('StatementBatch', () => {
+  it('sends a lone row at once, and gathers the rows that come while a statement is under way', async () => {
+    const statement = manualStatement();
+    const batch = new StatementBatch(statement.run, String);
+    const first = batch.submit(1);
+    expect(statement.batches).toEqual([[1]]);
+    const later = [2, 3, 4].map((row) => batch.submit(row));
+    await settled();
+    expect(statement.batches).toEqual([[1]]);
+    statement.endNext();
+    expect(await first).toBe('answer 1');
+    await settled();
+    expect(statement.batches).toEqual([[1], [2, 3, 4]]);
+    statement.endNext();
+    expect(await Promise.all(later)).toEqual(['answer 2', 'answer 3', 'answer 4']);
+  });
+
+  it('fails every caller of a failed statement, and only those', async () => {
+    const statement = manualStatement();
+    const batch = new StatementBatch(statement.run, String);
+    const first = batch.submit(1);
+    const second = batch.submit(2);
+    statement.endNext(new Error('database away'));
+    await expect(first).rejects.toThrow('database away');
+    await settled();
+    statement.endNext();
+    expect(await second).toBe('answer 2');
+  });
+
+  it('sends at most maxRows rows a statement', async () => {
+    const statement = manualStatement();
+    const batch = new StatementBatch(statement.run, String, 2);
+    const all = [1, 2, 3, 4, 5].map((row) => batch.submit(row));
+    for (let n = 0; n < 3; n++) {
+      await settled();
+      statement.endNext();
+    }
+    expect(await Promise.all(all)).toHaveLength(5);
+    expect(statement.batches).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  it('never puts two rows of one key in one statement', async () => {
+    const statement = manualStatement();
+    const batch = new StatementBatch(statement.run, (row: number) => String(row % 10));
+    const all = [1, 2, 12, 3, 22].map((row) => batch.submit(row));
+    for (let n = 0; n < 4; n++) {
+      await settled();
+      statement.endNext();
+    }
+    expect(await Promise.all(all)).toHaveLength(5);
+    expect(statement.batches).toEqual([[1], [2, 3], [12], [22]]);
+  });
+});
