@@ -78,16 +78,14 @@ export class RespondentFilesController {
     @Body() body: unknown,
     @Ip() clientAddress: string,
   ): Promise<z.output<typeof uploadAnswer>> {
-    const { form, elsewhere } = await this.targets.locate(
+    const target = await this.targets.locate(
       formId,
       { principal, clientAddress },
       { budget: 'submissions', verb: 'upload' },
     );
-    // Files are responses data: only the form's region takes them.
-    if (elsewhere) {
-      const target = `${elsewhere}/forms/${formId}/files/${fieldId}`;
-      throw new DomainError(ErrorCode.WrongRegion, `This form takes files at ${target}.`);
-    }
+    // Files are responses data: only the form's region takes them (refused, not redirected).
+    this.targets.elsewhere(target, { path: `/forms/${formId}/files/${fieldId}`, takes: 'files' });
+    const { form } = target;
     const field = fileField(form.definition as FormDefinition, fieldId);
     if (!Buffer.isBuffer(body) || body.length === 0) {
       throw new DomainError(
