@@ -60,7 +60,7 @@ export class RespondentFilesController {
   @HttpCode(201)
   @ScopeIfAuthenticated('responses:write')
   @ApiOperation({
-    summary: 'Upload a file for a file_upload question',
+    summary: 'Upload a file for a file_upload question, or a recording for a multi_format one',
     description:
       'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`), its name in `filename`. ' +
       'Answer the question with the `file_url` returned. Rate limited as submissions are; ' +
@@ -147,12 +147,16 @@ export class RespondentFilesController {
       field?: { id?: string };
       type?: string;
       file_url?: string;
+      multi_format?: { file_url?: string };
     }>;
     // The response answers that question with this very file: its address,
     // as the Responses API shows it, is the one asked for.
     const wanted = responseFileUrl(this.regionBase, formId, responseId, fieldId, filename);
     const answered = answers.some(
-      (item) => item.field?.id === fieldId && item.type === 'file_url' && item.file_url === wanted,
+      (item) =>
+        item.field?.id === fieldId &&
+        ((item.type === 'file_url' && item.file_url === wanted) ||
+          (item.type === 'multi_format' && item.multi_format?.file_url === wanted)),
     );
     const bytes =
       answered && isStoredFileName(filename)
@@ -171,10 +175,11 @@ export class RespondentFilesController {
 
 function fileField(definition: FormDefinition, fieldId: string) {
   const field = allFields(definition.fields).find((item) => item.id === fieldId || item.ref === fieldId);
-  if (!field || field.type !== 'file_upload') {
+  // A file_upload's file, or a multi_format question's recording.
+  if (!field || (field.type !== 'file_upload' && field.type !== 'multi_format')) {
     throw new DomainError(
       ErrorCode.NotFound,
-      `The form has no file_upload question ${fieldId.slice(0, 120)}.`,
+      `The form has no file_upload or multi_format question ${fieldId.slice(0, 120)}.`,
     );
   }
   return field;
