@@ -162,6 +162,59 @@ describe('file uploads', () => {
     expect([taken.status, taken.body.details?.[0]?.code]).toEqual([400, 'FILE_NOT_UPLOADED']);
   });
 
+  it('takes a multi_format (video and audio) question answered with a recording or with text', async () => {
+    const created = await callApi(`${base('us')}/forms`, {
+      token: bob.token,
+      method: 'POST',
+      body: {
+        title: 'Say hello',
+        fields: [{ ref: 'hello', title: 'Say hello on video', type: 'multi_format' }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const videoForm: string = created.body.id;
+    const videoField: string = created.body.fields[0].id;
+    expect(created.body.fields[0]).toMatchObject({ ref: 'hello', type: 'multi_format' });
+    const clip = Buffer.from('\x1aE\xdf\xa3 a tiny webm recording');
+    const uploaded = await uploadTo('eu', 'hello', 'hello.webm', clip, videoForm);
+    expect(uploaded.status).toBe(201);
+    const file = (await uploaded.json()) as { file_url: string; file_name: string };
+    const submit = (value: unknown) =>
+      callApi(`${base('eu')}/forms/${videoForm}/submissions`, {
+        method: 'POST',
+        body: { answers: [{ field: { ref: 'hello' }, type: 'multi_format', multi_format: value }] },
+      });
+
+    // Only an upload to that question: anything else is refused like a file_upload's.
+    const forged = await submit({ format: 'video', file_url: 'https://files.example.com/hello.webm' });
+    expect([forged.status, forged.body.details?.[0]?.code]).toEqual([400, 'FILE_NOT_UPLOADED']);
+    const mixed = await submit({ format: 'video', file_url: file.file_url, text: 'hi' });
+    expect([mixed.status, mixed.body.details?.[0]?.field]).toEqual([400, 'answers[0].multi_format']);
+
+    const submitted = await submit({ format: 'video', file_url: file.file_url });
+    expect(submitted.status).toBe(201);
+    const responseId: string = submitted.body.response_id;
+    const shown = `${base('eu')}/forms/${videoForm}/responses/${responseId}/fields/${videoField}/files/${file.file_name}`;
+    const answer = {
+      field: { id: videoField, ref: 'hello', type: 'multi_format' },
+      type: 'multi_format',
+      multi_format: { format: 'video', file_url: shown },
+    };
+    expect(submitted.body.answers).toEqual([answer]);
+    const listed = await callApi(
+      `${base('eu')}/forms/${videoForm}/responses?included_response_ids=${responseId}`,
+      { token: bob.token },
+    );
+    expect(listed.body.items[0].answers).toEqual([answer]);
+    const got = await fetch(shown, { headers: { authorization: `bearer ${bob.token}` } });
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(clip);
+
+    const typed = await submit({ format: 'text', text: 'Hello from a keyboard' });
+    expect(typed.status).toBe(201);
+    expect(typed.body.answers[0].multi_format).toEqual({ format: 'text', text: 'Hello from a keyboard' });
+  });
+
   it('prunes uploads no response holds once they are old, bytes and record, and keeps the others', async () => {
     const upload = async (name: string) =>
       (await (await uploadTo('eu', 'cv', name, pdf)).json()) as { file_url: string; file_name: string };

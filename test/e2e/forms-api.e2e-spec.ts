@@ -542,6 +542,60 @@ describe('Forms Create API', () => {
       expect((await api(bob, 'GET', `/workspaces/${workspace.body.id}`)).body.name).toBe('Strict');
     });
 
+    it('lets member accounts in by role: members read, owners also patch, only the owning account deletes', async () => {
+      const aliceEmail: string = (await api(alice, 'GET', '/me')).body.email;
+      const bobEmail: string = (await api(bob, 'GET', '/me')).body.email;
+      const workspace = await api(bob, 'POST', '/workspaces', { name: 'Team' });
+      const id: string = workspace.body.id;
+      const asAlice = (method: string, body?: unknown) => api(alice, method, `/workspaces/${id}`, body);
+      const share = (role: string) =>
+        api(bob, 'PATCH', `/workspaces/${id}`, [
+          { op: 'add', path: '/members', value: { email: aliceEmail.toUpperCase(), role } },
+        ]);
+      const rename = [{ op: 'replace', path: '/name', value: 'Renamed by Alice' }];
+
+      // Not shared with her: nothing there, as for any other account's workspace.
+      expect((await asAlice('GET')).body.code).toBe('WORKSPACE_NOT_FOUND');
+      expect((await asAlice('PATCH', rename)).status).toBe(404);
+
+      // A member reads it, and may change nothing.
+      expect((await share('member')).status).toBe(204);
+      const read = await asAlice('GET');
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ id, account_id: bob.accountId, name: 'Team' });
+      const refused = await asAlice('PATCH', rename);
+      expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
+      expect((await asAlice('DELETE')).status).toBe(403);
+      expect((await api(bob, 'GET', `/workspaces/${id}`)).body.name).toBe('Team');
+
+      // An owner renames it and shares it on, but cannot remove the owning account nor delete it.
+      expect((await share('owner')).status).toBe(204);
+      expect((await asAlice('PATCH', rename)).status).toBe(204);
+      expect(
+        (await asAlice('PATCH', [{ op: 'add', path: '/members', value: { email: 'dee@example.com' } }]))
+          .status,
+      ).toBe(204);
+      expect(
+        (await asAlice('PATCH', [{ op: 'remove', path: '/members', value: { email: bobEmail } }])).status,
+      ).toBe(400);
+      const notDeleted = await asAlice('DELETE');
+      expect([notDeleted.status, notDeleted.body.code]).toEqual([403, 'FORBIDDEN']);
+      const after = await api(bob, 'GET', `/workspaces/${id}`);
+      expect(after.body.name).toBe('Renamed by Alice');
+      expect(after.body.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
+        [bobEmail, 'owner'],
+        [aliceEmail.toLowerCase(), 'owner'],
+        ['dee@example.com', 'member'],
+      ]);
+
+      // Removed, she is out again.
+      await api(bob, 'PATCH', `/workspaces/${id}`, [
+        { op: 'remove', path: '/members', value: { email: aliceEmail } },
+      ]);
+      expect((await asAlice('GET')).status).toBe(404);
+      expect((await api(bob, 'DELETE', `/workspaces/${id}`)).status).toBe(204);
+    });
+
     it("refuses to remove the workspace's owner", async () => {
       const me = await api(bob, 'GET', '/me');
       const workspace = await api(bob, 'POST', '/workspaces', { name: 'Owned' });

@@ -18,6 +18,8 @@ export interface WorkspaceMemberRow {
   role: WorkspaceMemberRole;
 }
 export type WorkspaceMemberRole = 'owner' | 'member';
+// How a caller reaches a workspace: the account that owns it, or a member by role.
+export type WorkspaceAccess = 'owning_account' | WorkspaceMemberRole;
 
 // Members beyond this many are not listed with the workspace (a page of a reply stays bounded).
 export const maxWorkspaceMembers = 500;
@@ -66,6 +68,28 @@ export class WorkspaceRepository {
       select: workspaceColumns,
     });
     return row ? toStored(row) : undefined;
+  }
+
+  // The workspace as the caller reaches it: owned, or shared with the caller's
+  // account by its email (a member row), with the role it holds there.
+  async findReachable(
+    accountId: string,
+    workspaceId: string,
+  ): Promise<{ workspace: StoredWorkspace; access: WorkspaceAccess } | undefined> {
+    const row = await this.db.workspace.findUnique({ where: { id: workspaceId }, select: workspaceColumns });
+    if (!row) return undefined;
+    const workspace = toStored(row);
+    if (workspace.accountId === accountId) return { workspace, access: 'owning_account' };
+    const caller = await this.db.account.findUnique({ where: { id: accountId }, select: { email: true } });
+    const email = caller?.email.toLowerCase();
+    const member = email
+      ? await this.db.workspaceMember.findUnique({
+          where: { workspaceId_email: { workspaceId, email } },
+          select: { role: true },
+        })
+      : null;
+    if (!member) return undefined;
+    return { workspace, access: member.role === 'owner' ? 'owner' : 'member' };
   }
 
   async findDefault(accountId: string): Promise<StoredWorkspace> {

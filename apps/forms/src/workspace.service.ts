@@ -12,7 +12,12 @@ import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { ResourceLinks } from './resource-links';
 import { presentWorkspace } from './workspace.presenter';
-import { maxWorkspaceMembers, WorkspaceRepository, type StoredWorkspace } from './workspace.repository';
+import {
+  maxWorkspaceMembers,
+  WorkspaceRepository,
+  type StoredWorkspace,
+  type WorkspaceAccess,
+} from './workspace.repository';
 
 // Workspaces group an account's forms. Every account has a default one, which
 // cannot be deleted; a workspace that still holds forms cannot be deleted
@@ -33,8 +38,9 @@ export class WorkspaceService {
     return presentWorkspace(await this.workspaces.create(accountId, name), this.links);
   }
 
+  // Its owning account and every member account (by email) may read it.
   async get(accountId: string, workspaceId: string): Promise<WorkspaceResource> {
-    return presentWorkspace(await this.owned(accountId, workspaceId), this.links);
+    return presentWorkspace((await this.reachable(accountId, workspaceId)).workspace, this.links);
   }
 
   async list(
@@ -53,8 +59,15 @@ export class WorkspaceService {
   // removes members by email ({op: 'add' | 'remove', path: '/members', value: {email}}),
   // an add naming the member's role as Typeform's reference shows (`role`: owner or member).
   // Every operation is checked before any is applied; all apply at once.
+  // The owning account and members with role `owner` may patch; a `member` may only read.
   async patch(accountId: string, workspaceId: string, operations: unknown): Promise<void> {
-    const current = await this.owned(accountId, workspaceId);
+    const { workspace: current, access } = await this.reachable(accountId, workspaceId);
+    if (access === 'member') {
+      throw new DomainError(
+        ErrorCode.Forbidden,
+        `Workspace ${workspaceId} is shared with you as a member: only its owners may change it.`,
+      );
+    }
     const parsed = parsePatchOperations(operations);
     const nameOperations = parsed.filter((operation) => operation.path !== '/members');
     const name =
@@ -89,11 +102,18 @@ export class WorkspaceService {
         `A workspace is shared with at most ${maxWorkspaceMembers} members.`,
       );
     }
-    await this.workspaces.change(accountId, workspaceId, { name, addMembers, removeMembers });
+    await this.workspaces.change(current.accountId, workspaceId, { name, addMembers, removeMembers });
   }
 
+  // Only the owning account deletes: the forms it may hold are that account's.
   async delete(accountId: string, workspaceId: string): Promise<void> {
-    const workspace = await this.owned(accountId, workspaceId);
+    const { workspace, access } = await this.reachable(accountId, workspaceId);
+    if (access !== 'owning_account') {
+      throw new DomainError(
+        ErrorCode.Forbidden,
+        `Only the account that owns workspace ${workspaceId} deletes it.`,
+      );
+    }
     if (workspace.isDefault) {
       throw new DomainError(ErrorCode.Conflict, 'The default workspace cannot be deleted.');
     }
@@ -105,11 +125,15 @@ export class WorkspaceService {
     }
   }
 
-  private async owned(accountId: string, workspaceId: string): Promise<StoredWorkspace> {
-    const workspace = await this.workspaces.findOwned(accountId, workspaceId);
-    if (!workspace)
+  // Anyone else, member of nothing here, learns nothing: 404 as for a workspace that does not exist.
+  private async reachable(
+    accountId: string,
+    workspaceId: string,
+  ): Promise<{ workspace: StoredWorkspace; access: WorkspaceAccess }> {
+    const found = await this.workspaces.findReachable(accountId, workspaceId);
+    if (!found)
       throw new DomainError(ErrorCode.WorkspaceNotFound, `Non existing workspace with id ${workspaceId}.`);
-    return workspace;
+    return found;
   }
 }
 

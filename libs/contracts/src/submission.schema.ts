@@ -46,6 +46,14 @@ const paymentValue = z.strictObject({
   success: z.boolean().optional(),
 });
 
+// A multi_format (video and audio) answer: the recording's file_url, as a
+// file_upload answers (video or audio), or the respondent's text instead.
+const multiFormatValue = z.strictObject({
+  format: z.enum(['video', 'audio', 'text']),
+  file_url: boundedText(inputLimits.url).optional(),
+  text: boundedText(inputLimits.answerText).optional(),
+});
+
 export const answerTypes = [
   'text',
   'email',
@@ -58,6 +66,7 @@ export const answerTypes = [
   'phone_number',
   'file_url',
   'payment',
+  'multi_format',
 ] as const;
 export type AnswerType = (typeof answerTypes)[number];
 
@@ -75,6 +84,7 @@ export const answerInputSchema = z.strictObject({
   phone_number: boundedText(inputLimits.answerShort).optional(),
   file_url: boundedText(inputLimits.url).optional(),
   payment: paymentValue.optional(),
+  multi_format: multiFormatValue.optional(),
 });
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 

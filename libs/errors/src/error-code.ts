@@ -8,6 +8,8 @@ export enum ErrorCode {
   TokenExpired = 'TOKEN_EXPIRED',
   TokenRevoked = 'TOKEN_REVOKED',
   InsufficientScope = 'INSUFFICIENT_SCOPE',
+  // The resource is shared with the caller, but its role there does not allow this.
+  Forbidden = 'FORBIDDEN',
   NotFound = 'NOT_FOUND',
   FormNotFound = 'FORM_NOT_FOUND',
   WorkspaceNotFound = 'WORKSPACE_NOT_FOUND',
@@ -45,6 +47,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.TokenExpired]: 401,
   [ErrorCode.TokenRevoked]: 401,
   [ErrorCode.InsufficientScope]: 403,
+  [ErrorCode.Forbidden]: 403,
   [ErrorCode.NotFound]: 404,
   [ErrorCode.FormNotFound]: 404,
   [ErrorCode.WorkspaceNotFound]: 404,

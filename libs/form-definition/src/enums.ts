@@ -99,6 +99,7 @@ export const fieldTypes = [
   'file_upload',
   'payment',
   'calendly',
+  'multi_format',
 ] as const;
 export type FieldType = (typeof fieldTypes)[number];
 
@@ -118,6 +119,10 @@ export const addressSubfields = [
   'zip',
   'country',
 ] as const;
+
+// How a multi_format (video and audio) question is answered: a recording
+// (an upload, as a file_upload's) or typed text.
+export const multiFormatAnswerFormats = ['video', 'audio', 'text'] as const;
 
 // Typeform's form types (`type` of a form).
 export const formTypes = [

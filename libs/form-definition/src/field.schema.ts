@@ -234,6 +234,9 @@ const simpleQuestions = [
     },
     required,
   ),
+  // Typeform's video and audio question: answered with a recording (uploaded
+  // through the files API, as a file_upload's file) or with typed text.
+  field('multi_format', description, required),
   z.strictObject({
     ...common,
     type: z.literal('calendly'),

@@ -398,6 +398,10 @@ describe('field types', () => {
     file_upload: { validations: { required: true } },
     payment: { properties: { currency: 'EUR', price: { type: 'variable', value: 'price' } } },
     calendly: { application: { id: 'calendly', iframe_url: 'https://calendly.example.com/x' } },
+    multi_format: {
+      properties: { description: 'Answer on video, audio or text' },
+      validations: { required: true },
+    },
   };
   it.each(fieldTypes.map((type) => [type]))('accepts %s', (type) =>
     accepted({ title: 't', fields: [{ title: 'Q', type, ...examples[type] }] }),

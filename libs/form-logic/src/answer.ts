@@ -13,6 +13,7 @@ export interface StoredAnswer {
   phone_number?: string;
   file_url?: string;
   payment?: { amount: string; last4?: string; name?: string; success?: boolean };
+  multi_format?: { format: 'video' | 'audio' | 'text'; file_url?: string; text?: string };
 }
 
 // What logic conditions compare: the answer's value, choices as their refs and labels.
@@ -33,6 +34,9 @@ export function valueOf(answer: StoredAnswer): AnswerValue | undefined {
     }
     case 'payment':
       return answer.payment && Number(answer.payment.amount);
+    case 'multi_format':
+      // Logic compares what was said: the text, or the recording's address.
+      return answer.multi_format?.text ?? answer.multi_format?.file_url;
     default:
       return answer[
         answer.type as 'file_url' | 'text' | 'email' | 'number' | 'boolean' | 'date' | 'url' | 'phone_number'

@@ -23,6 +23,8 @@ export interface TestRegionsOptions {
   /** Reach PostgreSQL elsewhere (e.g. through a proxy a test cuts), `postgresql://user@host:port`. */
   databaseHostUrl?: string;
   extraEnv?: Record<string, string>;
+  /** Variables of one region only (e.g. its own file bucket), after extraEnv. */
+  regionEnv?: Partial<Record<Region, Record<string, string>>>;
   /** How long each app may take to be ready (RegionStack's 30 s by default). */
   readyTimeoutMs?: number;
 }
@@ -84,6 +86,7 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
         // fail. Shedding is tested where it is set (readiness, load-shedding).
         GATEWAY_MAX_EVENT_LOOP_DELAY_MS: '0',
         ...options.extraEnv,
+        ...options.regionEnv?.[region],
       },
     };
   };

@@ -263,6 +263,13 @@ export function typeformFormWithEveryField(imageHref: (name: string) => string):
         validations: { required: false },
       },
       {
+        ref: 'intro_video',
+        title: 'Introduce yourself on video, audio or text',
+        type: 'multi_format',
+        properties: { description: 'One minute is plenty.' },
+        validations: { required: false },
+      },
+      {
         ref: 'deposit',
         title: 'Pay the setup deposit',
         type: 'payment',

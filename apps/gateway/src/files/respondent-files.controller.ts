@@ -60,7 +60,7 @@ export class RespondentFilesController {
   @HttpCode(201)
   @ScopeIfAuthenticated('responses:write')
   @ApiOperation({
-    summary: 'Upload a file for a file_upload question',
+    summary: 'Upload a file for a file_upload question, or a recording for a multi_format one',
     description:
       'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`), its name in `filename`. ' +
       'Answer the question with the `file_url` returned. Rate limited as submissions are; ' +
@@ -78,16 +78,14 @@ export class RespondentFilesController {
     @Body() body: unknown,
     @Ip() clientAddress: string,
   ): Promise<z.output<typeof uploadAnswer>> {
-    const { form, elsewhere } = await this.targets.locate(
+    const target = await this.targets.locate(
       formId,
       { principal, clientAddress },
       { budget: 'submissions', verb: 'upload' },
     );
-    // Files are responses data: only the form's region takes them.
-    if (elsewhere) {
-      const target = `${elsewhere}/forms/${formId}/files/${fieldId}`;
-      throw new DomainError(ErrorCode.WrongRegion, `This form takes files at ${target}.`);
-    }
+    // Files are responses data: only the form's region takes them (refused, not redirected).
+    this.targets.elsewhere(target, { path: `/forms/${formId}/files/${fieldId}`, takes: 'files' });
+    const { form } = target;
     const field = fileField(form.definition as FormDefinition, fieldId);
     if (!Buffer.isBuffer(body) || body.length === 0) {
       throw new DomainError(
@@ -149,12 +147,16 @@ export class RespondentFilesController {
       field?: { id?: string };
       type?: string;
       file_url?: string;
+      multi_format?: { file_url?: string };
     }>;
     // The response answers that question with this very file: its address,
     // as the Responses API shows it, is the one asked for.
     const wanted = responseFileUrl(this.regionBase, formId, responseId, fieldId, filename);
     const answered = answers.some(
-      (item) => item.field?.id === fieldId && item.type === 'file_url' && item.file_url === wanted,
+      (item) =>
+        item.field?.id === fieldId &&
+        ((item.type === 'file_url' && item.file_url === wanted) ||
+          (item.type === 'multi_format' && item.multi_format?.file_url === wanted)),
     );
     const bytes =
       answered && isStoredFileName(filename)
@@ -173,10 +175,11 @@ export class RespondentFilesController {
 
 function fileField(definition: FormDefinition, fieldId: string) {
   const field = allFields(definition.fields).find((item) => item.id === fieldId || item.ref === fieldId);
-  if (!field || field.type !== 'file_upload') {
+  // A file_upload's file, or a multi_format question's recording.
+  if (!field || (field.type !== 'file_upload' && field.type !== 'multi_format')) {
     throw new DomainError(
       ErrorCode.NotFound,
-      `The form has no file_upload question ${fieldId.slice(0, 120)}.`,
+      `The form has no file_upload or multi_format question ${fieldId.slice(0, 120)}.`,
     );
   }
   return field;

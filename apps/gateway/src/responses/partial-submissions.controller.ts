@@ -60,16 +60,18 @@ export class PartialSubmissionsController {
     @Res({ passthrough: true }) reply: FastifyReply,
     @Ip() clientAddress: string,
   ): Promise<unknown> {
-    const { form, elsewhere } = await this.targets.locate(
+    const target = await this.targets.locate(
       formId,
       { principal, clientAddress },
       { budget: 'progress', verb: 'save' },
     );
-    if (elsewhere) {
-      const target = `${elsewhere}/forms/${formId}/submissions/partial`;
-      void reply.status(307).header('Location', target);
-      return { code: ErrorCode.WrongRegion, description: `This form takes partial responses at ${target}.` };
-    }
+    const redirected = this.targets.elsewhere(target, {
+      path: `/forms/${formId}/submissions/partial`,
+      takes: 'partial responses',
+      redirect: reply,
+    });
+    if (redirected) return redirected;
+    const { form } = target;
     const { response } = await this.rpc.request(saveProgress, {
       formId,
       body,

@@ -87,16 +87,18 @@ export class ResponsesController {
   ): Promise<unknown> {
     // The form's snapshot, cached: where it takes submissions, and what they are
     // checked against, handed on so the responses service does not ask for it again.
-    const { form, elsewhere } = await this.targets.locate(
+    const target = await this.targets.locate(
       formId,
       { principal, clientAddress },
       { budget: 'submissions', verb: 'submit' },
     );
-    if (elsewhere) {
-      const target = `${elsewhere}/forms/${formId}/submissions`;
-      void reply.status(307).header('Location', target);
-      return { code: ErrorCode.WrongRegion, description: `This form takes submissions at ${target}.` };
-    }
+    const redirected = this.targets.elsewhere(target, {
+      path: `/forms/${formId}/submissions`,
+      takes: 'submissions',
+      redirect: reply,
+    });
+    if (redirected) return redirected;
+    const { form } = target;
     const { response, replayed } = await this.rpc.request(submitResponse, {
       formId,
       body,

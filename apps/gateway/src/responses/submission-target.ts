@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { regionBaseUrls } from '@formline/config';
 import { type AccessTokenPrincipal, type FormSnapshot, getFormSnapshot } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -6,6 +7,16 @@ import { RpcClient } from '@formline/messaging';
 import { ReadCache } from '../cache/read-cache';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { SubmissionThrottle } from '../rate-limit/submission.throttle';
+
+/** How the other region answers: a 307 to the same path there, or a refusal. */
+export interface ElsewhereAnswer {
+  /** The path under the form's region's base address, from `/forms/...`. */
+  path: string;
+  /** What the form takes there, for the message ("submissions", "files", ...). */
+  takes: string;
+  /** The reply to redirect with; without one the call is refused with 421 WRONG_REGION. */
+  redirect?: FastifyReply;
+}
 
 export interface SubmissionTarget {
   /** The form's snapshot (cached): what the submission is checked against. */
@@ -17,8 +28,9 @@ export interface SubmissionTarget {
 // What a respondent's submission, partial save and file upload share before
 // anything is read: anonymous callers within their rate budget, the form
 // found (cached), a private form only with its owner's token (404 to
-// another account), and the region the form's responses live in. Each caller
-// then decides what the other region means for it (a 307, or a refusal).
+// another account), and the region the form's responses live in. What the
+// other region answers (a 307 that keeps the body, or a refusal) is decided
+// here too, once, so the three callers cannot drift apart.
 @Injectable()
 export class SubmissionTargets {
   constructor(
@@ -53,5 +65,23 @@ export class SubmissionTargets {
     return form.region === this.config.REGION
       ? { form }
       : { form, elsewhere: regionBaseUrls(this.config)[form.region] };
+  }
+
+  /**
+   * Undefined when the form's responses live in this region. Otherwise the
+   * body of a 307 to the same path in the form's region (status and Location
+   * set on `how.redirect`), or, without a reply to redirect, a 421
+   * WRONG_REGION refusal naming that address.
+   */
+  elsewhere(
+    target: SubmissionTarget,
+    how: ElsewhereAnswer,
+  ): { code: ErrorCode; description: string } | undefined {
+    if (!target.elsewhere) return undefined;
+    const location = `${target.elsewhere}${how.path}`;
+    const description = `This form takes ${how.takes} at ${location}.`;
+    if (!how.redirect) throw new DomainError(ErrorCode.WrongRegion, description);
+    void how.redirect.status(307).header('Location', location);
+    return { code: ErrorCode.WrongRegion, description };
   }
 }

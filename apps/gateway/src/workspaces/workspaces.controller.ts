@@ -84,10 +84,12 @@ export class WorkspacesController {
   @HttpCode(204)
   @RequiredScope('workspaces:write')
   @ApiOperation({
-    summary: 'Rename a workspace (JSON Patch on /name)',
+    summary: 'Rename a workspace (JSON Patch on /name), add and remove members (on /members)',
+    description:
+      'The owning account and members with role `owner` may patch; a `member` is refused with 403 FORBIDDEN.',
     body: patchOperationsSchema,
     responses: { 204: { description: 'Renamed.', body: null } },
-    errors: notFound,
+    errors: [...notFound, ErrorCode.Forbidden],
   })
   async patch(
     @Principal() principal: AccessTokenPrincipal,
@@ -102,9 +104,10 @@ export class WorkspacesController {
   @RequiredScope('workspaces:write')
   @ApiOperation({
     summary: 'Delete a workspace',
-    description: 'Never the default workspace, nor one that still holds forms (409).',
+    description:
+      'Never the default workspace, nor one that still holds forms (409); only by the owning account (403 to its members).',
     responses: { 204: { description: 'Deleted.', body: null } },
-    errors: [...notFound, ErrorCode.Conflict],
+    errors: [...notFound, ErrorCode.Conflict, ErrorCode.Forbidden],
   })
   async delete(
     @Principal() principal: AccessTokenPrincipal,

@@ -97,6 +97,7 @@ const form = parseFormDefinition({
     { ref: 'upload', title: 'q', type: 'file_upload' },
     { ref: 'pay', title: 'q', type: 'payment' },
     { ref: 'call', title: 'q', type: 'calendly' },
+    { ref: 'video', title: 'q', type: 'multi_format' },
   ],
 }).definition;
 
@@ -134,6 +135,9 @@ describe('checkAnswers', () => {
     ['pay', 'payment', { amount: '10.50', last4: '4242', name: 'Ann', success: true }],
     ['pay', 'payment', { amount: '3' }],
     ['call', 'url', 'https://calendly.com/scheduled_events/abc'],
+    ['video', 'multi_format', { format: 'video', file_url: 'https://files.example.com/clip.webm' }],
+    ['video', 'multi_format', { format: 'audio', file_url: 'https://files.example.com/clip.ogg' }],
+    ['video', 'multi_format', { format: 'text', text: 'I would rather type' }],
   ])('accepts %s as %s %p', (ref, type, value) => {
     expect(problemsOf(answer(ref, type, value))).toEqual([]);
   });
@@ -177,6 +181,23 @@ describe('checkAnswers', () => {
     ['pay', 'payment', { amount: '1.234' }, 'answers[0].payment'],
     ['pay', 'payment', { amount: '1', last4: '42' }, 'answers[0].payment'],
     ['call', 'url', 'calendly', 'answers[0].url'],
+    ['video', 'multi_format', { format: 'video' }, 'answers[0].multi_format'],
+    ['video', 'multi_format', { format: 'audio', file_url: 'file:///etc/passwd' }, 'answers[0].multi_format'],
+    [
+      'video',
+      'multi_format',
+      { format: 'video', file_url: 'https://f.example.com/a', text: 'x' },
+      'answers[0].multi_format',
+    ],
+    ['video', 'multi_format', { format: 'text', text: '  ' }, 'answers[0].multi_format'],
+    [
+      'video',
+      'multi_format',
+      { format: 'text', text: 'x', file_url: 'https://f.example.com/a' },
+      'answers[0].multi_format',
+    ],
+    ['video', 'file_url', 'https://files.example.com/clip.webm', 'answers[0].type'],
+    ['upload', 'multi_format', { format: 'text', text: 'x' }, 'answers[0].type'],
     ['missing', 'text', 'x', 'answers[0].field'],
   ])('refuses %s as %s %p at %s', (ref, type, value, field) => {
     expect(problemsOf(answer(ref, type, value))).toEqual([field]);
@@ -194,6 +215,12 @@ describe('checkAnswers', () => {
     const payment = { amount: '10.50', last4: '4242', name: 'Ann', success: true };
     const { answers } = checkAnswers(form, [answer('pay', 'payment', payment)]);
     expect(answers.get('pay')).toMatchObject({ type: 'payment', payment });
+  });
+
+  it('stores a multi_format answer with its format', () => {
+    const value = { format: 'video', file_url: 'https://files.example.com/clip.webm' };
+    const { answers } = checkAnswers(form, [answer('video', 'multi_format', value)]);
+    expect(answers.get('video')).toMatchObject({ type: 'multi_format', multi_format: value });
   });
 
   it('refuses a question answered twice', () => {

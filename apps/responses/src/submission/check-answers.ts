@@ -37,6 +37,8 @@ const answerTypesByField: Record<Field['type'], readonly AnswerType[]> = {
   payment: ['payment'],
   // The scheduled event's URL, as Typeform records a Calendly booking.
   calendly: ['url'],
+  // Typeform's video and audio question: a recording (an upload) or text.
+  multi_format: ['multi_format'],
 };
 
 export interface CheckedAnswers {
@@ -95,6 +97,8 @@ function checkValue(field: Field, input: AnswerInput): string | undefined {
       return isWebUrl(input[input.type]!) ? undefined : 'not an http(s) URL';
     case 'payment':
       return checkPayment(input.payment!);
+    case 'multi_format':
+      return checkMultiFormat(input.multi_format!);
     case 'phone_number':
       return isPhoneNumber(input.phone_number!)
         ? undefined
@@ -179,6 +183,19 @@ function checkRanking(
   return distinct === picked.length && distinct === all.length
     ? undefined
     : `rank every choice once (${all.length} choices)`;
+}
+
+// A recording names its upload (file_url) and says nothing else; a text answer
+// is the text alone. Whether the upload is this question's is checked with the
+// other files (FileAnswers).
+function checkMultiFormat(value: NonNullable<AnswerInput['multi_format']>): string | undefined {
+  if (value.format === 'text') {
+    if (value.file_url !== undefined) return 'a text answer has no file_url';
+    return value.text?.trim() ? undefined : 'a text answer needs its text';
+  }
+  if (value.text !== undefined) return `a ${value.format} answer is its recording's file_url, without text`;
+  if (value.file_url === undefined) return `a ${value.format} answer needs the file_url of its recording`;
+  return isWebUrl(value.file_url) ? undefined : 'file_url is not an http(s) URL';
 }
 
 // Typeform's amounts: a decimal string with at most two decimals.

@@ -6,10 +6,11 @@ import { fileNameFromUploadUrl, responseFileUrl } from '@formline/object-storage
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { UploadRepository } from '../uploads/upload.repository';
 
-// The `file_url` answers of a submission: each must name an upload made for
-// that form's question in this region, held by no other response; the
-// response then shows each file where Typeform shows it, at the response
-// files endpoint, never at the upload's own address.
+// The files a submission's answers name (a file_upload's `file_url`, a
+// multi_format's recording): each must name an upload made for that form's
+// question in this region, held by no other response; the response then shows
+// each file where Typeform shows it, at the response files endpoint, never at
+// the upload's own address.
 @Injectable()
 export class FileAnswers {
   private readonly regionBase: string;
@@ -26,10 +27,10 @@ export class FileAnswers {
   // may name its own uploads again.
   async check(formId: string, answers: readonly StoredAnswer[], responseId?: string): Promise<string[]> {
     const named = answers
-      .filter((answer) => answer.type === 'file_url')
+      .filter((answer) => fileUrlOf(answer) !== undefined)
       .map((answer) => ({
         answer,
-        fileName: fileNameFromUploadUrl(answer.file_url ?? '', this.regionBase, formId, answer.field.id),
+        fileName: fileNameFromUploadUrl(fileUrlOf(answer) ?? '', this.regionBase, formId, answer.field.id),
       }));
     if (named.length === 0) return [];
     const names = named.flatMap(({ fileName }) => (fileName ? [fileName] : []));
@@ -59,16 +60,21 @@ export class FileAnswers {
   // The answers as the response shows them: each file at the response files endpoint.
   present(formId: string, responseId: string, answers: readonly StoredAnswer[]): StoredAnswer[] {
     return answers.map((answer) => {
+      const url = fileUrlOf(answer);
       const fileName =
-        answer.type === 'file_url'
-          ? fileNameFromUploadUrl(answer.file_url ?? '', this.regionBase, formId, answer.field.id)
-          : undefined;
-      return fileName
-        ? {
-            ...answer,
-            file_url: responseFileUrl(this.regionBase, formId, responseId, answer.field.id, fileName),
-          }
-        : answer;
+        url !== undefined ? fileNameFromUploadUrl(url, this.regionBase, formId, answer.field.id) : undefined;
+      if (!fileName) return answer;
+      const file_url = responseFileUrl(this.regionBase, formId, responseId, answer.field.id, fileName);
+      return answer.type === 'multi_format' && answer.multi_format
+        ? { ...answer, multi_format: { ...answer.multi_format, file_url } }
+        : { ...answer, file_url };
     });
   }
+}
+
+/** The address of the file an answer names, if it names one. */
+export function fileUrlOf(answer: StoredAnswer): string | undefined {
+  if (answer.type === 'file_url') return answer.file_url;
+  if (answer.type === 'multi_format') return answer.multi_format?.file_url;
+  return undefined;
 }

@@ -93,3 +93,35 @@ describe('buildResponse', () => {
     expect(settingsOf(sendsAll)).toEqual({ partial_responses_to_all_integrations: true });
   });
 });
+
+describe('buildResponse with a multi_format (video and audio) question', () => {
+  const video = parseFormDefinition({
+    title: 'Video',
+    fields: [{ ref: 'hello', title: 'Say hello', type: 'multi_format' }],
+  }).definition;
+  const [field] = video.fields;
+  const answer = {
+    field: { id: field.id, ref: 'hello', type: 'multi_format' },
+    type: 'multi_format',
+    multi_format: { format: 'text' as const, text: 'Hello there' },
+  };
+
+  it('carries the answer in the resource and the payload, and describes the question', () => {
+    const built = buildResponse({
+      formId: 'form1',
+      accountId: 'acc1',
+      definition: video,
+      path: { visited: [], variables: { score: 0, price: 0 }, ending: video.thankyou_screens[0] },
+      answers: [answer],
+      hidden: {},
+      metadata: {},
+      now: new Date(),
+    });
+    expect(built.resource.answers).toEqual([answer]);
+    expect(built.event.form_response.answers).toEqual([answer]);
+    expect(built.event.form_response.definition).toMatchObject({
+      fields: [{ id: field.id, type: 'multi_format', ref: 'hello' }],
+    });
+    expect(built.searchText).toContain('hello there');
+  });
+});

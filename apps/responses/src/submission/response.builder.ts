@@ -124,6 +124,8 @@ function searchTextOf(answers: readonly StoredAnswer[], hidden: Record<string, s
     answer.url,
     answer.phone_number,
     answer.file_url,
+    answer.multi_format?.text,
+    answer.multi_format?.file_url,
     answer.payment?.name,
     answer.date,
     answer.number?.toString(),

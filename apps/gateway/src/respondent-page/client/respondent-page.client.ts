@@ -585,6 +585,23 @@ function readerFor(
       return paymentRecord(field, aria);
     case 'file_upload':
       return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved, texts: t });
+    case 'multi_format': {
+      // The page records no video or audio: it takes the text answer the question also allows.
+      const text = textInput('textarea', 'text');
+      const area = text.node.firstChild as HTMLTextAreaElement;
+      if (saved?.multi_format?.text) area.value = saved.multi_format.text;
+      return {
+        node: text.node,
+        reader: {
+          read: (): StoredAnswer | undefined => {
+            const value = area.value.trim();
+            return value === ''
+              ? undefined
+              : { ...answerBase(field), type: 'multi_format', multi_format: { format: 'text', text: value } };
+          },
+        },
+      };
+    }
     case 'multiple_choice':
       return choiceGroup(
         field,
