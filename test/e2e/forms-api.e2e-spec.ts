@@ -2,33 +2,21 @@ import { mintPersonalAccessToken } from '@formline/admin';
 import {
   callApi,
   createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
   type ApiResponse,
   type TestAccount,
-  type TestRegions,
   typeformFormWithEveryField,
   uploadTestImage,
+  useTestRegions,
 } from '@formline/testing';
 
 // The Create API for forms, workspaces and the account, through the real
 // gateway and forms service of both regions.
 describe('Forms Create API', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let alice: TestAccount; // region us
-  let bob: TestAccount; // region eu
-
-  beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'forms-api', apps: ['gateway', 'forms'] });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
-  });
+  const {
+    db,
+    regions,
+    accounts: { alice, bob },
+  } = useTestRegions({ name: 'forms-api', apps: ['gateway', 'forms'], accounts: { alice: 'us', bob: 'eu' } });
 
   const api = (
     account: TestAccount,
