@@ -10,6 +10,8 @@ const root = path.resolve(__dirname, '../..');
 // scripts/infra.sh on its own data folder and ports: idempotent `up`, stale
 // pid files (dead process, or a pid now used by another program) handled,
 // `down` stops everything.
+// Its own setup, not the shared fixture's: it starts no apps, and tests the
+// script that starts the servers the fixture relies on.
 describe('scripts/infra.sh', () => {
   const dataDir = path.join(testInfra().dataDir, 'infra-script');
   let env: NodeJS.ProcessEnv;

@@ -9,6 +9,7 @@ const root = path.resolve(__dirname, '../..');
 // and ports): both regions come up, the printed curl lines answer 200 with the
 // demo form on both base addresses, an app killed with kill -9 comes back by
 // itself, and Ctrl-C stops everything it started.
+// Its own setup, not the shared fixture's: `npm start` starts everything itself.
 describe('npm start', () => {
   const dataDir = path.join(testInfra().dataDir, 'npm-start');
   let start: ChildProcess;
