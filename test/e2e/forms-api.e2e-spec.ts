@@ -1,10 +1,10 @@
 import { mintPersonalAccessToken } from '@formline/admin';
+import { typeformFormWithEveryField } from '@formline/form-fixtures';
 import {
   callApi,
   createTestAccount,
   type ApiResponse,
   type TestAccount,
-  typeformFormWithEveryField,
   uploadTestImage,
   useTestRegions,
 } from '@formline/testing';
