@@ -12,15 +12,7 @@ import { basicAuthorization, callApi, eventually, testInfra, useTestRegions } fr
 // The gateway trusts 127.0.0.1 as its proxy here, so each test speaks for
 // clients of its own by X-Forwarded-For; a second gateway trusts no proxy.
 describe('abuse limits', () => {
-  const {
-    db,
-    regions,
-    receiver,
-    launchApp,
-    webhooksDb: { us: webhooksDb },
-    accounts: { alice },
-  } = useTestRegions({
-    name: 'abuse-limits',
+  const fixture = useTestRegions({
     regions: ['us'],
     receiver: true,
     extraEnv: {
@@ -31,12 +23,14 @@ describe('abuse limits', () => {
       LOGIN_RATE_LIMIT_ATTEMPTS: '3',
       LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: '4',
       LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
-      OUTBOX_POLL_INTERVAL_MS: '200',
       WEBHOOK_RETRY_SCHEDULE_MS: '60000',
       WEBHOOK_RETRY_JITTER: '0',
     },
     accounts: { alice: 'us' },
   });
+  const { db, regions, receiver, launchApp, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const { alice } = accounts;
   let untrusting: AppProcess;
   let untrustingUrl: string;
 

@@ -8,7 +8,7 @@ const root = path.resolve(__dirname, '../..');
 // Every app boots, connects to what it needs, reports ready, and on SIGTERM
 // stops cleanly; a bad configuration stops it at boot, naming the variable.
 describe('app lifecycle', () => {
-  const { regions } = useTestRegions({ name: 'app-lifecycle', regions: ['eu'] });
+  const { regions } = useTestRegions({ regions: ['eu'] });
 
   it('starts all five apps of a region, each live and ready', async () => {
     const stack = regions.stacks.eu!;

@@ -9,9 +9,8 @@ describe('database outage and exhausted pool', () => {
   const {
     regions,
     databaseProxy: proxy,
-    accounts: { account },
+    accounts,
   } = useTestRegions({
-    name: 'database-outage',
     regions: ['us'],
     apps: ['gateway', 'forms', 'responses'],
     databaseProxy: true,
@@ -19,6 +18,7 @@ describe('database outage and exhausted pool', () => {
     extraEnv: { DATABASE_POOL_SIZE: '2', DATABASE_POOL_TIMEOUT_MS: '300', NATS_MAX_IN_FLIGHT: '4' },
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
 
   const base = () => regions.baseUrl('us');
   const submit = (n: number) =>

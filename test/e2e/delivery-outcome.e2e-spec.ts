@@ -11,20 +11,19 @@ describe('delivery outcomes', () => {
     regions,
     receiver,
     databaseProxy: proxy,
-    accounts: { account },
+    accounts,
   } = useTestRegions({
-    name: 'delivery-outcome',
     regions: ['us'],
     receiver: true,
     databaseProxy: true,
     extraEnv: {
-      OUTBOX_POLL_INTERVAL_MS: '200',
       DISPATCHER_LOCK_MS: '2000',
       // A run that fails for want of the database comes back within half a second.
       WEBHOOK_RETRY_SCHEDULE_MS: '500,500,500,500,500',
     },
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
 
   const base = () => regions.baseUrl('us');
   // Each test its own form and webhook, named by the tag.

@@ -7,14 +7,7 @@ import { callApi, eventually, type TestAccount, useTestRegions } from '@formline
 // and the form's owner downloads it through Typeform's response files
 // endpoint; the page does the same in a browser, with the keyboard.
 describe('file uploads', () => {
-  const {
-    regions,
-    browser,
-    responsesDb: { eu: responsesDb },
-    scratchDir: storageDir,
-    accounts: { alice, bob },
-  } = useTestRegions({
-    name: 'file-uploads',
+  const fixture = useTestRegions({
     apps: ['gateway', 'forms', 'responses'],
     browser: true,
     extraEnv: ({ scratchDir }) => ({
@@ -25,6 +18,9 @@ describe('file uploads', () => {
     }),
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { regions, browser, scratchDir: storageDir, accounts } = fixture;
+  const responsesDb = fixture.responsesDb.eu;
+  const { alice, bob } = accounts;
   let formId: string; // bob's
   let fieldId: string; // its file_upload question
   const pdf = Buffer.from('%PDF-1.4\n% a tiny test file\n');

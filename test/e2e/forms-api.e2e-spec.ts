@@ -12,11 +12,10 @@ import {
 // The Create API for forms, workspaces and the account, through the real
 // gateway and forms service of both regions.
 describe('Forms Create API', () => {
-  const {
-    db,
-    regions,
-    accounts: { alice, bob },
-  } = useTestRegions({ name: 'forms-api', apps: ['gateway', 'forms'], accounts: { alice: 'us', bob: 'eu' } });
+  const { db, regions, accounts } = useTestRegions({
+    apps: ['gateway', 'forms'],
+    accounts: { alice: 'us', bob: 'eu' },
+  });
 
   const api = (
     account: TestAccount,
@@ -244,6 +243,7 @@ describe('Forms Create API', () => {
       expect((await api(alice, 'DELETE', `/forms/${created.body.id}`)).status).toBe(404);
     });
   });
+  const { alice, bob } = accounts;
 
   describe('listing', () => {
     let carol: TestAccount;

@@ -5,17 +5,13 @@ import { callApi, useTestRegions } from '@formline/testing';
 // take a region down, poison its pipeline or pollute a process. Each is
 // refused with a 4xx and the error body, and the region keeps serving.
 describe('hostile input', () => {
-  const {
-    regions,
-    receiver,
-    accounts: { alice },
-  } = useTestRegions({
-    name: 'hostile-input',
+  const { regions, receiver, accounts } = useTestRegions({
     regions: ['us'],
     receiver: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', RATE_LIMIT_REQUESTS: '100000' },
+    extraEnv: { RATE_LIMIT_REQUESTS: '100000' },
     accounts: { alice: 'us' },
   });
+  const { alice } = accounts;
   let base: string;
   let formId: string;
 

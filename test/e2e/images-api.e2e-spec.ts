@@ -14,9 +14,8 @@ describe('Images API', () => {
     regions,
     api,
     scratchDir: storageDir,
-    accounts: { alice, bob },
+    accounts,
   } = useTestRegions({
-    name: 'images-api',
     apps: ['gateway', 'forms'],
     extraEnv: ({ scratchDir }) => ({
       IMAGE_STORAGE_DIR: scratchDir,
@@ -26,6 +25,7 @@ describe('Images API', () => {
     }),
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { alice, bob } = accounts;
   let origin: Server;
   let originUrl: string;
   let png: Buffer; // 600×400, half-transparent red

@@ -25,9 +25,8 @@ describe('Redis and NATS with credentials and TLS', () => {
     tls,
     launchApp,
     scratchDir: dir,
-    accounts: { account },
+    accounts,
   } = useTestRegions({
-    name: 'infra-credentials',
     regions: ['us'],
     receiver: true,
     privateNats: { args: ['--user', natsCredentials.NATS_USER, '--pass', natsCredentials.NATS_PASSWORD] },
@@ -38,10 +37,10 @@ describe('Redis and NATS with credentials and TLS', () => {
       NATS_TLS_CA_FILE: tls.certFile,
       REDIS_PASSWORD: redisPassword,
       REDIS_TLS_CA_FILE: tls.certFile,
-      OUTBOX_POLL_INTERVAL_MS: '200',
     }),
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
   // NATS servers a test starts on its own.
   const servers: TestNatsServer[] = [];
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, testInfra } from '@formline/testing';
+import { freeProfilePorts, testInfra } from '@formline/testing';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -37,11 +37,7 @@ describe('scripts/infra.sh', () => {
       ...process.env,
       FORMLINE_PROFILE: 'test',
       DATA_DIR: dataDir,
-      PG_PORT: String(await freePort()),
-      NATS_PORT_US: String(await freePort()),
-      NATS_PORT_EU: String(await freePort()),
-      REDIS_PORT_US: String(await freePort()),
-      REDIS_PORT_EU: String(await freePort()),
+      ...(await freeProfilePorts()),
     };
   });
 

@@ -7,19 +7,14 @@ import { callApi, useTestRegions } from '@formline/testing';
 // with a wrong password, never gets on the bus.
 describe('NATS with user and password', () => {
   const credentials = { NATS_USER: 'formline', NATS_PASSWORD: 'a-long-nats-password' };
-  const {
-    regions,
-    nats,
-    launchApp,
-    accounts: { account },
-  } = useTestRegions({
-    name: 'nats-auth',
+  const { regions, nats, launchApp, accounts } = useTestRegions({
     regions: ['us'],
     apps: ['gateway', 'forms'],
     privateNats: { args: ['--user', credentials.NATS_USER, '--pass', credentials.NATS_PASSWORD] },
     extraEnv: credentials,
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
 
   it('refuses a client without credentials (the server really asks for them)', async () => {
     await expect(connect({ servers: nats.url, reconnect: false })).rejects.toThrow(/authorization/i);

@@ -5,12 +5,7 @@ import { callApi, eventually, useTestRegions } from '@formline/testing';
 // hang, never a 500), readiness down, and service again once NATS is back,
 // without restarting anything.
 describe('gateway through a NATS outage', () => {
-  const {
-    regions,
-    nats,
-    accounts: { account },
-  } = useTestRegions({
-    name: 'nats-outage',
+  const { regions, nats, accounts } = useTestRegions({
     regions: ['us'],
     apps: ['gateway', 'forms'],
     privateNats: true,
@@ -19,6 +14,7 @@ describe('gateway through a NATS outage', () => {
     extraEnv: { NATS_REQUEST_TIMEOUT_MS: '30000' },
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
 
   const retrieve = () =>
     callApi(`${regions.baseUrl('us')}/forms/${account.formId}`, { token: account.token });

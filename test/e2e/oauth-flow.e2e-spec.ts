@@ -35,11 +35,7 @@ interface TokenAnswer {
 describe('OAuth 2.0 authorization code flow', () => {
   const logName = 'oauth-flow';
   // OAuth is the gateway's and the forms service's (accounts, applications, grants).
-  const {
-    db,
-    regions,
-    accounts: { developer, person },
-  } = useTestRegions({
+  const { db, regions, accounts } = useTestRegions({
     name: logName,
     apps: ['gateway', 'forms'],
     // Verbose logs: the inspection at the end reads everything the apps say.
@@ -49,6 +45,7 @@ describe('OAuth 2.0 authorization code flow', () => {
       person: { region: 'eu', password: 'person-password-2' },
     },
   });
+  const { developer, person } = accounts;
   // Every secret this run sees, for the final inspection.
   const secrets = new Set<string>();
   let formId: string;

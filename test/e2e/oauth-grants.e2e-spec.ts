@@ -16,11 +16,7 @@ const refreshIdleSeconds = 3;
 // after a time of disuse, and a refresh that asks for too much does not use
 // the refresh token up.
 describe('OAuth grants of an account', () => {
-  const {
-    regions,
-    accounts: { developer, person, other },
-  } = useTestRegions({
-    name: 'oauth-grants',
+  const { regions, accounts } = useTestRegions({
     regions: ['us'],
     apps: ['gateway', 'forms'],
     extraEnv: { OAUTH_REFRESH_TOKEN_IDLE_TTL_SECONDS: String(refreshIdleSeconds) },
@@ -30,6 +26,7 @@ describe('OAuth grants of an account', () => {
       other: { region: 'us', password: 'other-pass-3' },
     },
   });
+  const { developer, person, other } = accounts;
   let formId: string;
   let client: { client_id: string; client_secret: string };
 

@@ -15,17 +15,14 @@ import { Subjects } from '@formline/contracts';
 // and its page, one request id from the caller through every log line, logs
 // without secrets, and Prometheus metrics on every app that move with traffic.
 describe('operability', () => {
-  const {
-    regions,
-    accounts: { account },
-  } = useTestRegions({
-    name: 'observability',
+  const { regions, accounts } = useTestRegions({
     regions: ['us'],
     // Per-RPC log lines are debug; the gateway's caches off, so each read
     // reaches the forms service (the caches are read-cache.e2e-spec.ts's).
     extraEnv: { LOG_LEVEL: 'debug', READ_CACHE_TTL_MS: '0' },
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
 
   const base = () => regions.baseUrl('us');
   const opsPort = (app: (typeof appNames)[number]) => regions.stacks.us!.settings.opsPorts[app];

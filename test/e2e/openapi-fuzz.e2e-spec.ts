@@ -168,18 +168,14 @@ interface Operation {
 }
 
 describe('fuzzing the API document', () => {
-  const {
-    regions,
-    receiver,
-    // The canary's form and webhook: the fuzz never holds its token.
-    accounts: { canary, fuzzer },
-  } = useTestRegions({
-    name: 'openapi-fuzz',
+  const { regions, receiver, accounts } = useTestRegions({
     regions: ['us'],
     receiver: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', RATE_LIMIT_REQUESTS: '0', LOGIN_RATE_LIMIT_ATTEMPTS: '0' },
+    extraEnv: { RATE_LIMIT_REQUESTS: '0', LOGIN_RATE_LIMIT_ATTEMPTS: '0' },
     accounts: { canary: 'us', fuzzer: 'us' },
   });
+  // The canary's form and webhook: the fuzz never holds its token.
+  const { canary, fuzzer } = accounts;
   let base: string;
   let operations: Operation[];
   let goodBodies: Record<string, unknown>;

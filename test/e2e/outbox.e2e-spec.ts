@@ -7,19 +7,15 @@ import { callApi, eventuallyStreamEvents, useTestRegions } from '@formline/testi
 // after a crash, rows it cannot publish, retention) are its integration spec's
 // (apps/responses/src/outbox/outbox.relay.int-spec.ts).
 describe('submission events through the outbox', () => {
-  const {
-    regions,
-    nats,
-    responsesDb: { us: responsesDb },
-    accounts: { account },
-  } = useTestRegions({
-    name: 'outbox',
+  const fixture = useTestRegions({
     regions: ['us'],
     apps: ['gateway', 'forms', 'responses'],
     privateNats: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
     accounts: { account: 'us' },
   });
+  const { regions, nats, accounts } = fixture;
+  const responsesDb = fixture.responsesDb.us;
+  const { account } = accounts;
   let formId: string;
 
   beforeAll(async () => {

@@ -7,20 +7,15 @@ import { callApi, useTestRegions } from '@formline/testing';
 // `response_type`, and delivered to `form_response_partial` subscribers
 // through the outbox, JetStream, the webhooks service and the dispatcher.
 describe('partial responses', () => {
-  const {
-    regions,
-    receiver,
-    browser,
-    responsesDb: { us: responsesDb },
-    accounts: { alice },
-  } = useTestRegions({
-    name: 'partial-responses',
+  const fixture = useTestRegions({
     regions: ['us'],
     receiver: true,
     browser: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
     accounts: { alice: 'us' },
   });
+  const { regions, receiver, browser, accounts } = fixture;
+  const responsesDb = fixture.responsesDb.us;
+  const { alice } = accounts;
 
   const api = (method: string, path: string, body?: unknown) =>
     callApi(`${regions.baseUrl('us')}${path}`, { token: alice.token, method, body });

@@ -12,15 +12,11 @@ const root = path.resolve(__dirname, '../..');
 // And the operators' command makes accounts and tokens that the API accepts.
 describe('personal access tokens', () => {
   // Tokens are the forms service's: the gateway and it are all there is to it.
-  const {
-    db,
-    regions,
-    accounts: { owner },
-  } = useTestRegions({
-    name: 'personal-tokens',
+  const { db, regions, accounts } = useTestRegions({
     apps: ['gateway', 'forms'],
     accounts: { owner: { region: 'us', password: 'owner-password-1' } },
   });
+  const { owner } = accounts;
   let formId: string;
 
   const us = (route: string) => `${regions.baseUrl('us')}${route}`;

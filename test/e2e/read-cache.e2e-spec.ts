@@ -13,16 +13,12 @@ const slackMs = 2000;
 
 describe('gateway read cache', () => {
   // Submission snapshots are read through the responses service; webhooks play no part.
-  const {
-    db,
-    regions,
-    accounts: { owner },
-  } = useTestRegions({
-    name: 'read-cache',
+  const { db, regions, accounts } = useTestRegions({
     apps: ['gateway', 'forms', 'responses'],
     extraEnv: { READ_CACHE_TTL_MS: String(ttlMs) },
     accounts: { owner: { region: 'us', password: 'owner-password-1' } },
   });
+  const { owner } = accounts;
 
   const url = (region: Region, route: string) => `${regions.baseUrl(region)}${route}`;
   const newToken = async () => {

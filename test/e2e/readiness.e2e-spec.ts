@@ -14,7 +14,6 @@ describe('readiness follows the dependencies', () => {
     redis,
     databaseProxy: database,
   } = useTestRegions({
-    name: 'readiness',
     regions: ['us'],
     privateNats: true,
     privateRedis: true,

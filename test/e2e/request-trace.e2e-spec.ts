@@ -6,18 +6,14 @@ import { callApi, sampleValue, scrapeMetrics, useTestRegions, eventually } from 
 // the gateway's log, the responses service's log, the dispatcher's log and the
 // headers of the webhook delivery; the pipeline's metrics move with it.
 describe('a request id from the gateway to the webhook receiver', () => {
-  const {
-    regions,
-    receiver,
-    accounts: { account },
-  } = useTestRegions({
-    name: 'request-trace',
+  const { regions, receiver, accounts } = useTestRegions({
     regions: ['us'],
     receiver: true,
     // The services' per-request lines, with the request id, are debug.
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', LOG_LEVEL: 'debug' },
+    extraEnv: { LOG_LEVEL: 'debug' },
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
 
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     callApi(`${regions.baseUrl('us')}${path}`, { token: account.token, method, body, headers });

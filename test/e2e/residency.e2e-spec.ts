@@ -20,9 +20,7 @@ import {
 // so the search itself is proven to see what it looks for.
 describe('data residency', () => {
   const { regions, receiver, accounts } = useTestRegions({
-    name: 'residency',
     receiver: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
     accounts: { us: 'us', eu: 'eu' },
   });
   const perRegion = 15;

@@ -4,17 +4,14 @@ import { callApi, eventually, type ApiResponse, type TestAccount, useTestRegions
 // Typeform's Insights summary and its right-to-be-forgotten endpoint, over
 // both regions: counted and deleted only where the account's responses live.
 describe('insights and right to be forgotten', () => {
-  const {
-    regions,
-    api,
-    webhooksDb: { us: webhooksDb },
-    responsesDb: { us: responsesDb },
-    accounts: { alice, bob },
-  } = useTestRegions({
-    name: 'respondent-data',
+  const fixture = useTestRegions({
     apps: ['gateway', 'forms', 'responses', 'webhooks'],
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { regions, api, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const responsesDb = fixture.responsesDb.us;
+  const { alice, bob } = accounts;
   let formId: string;
   let fieldIds: Record<string, string>;
   const tokens: string[] = [];

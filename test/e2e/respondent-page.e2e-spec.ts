@@ -15,18 +15,12 @@ import {
 // ending shown is the one the form's logic chose. Screenshots land in
 // .data/test/artifacts/.
 describe('the respondent page in a browser', () => {
-  const {
-    regions,
-    browser,
-    receiver,
-    accounts: { alice, bob },
-  } = useTestRegions({
-    name: 'respondent-page',
+  const { regions, browser, receiver, accounts } = useTestRegions({
     browser: true,
     receiver: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { alice, bob } = accounts;
   let surveyId: string; // bob's, with logic and a hidden field
 
   const base = (region: 'us' | 'eu') => regions.baseUrl(region);

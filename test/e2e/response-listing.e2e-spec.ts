@@ -4,18 +4,14 @@ import { callApi, eventuallyStreamEvents, testInfra, useTestRegions } from '@for
 // Typeform's Responses API query parameters, paging both ways, deletion, and
 // the submission events on the region's JetStream stream.
 describe('Responses API listing', () => {
-  const {
-    regions,
-    api,
-    accounts: { owner, stranger },
-  } = useTestRegions({
-    name: 'response-listing',
+  const { regions, api, accounts } = useTestRegions({
     regions: ['us'],
     apps: ['gateway', 'forms', 'responses'],
     // A host outside UTC: since/until without an offset must still mean UTC.
     extraEnv: { TZ: 'America/New_York' },
     accounts: { owner: 'us', stranger: 'us' },
   });
+  const { owner, stranger } = accounts;
   let formId: string;
   const tokens: string[] = []; // oldest first
   const submittedAt: string[] = [];

@@ -3,15 +3,11 @@ import { callApi, type ApiResponse, type TestAccount, useTestRegions } from '@fo
 // Submissions and the Responses API through both regions' real gateway, forms
 // and responses services, with each region's own responses database.
 describe('responses', () => {
-  const {
-    regions,
-    responsesDb,
-    accounts: { alice, bob },
-  } = useTestRegions({
-    name: 'responses',
+  const { regions, responsesDb, accounts } = useTestRegions({
     apps: ['gateway', 'forms', 'responses'],
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { alice, bob } = accounts;
   let aliceForm: string;
   let bobForm: string;
 

@@ -8,15 +8,11 @@ import { seedDemo, type DemoAccount } from '../../tools/seed/demo-seed';
 // the forms service over NATS, and PostgreSQL, with both regions running.
 describe('GET /forms/{form_id} on both base addresses', () => {
   // The forms service answers GET /forms on both addresses: no other app is needed.
-  const {
-    db,
-    regions,
-    accounts: { usAccount, euAccount },
-  } = useTestRegions({
-    name: 'retrieve-form',
+  const { db, regions, accounts } = useTestRegions({
     apps: ['gateway', 'forms'],
     accounts: { usAccount: 'us', euAccount: 'eu' },
   });
+  const { usAccount, euAccount } = accounts;
   let demo: DemoAccount[];
 
   beforeAll(async () => {

@@ -52,10 +52,13 @@ async function freshTestDatabases(databaseHostUrl, dataDir) {
       templates[schema] = `formline_template_${schema}_${migrationsHash(schema)}`;
       if (!existing.has(templates[schema])) missing.push(schema);
     }
-    // Databases a run leaves behind (stale templates, clones of killed specs) go first.
-    const keep = new Set(Object.values(templates));
+    // The five go, and what runs leave behind: stale templates, copies of
+    // killed integration specs, the templates of earlier harnesses.
+    const current = new Set(Object.values(templates));
+    const ours = (name) =>
+      name in databases || /^formline_(int_|template_)/.test(name) || /^formline_\w+_template$/.test(name);
     for (const name of existing) {
-      if (!keep.has(name)) await query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      if (ours(name) && !current.has(name)) await query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     }
     await Promise.all(
       missing.map(async (schema) => {

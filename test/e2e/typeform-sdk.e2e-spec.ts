@@ -5,7 +5,6 @@ import { useTestRegions } from '@formline/testing';
 // One US stack for both blocks below: an EU account's forms on the US
 // address, and a US account's responses data.
 const { regions, accounts } = useTestRegions({
-  name: 'typeform-sdk',
   regions: ['us'],
   apps: ['gateway', 'forms', 'responses', 'webhooks'],
   accounts: { eu: 'eu', us: 'us' },

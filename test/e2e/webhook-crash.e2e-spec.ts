@@ -5,19 +5,10 @@ import { callApi, useTestRegions } from '@formline/testing';
 // reaches the receiver; duplicates are allowed (and counted), carrying the same
 // event id for the receiver to drop.
 describe('webhook delivery through crashes', () => {
-  const {
-    regions,
-    receiver,
-    createForm,
-    hookToReceiver,
-    webhooksDb: { us: webhooksDb },
-    accounts: { account },
-  } = useTestRegions({
-    name: 'webhook-crash',
+  const fixture = useTestRegions({
     regions: ['us'],
     receiver: true,
     extraEnv: {
-      OUTBOX_POLL_INTERVAL_MS: '200',
       // A dead dispatcher's jobs, and a dead consumer's events, are taken over within seconds.
       DISPATCHER_LOCK_MS: '2000',
       WEBHOOK_EVENT_ACK_WAIT_MS: '3000',
@@ -25,6 +16,9 @@ describe('webhook delivery through crashes', () => {
     },
     accounts: { account: 'us' },
   });
+  const { regions, receiver, createForm, hookToReceiver, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const { account } = accounts;
   const total = 500;
   let formId: string;
 

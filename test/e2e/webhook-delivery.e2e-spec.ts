@@ -7,26 +7,18 @@ import { Webhook } from 'standardwebhooks';
 // through the outbox, JetStream, the webhooks service, Redis and the dispatcher.
 // The retry schedule is scaled down to 300 ms then 600 ms, without jitter.
 describe('webhook delivery', () => {
-  const {
-    regions,
-    receiver,
-    tls,
-    api,
-    webhooksDb,
-    accounts: { alice, bob },
-  } = useTestRegions({
-    name: 'webhook-delivery',
+  const { regions, receiver, tls, api, webhooksDb, accounts } = useTestRegions({
     receiver: true,
     // For a receiver with a self-signed certificate.
     tls: true,
     extraEnv: {
-      OUTBOX_POLL_INTERVAL_MS: '200',
       WEBHOOK_RETRY_SCHEDULE_MS: '300,600',
       WEBHOOK_RETRY_JITTER: '0',
       WEBHOOK_TIMEOUT_MS: '2000',
     },
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { alice, bob } = accounts;
   let tlsReceiver: WebhookReceiver; // a self-signed certificate
 
   beforeAll(async () => {

@@ -3,21 +3,13 @@ import { callApi, useTestRegions } from '@formline/testing';
 // The webhooks service's durable consumer rides out a NATS restart: events
 // published before, and after, the outage are all delivered.
 describe('webhook delivery across a NATS outage', () => {
-  const {
-    regions,
-    receiver,
-    nats,
-    createForm,
-    hookToReceiver,
-    accounts: { account },
-  } = useTestRegions({
-    name: 'webhook-nats-outage',
+  const { regions, receiver, nats, createForm, hookToReceiver, accounts } = useTestRegions({
     regions: ['us'],
     receiver: true,
     privateNats: true,
-    extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
     accounts: { account: 'us' },
   });
+  const { account } = accounts;
   let formId: string;
 
   beforeAll(async () => {

@@ -22,23 +22,19 @@ const run = promisify(execFile);
 describe('webhook delivery pipeline', () => {
   const keyA = randomBytes(32).toString('base64');
   const keyB = randomBytes(32).toString('base64');
-  const {
-    regions,
-    receiver,
-    webhooksDb: { us: webhooksDb },
-    accounts: { account },
-  } = useTestRegions({
-    name: 'webhook-pipeline',
+  const fixture = useTestRegions({
     regions: ['us'],
     receiver: true,
     extraEnv: {
-      OUTBOX_POLL_INTERVAL_MS: '200',
       // Newest first; WEBHOOK_SECRET_KEY (the harness's) stays in the ring as `default`.
       WEBHOOK_SECRET_KEYS: `k2:${keyB},k1:${keyA}`,
       WEBHOOK_RETRY_SCHEDULE_MS: '600000',
     },
     accounts: { account: 'us' },
   });
+  const { regions, receiver, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const { account } = accounts;
   const webhooksUrl = databaseUrl(testInfra(), 'formline_webhooks_us');
   let burstForm: string;
 

@@ -3,16 +3,11 @@ import { callApi, createTestAccount, type TestAccount, useTestRegions } from '@f
 
 // Typeform's Webhooks API through both regions' gateways and webhooks services.
 describe('webhooks API', () => {
-  const {
-    db,
-    regions,
-    webhooksDb,
-    accounts: { alice, bob },
-  } = useTestRegions({
-    name: 'webhooks-api',
+  const { db, regions, webhooksDb, accounts } = useTestRegions({
     apps: ['gateway', 'forms', 'webhooks'],
     accounts: { alice: 'us', bob: 'eu' },
   });
+  const { alice, bob } = accounts;
 
   const hook = (account: TestAccount, tag: string, method = 'GET', body?: unknown, region = account.region) =>
     callApi(`${regions.baseUrl(region)}/forms/${account.formId}/webhooks/${tag}`, {

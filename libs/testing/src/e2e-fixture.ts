@@ -32,8 +32,10 @@ type AccountSpecs = Record<string, TestAccountSpec>;
 
 export interface E2eFixtureOptions<Specs extends AccountSpecs> extends Omit<
   TestRegionsOptions,
-  'extraEnv' | 'natsUrl' | 'redisUrl' | 'databaseHostUrl'
+  'name' | 'extraEnv' | 'natsUrl' | 'redisUrl' | 'databaseHostUrl'
 > {
+  /** Names its logs and scratch folder; the spec file's name (`forms-api`) unless given. */
+  name?: string;
   /** Fresh accounts by name (a token with every scope, one form), each in its region. */
   accounts?: Specs;
   /**
@@ -126,7 +128,8 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
   } = options;
   const infra = testInfra();
   const db = testGlobalDatabase();
-  const scratchDir = path.join(infra.dataDir, 'scratch', options.name);
+  const name = options.name ?? specName();
+  const scratchDir = path.join(infra.dataDir, 'scratch', name);
   const made: {
     regions?: TestRegions;
     accounts: Record<string, TestAccount>;
@@ -257,6 +260,7 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
     const [started, accountsMade] = await Promise.allSettled([
       startTestRegions({
         ...regionOptions,
+        name,
         natsUrl: made.nats && region ? { [region]: made.nats.url } : undefined,
         redisUrl: made.redis && region ? { [region]: made.redis.url } : undefined,
         databaseHostUrl: made.databaseProxy
@@ -276,7 +280,7 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
       ).then(() => (times.accounts = Date.now())),
     ]);
     for (const outcome of [started, accountsMade]) if (outcome.status === 'rejected') throw outcome.reason;
-    writeBootTimes(path.join(infra.dataDir, 'logs', options.name, 'boot.json'), times, fixture.regions);
+    writeBootTimes(path.join(infra.dataDir, 'logs', name, 'boot.json'), times, fixture.regions);
   });
 
   afterAll(async () => {
@@ -293,6 +297,13 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
   });
 
   return fixture;
+}
+
+// The running spec file's name, `forms-api` for test/e2e/forms-api.e2e-spec.ts.
+function specName(): string {
+  const { testPath } = expect.getState();
+  if (!testPath) throw new Error('useTestRegions runs in a Jest test file');
+  return path.basename(testPath).replace(/\.(e2e-|int-)?spec\.ts$/, '');
 }
 
 // Where a spec's setup went (.data/test/logs/<name>/boot.json), in ms from the
