@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import {
@@ -130,6 +130,7 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
   const db = testGlobalDatabase();
   const name = options.name ?? specName();
   const scratchDir = path.join(infra.dataDir, 'scratch', name);
+  const bootFile = path.join(infra.dataDir, 'logs', name, 'boot.json');
   const made: {
     regions?: TestRegions;
     accounts: Record<string, TestAccount>;
@@ -280,12 +281,14 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
       ).then(() => (times.accounts = Date.now())),
     ]);
     for (const outcome of [started, accountsMade]) if (outcome.status === 'rejected') throw outcome.reason;
-    writeBootTimes(path.join(infra.dataDir, 'logs', name, 'boot.json'), times, fixture.regions);
+    writeBootTimes(bootFile, times, fixture.regions);
   });
 
   afterAll(async () => {
+    const stopping = Date.now();
     await Promise.all(launched.map((app) => app.stop()));
     await made.regions?.stop();
+    if (made.regions) recordStopTime(bootFile, Date.now() - stopping);
     await made.browser?.close();
     await Promise.all([
       made.nats?.stop(),
@@ -297,6 +300,13 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
   });
 
   return fixture;
+}
+
+// How long the apps took to stop (SIGTERM to exit), beside the boot times.
+function recordStopTime(file: string, stopMs: number): void {
+  if (!existsSync(file)) return;
+  const boot = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  writeFileSync(file, `${JSON.stringify({ ...boot, stop: stopMs }, null, 2)}\n`);
 }
 
 // The running spec file's name, `forms-api` for test/e2e/forms-api.e2e-spec.ts.
