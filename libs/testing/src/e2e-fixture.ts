@@ -107,7 +107,7 @@ export interface E2eFixture<Specs extends AccountSpecs> {
 
 // The setup of an e2e spec, declared once here rather than in every spec:
 // the global database, fresh accounts, the regions' apps (both regions at
-// once, accounts made meanwhile), the servers and helpers a spec asks for,
+// once), the servers and helpers a spec asks for,
 // and all of it stopped after. Call it at the top of a `describe`: it
 // registers that block's beforeAll and afterAll. What it gives can be taken
 // apart at once (`const { regions, accounts: { alice } } = useTestRegions(...)`)
@@ -256,34 +256,27 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
     if (wantsBrowser) made.browser = launchHeadlessBrowser();
     await Promise.all(servers);
     times.servers = Date.now();
+    // Accounts are rows in the global database, made before the apps start:
+    // made while ten processes boot, on a starved machine, their transactions
+    // outwaited Prisma's 2 s to start one.
+    for (const [account, spec] of Object.entries(accountSpecs)) {
+      const password = typeof spec === 'string' ? undefined : spec.password;
+      const region = typeof spec === 'string' ? spec : spec.region;
+      made.accounts[account] = await createTestAccount(db, region, { password });
+    }
+    times.accounts = Date.now();
     const region = made.nats || made.redis ? oneRegion() : undefined;
-    // Accounts are rows in the global database: made while the apps start.
-    const [started, accountsMade] = await Promise.allSettled([
-      startTestRegions({
-        ...regionOptions,
-        name,
-        natsUrl: made.nats && region ? { [region]: made.nats.url } : undefined,
-        redisUrl: made.redis && region ? { [region]: made.redis.url } : undefined,
-        databaseHostUrl: made.databaseProxy
-          ? `postgresql://postgres@127.0.0.1:${made.databaseProxy.port}`
-          : undefined,
-        extraEnv: typeof extraEnv === 'function' ? extraEnv(fixture) : extraEnv,
-      }).then((regions) => {
-        times.regions = Date.now();
-        made.regions = regions;
-      }),
-      // One after the other: parallel transactions on a starved machine
-      // outwait Prisma's 2 s to start one.
-      (async () => {
-        for (const [name, spec] of Object.entries(accountSpecs)) {
-          const password = typeof spec === 'string' ? undefined : spec.password;
-          const region = typeof spec === 'string' ? spec : spec.region;
-          made.accounts[name] = await createTestAccount(db, region, { password });
-        }
-        times.accounts = Date.now();
-      })(),
-    ]);
-    for (const outcome of [started, accountsMade]) if (outcome.status === 'rejected') throw outcome.reason;
+    made.regions = await startTestRegions({
+      ...regionOptions,
+      name,
+      natsUrl: made.nats && region ? { [region]: made.nats.url } : undefined,
+      redisUrl: made.redis && region ? { [region]: made.redis.url } : undefined,
+      databaseHostUrl: made.databaseProxy
+        ? `postgresql://postgres@127.0.0.1:${made.databaseProxy.port}`
+        : undefined,
+      extraEnv: typeof extraEnv === 'function' ? extraEnv(fixture) : extraEnv,
+    });
+    times.regions = Date.now();
     writeBootTimes(bootFile, times, fixture.regions);
   });
 
