@@ -22,11 +22,14 @@ function nx(...args: string[]): string {
   return result.stdout;
 }
 
+interface Target {
+  options?: { command?: string };
+  parallelism?: boolean;
+  dependsOn?: unknown[];
+}
+
 interface ProjectGraph {
-  nodes: Record<
-    string,
-    { data: { root: string; tags?: string[]; targets: Record<string, { options?: { command?: string } }> } }
-  >;
+  nodes: Record<string, { data: { root: string; tags?: string[]; targets: Record<string, Target> } }>;
   dependencies: Record<string, { target: string }[]>;
 }
 
@@ -84,6 +87,67 @@ describe('the Nx workspace', () => {
       );
       expect({ name, forbidden }).toEqual({ name, forbidden: [] });
     }
+  });
+
+  it('reaches each test tier through Nx: test, test-int where integration specs are, test-e2e', () => {
+    const holdsIntegrationSpecs = (dir: string): boolean =>
+      readdirSync(path.join(root, dir), { withFileTypes: true }).some((entry) =>
+        entry.isDirectory()
+          ? holdsIntegrationSpecs(path.join(dir, entry.name))
+          : entry.name.endsWith('.int-spec.ts'),
+      );
+    const withIntegration: string[] = [];
+    for (const kind of ['apps', 'libs']) {
+      for (const folder of readdirSync(path.join(root, kind))) {
+        const name = byRoot(`${kind}/${folder}`)!;
+        const target = graph.nodes[name].data.targets['test-int'];
+        if (!holdsIntegrationSpecs(`${kind}/${folder}`)) {
+          expect({ name, target }).toEqual({ name, target: undefined });
+          continue;
+        }
+        withIntegration.push(name);
+        expect(target.options?.command).toBe(`jest ${kind}/${folder}/ --selectProjects integration`);
+        // The tiers share the test profile's servers and databases: one at a time.
+        expect(target.parallelism).toBe(false);
+      }
+    }
+    expect(withIntegration).toEqual(expect.arrayContaining(['gateway', 'responses', 'webhooks']));
+    const e2e = graph.nodes.e2e.data.targets['test-e2e'];
+    expect(e2e.options?.command).toBe('jest test/e2e/ --selectProjects e2e');
+    expect(e2e.parallelism).toBe(false);
+    expect(e2e.dependsOn).toContainEqual({
+      projects: ['tag:type:app', 'tag:type:lib', 'tools'],
+      target: 'build',
+    });
+    // A change in the responses service reaches its own integration specs, no others'.
+    const affected = JSON.parse(
+      nx(
+        'show',
+        'projects',
+        '--affected',
+        '--files=apps/responses/src/outbox/outbox.relay.ts',
+        '--withTarget=test-int',
+        '--json',
+      ),
+    ) as string[];
+    expect(affected).toEqual(['responses']);
+  });
+
+  it('has no dependency cycle between projects, their tests included', () => {
+    const cycles: string[][] = [];
+    const state = new Map<string, 'visiting' | 'done'>();
+    const visit = (name: string, trail: string[]) => {
+      if (state.get(name) === 'done') return;
+      if (state.get(name) === 'visiting') {
+        cycles.push([...trail.slice(trail.indexOf(name)), name]);
+        return;
+      }
+      state.set(name, 'visiting');
+      for (const next of dependenciesOf(name)) if (next in graph.nodes) visit(next, [...trail, name]);
+      state.set(name, 'done');
+    };
+    for (const name of Object.keys(graph.nodes)) visit(name, []);
+    expect(cycles).toEqual([]);
   });
 
   it('answers which projects a change affects', () => {

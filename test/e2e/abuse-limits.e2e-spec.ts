@@ -1,25 +1,8 @@
-import path from 'node:path';
 import Redis from 'ioredis';
 import { createAccount } from '@formline/admin';
-import { createWebhooksDatabase } from '@formline/db';
 import { newPublicId } from '@formline/ids';
-import { AppProcess, appEnvironment } from '@formline/stack';
-import {
-  basicAuthorization,
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  eventually,
-  freePort,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
-
-const root = path.resolve(__dirname, '../..');
+import type { AppProcess } from '@formline/stack';
+import { basicAuthorization, callApi, eventually, testInfra, useTestRegions } from '@formline/testing';
 
 // What one hostile client can do to a region: anonymous submissions limited per
 // client address and per form; password guesses counted before they are
@@ -29,57 +12,32 @@ const root = path.resolve(__dirname, '../..');
 // The gateway trusts 127.0.0.1 as its proxy here, so each test speaks for
 // clients of its own by X-Forwarded-For; a second gateway trusts no proxy.
 describe('abuse limits', () => {
-  const db = testGlobalDatabase();
-  const webhooksDb = createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us'));
-  let regions: TestRegions;
+  const fixture = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    extraEnv: {
+      TRUSTED_PROXIES: '127.0.0.1',
+      SUBMISSION_RATE_LIMIT_PER_ADDRESS: '3',
+      SUBMISSION_RATE_LIMIT_PER_FORM: '5',
+      SUBMISSION_RATE_LIMIT_WINDOW_MS: '6000',
+      LOGIN_RATE_LIMIT_ATTEMPTS: '3',
+      LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: '4',
+      LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
+      WEBHOOK_RETRY_SCHEDULE_MS: '60000',
+      WEBHOOK_RETRY_JITTER: '0',
+    },
+    accounts: { alice: 'us' },
+  });
+  const { db, regions, receiver, launchApp, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const { alice } = accounts;
   let untrusting: AppProcess;
   let untrustingUrl: string;
-  let receiver: WebhookReceiver;
-  let alice: TestAccount;
 
   beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'abuse-limits',
-      regions: ['us'],
-      extraEnv: {
-        TRUSTED_PROXIES: '127.0.0.1',
-        SUBMISSION_RATE_LIMIT_PER_ADDRESS: '3',
-        SUBMISSION_RATE_LIMIT_PER_FORM: '5',
-        SUBMISSION_RATE_LIMIT_WINDOW_MS: '6000',
-        LOGIN_RATE_LIMIT_ATTEMPTS: '3',
-        LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: '4',
-        LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
-        OUTBOX_POLL_INTERVAL_MS: '200',
-        WEBHOOK_RETRY_SCHEDULE_MS: '60000',
-        WEBHOOK_RETRY_JITTER: '0',
-      },
-    });
-    const settings = regions.stacks.us!.settings;
-    const httpPort = await freePort();
-    const opsPort = await freePort();
-    untrustingUrl = `http://127.0.0.1:${httpPort}`;
-    untrusting = new AppProcess({
-      label: 'us gateway-untrusting',
-      entry: path.join(root, 'dist/apps/gateway/src/main.js'),
-      env: appEnvironment('gateway', {
-        ...settings,
-        httpPort,
-        opsPorts: { ...settings.opsPorts, gateway: opsPort },
-        extraEnv: { ...settings.extraEnv, TRUSTED_PROXIES: '' },
-      }),
-      opsPort,
-      onLine: () => undefined,
-    });
+    untrusting = await launchApp('us', 'gateway', { env: { TRUSTED_PROXIES: '' } });
+    untrustingUrl = `http://127.0.0.1:${untrusting.options.env.HTTP_PORT}`;
     await untrusting.waitReady();
-  });
-
-  afterAll(async () => {
-    await untrusting?.stop();
-    await regions?.stop();
-    await receiver?.stop();
-    await Promise.all([db.$disconnect(), webhooksDb.$disconnect()]);
   });
 
   const base = () => regions.baseUrl('us');

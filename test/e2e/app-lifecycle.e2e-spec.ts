@@ -1,22 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { appNames, readinessStatus } from '@formline/stack';
-import { startTestRegions, type TestRegions } from '@formline/testing';
+import { useTestRegions } from '@formline/testing';
 
 const root = path.resolve(__dirname, '../..');
 
 // Every app boots, connects to what it needs, reports ready, and on SIGTERM
 // stops cleanly; a bad configuration stops it at boot, naming the variable.
 describe('app lifecycle', () => {
-  let regions: TestRegions;
-
-  beforeAll(async () => {
-    regions = await startTestRegions({ name: 'app-lifecycle', regions: ['eu'] });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-  });
+  const { regions } = useTestRegions({ regions: ['eu'] });
 
   it('starts all five apps of a region, each live and ready', async () => {
     const stack = regions.stacks.eu!;

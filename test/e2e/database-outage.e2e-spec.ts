@@ -1,46 +1,24 @@
 import { readinessStatus } from '@formline/stack';
-import {
-  callApi,
-  createTestAccount,
-  eventually,
-  freePort,
-  startTestRegions,
-  TcpProxy,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, eventually, useTestRegions } from '@formline/testing';
 
 // A database that goes away, and a pool that runs dry, answer 503
 // SERVICE_UNAVAILABLE with Retry-After on every path (submissions, reads,
 // listings), never 500; readiness says so; service resumes by itself.
 // PostgreSQL sits behind a proxy the test cuts, so the shared server stays up.
 describe('database outage and exhausted pool', () => {
-  const db = testGlobalDatabase();
-  let proxy: TcpProxy;
-  let regions: TestRegions;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    proxy = new TcpProxy(await freePort(), Number(new URL(testInfra().databaseHostUrl).port));
-    await proxy.start();
-    regions = await startTestRegions({
-      name: 'database-outage',
-      regions: ['us'],
-      apps: ['gateway', 'forms', 'responses'],
-      databaseHostUrl: `postgresql://postgres@127.0.0.1:${proxy.port}`,
-      // A small pool and few requests in work, so a burst exhausts them.
-      extraEnv: { DATABASE_POOL_SIZE: '2', DATABASE_POOL_TIMEOUT_MS: '300', NATS_MAX_IN_FLIGHT: '4' },
-    });
+  const {
+    regions,
+    databaseProxy: proxy,
+    accounts,
+  } = useTestRegions({
+    regions: ['us'],
+    apps: ['gateway', 'forms', 'responses'],
+    databaseProxy: true,
+    // A small pool and few requests in work, so a burst exhausts them.
+    extraEnv: { DATABASE_POOL_SIZE: '2', DATABASE_POOL_TIMEOUT_MS: '300', NATS_MAX_IN_FLIGHT: '4' },
+    accounts: { account: 'us' },
   });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await proxy?.stop();
-    await db.$disconnect();
-  });
+  const { account } = accounts;
 
   const base = () => regions.baseUrl('us');
   const submit = (n: number) =>

@@ -1,16 +1,4 @@
-import {
-  callApi,
-  createTestAccount,
-  eventually,
-  freePort,
-  startTestRegions,
-  TcpProxy,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
+import { callApi, eventually, useTestRegions } from '@formline/testing';
 
 // What the dispatcher does between a receiver's answer and the delivery log:
 // a send the receiver acknowledged is never sent again because
@@ -19,36 +7,23 @@ import {
 // `interrupted`, followed by the attempt that took over. PostgreSQL sits
 // behind a proxy the test cuts, so the shared server stays up.
 describe('delivery outcomes', () => {
-  const db = testGlobalDatabase();
-  let proxy: TcpProxy;
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    proxy = new TcpProxy(await freePort(), Number(new URL(testInfra().databaseHostUrl).port));
-    await proxy.start();
-    regions = await startTestRegions({
-      name: 'delivery-outcome',
-      regions: ['us'],
-      databaseHostUrl: `postgresql://postgres@127.0.0.1:${proxy.port}`,
-      extraEnv: {
-        OUTBOX_POLL_INTERVAL_MS: '200',
-        DISPATCHER_LOCK_MS: '2000',
-        // A run that fails for want of the database comes back within half a second.
-        WEBHOOK_RETRY_SCHEDULE_MS: '500,500,500,500,500',
-      },
-    });
+  const {
+    regions,
+    receiver,
+    databaseProxy: proxy,
+    accounts,
+  } = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    databaseProxy: true,
+    extraEnv: {
+      DISPATCHER_LOCK_MS: '2000',
+      // A run that fails for want of the database comes back within half a second.
+      WEBHOOK_RETRY_SCHEDULE_MS: '500,500,500,500,500',
+    },
+    accounts: { account: 'us' },
   });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await proxy?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
-  });
+  const { account } = accounts;
 
   const base = () => regions.baseUrl('us');
   // Each test its own form and webhook, named by the tag.

@@ -6,7 +6,9 @@ import { formatFaultMatrixReport, type FaultMatrixReport, runFaultMatrix } from 
 // crash and start again, in turn. Clients retry with the same Idempotency-Key.
 // Afterwards every accepted submission is stored once and delivered at least
 // once, duplicates stay under 1%, and every app recovered by itself.
-// `npm run soak` runs the same for longer.
+// `npm run soak` runs the same for longer. Its setup is runFaultMatrix's
+// (libs/testing), which the soak shares: it crashes the shared PostgreSQL
+// and runs on servers of its own, which the shared fixture does not.
 describe('fault matrix', () => {
   let report: FaultMatrixReport;
 

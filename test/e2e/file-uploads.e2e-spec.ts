@@ -1,33 +1,26 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createResponsesDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  eventually,
-  type HeadlessBrowser,
-  launchHeadlessBrowser,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, eventually, type TestAccount, useTestRegions } from '@formline/testing';
 
 // `file_upload` questions: a respondent uploads to the region of the form's
 // account (EU files land in the EU store only), answers with the `file_url`,
 // and the form's owner downloads it through Typeform's response files
 // endpoint; the page does the same in a browser, with the keyboard.
 describe('file uploads', () => {
-  const db = testGlobalDatabase();
-  const responsesDb = createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_eu'));
-  let regions: TestRegions;
-  let browser: HeadlessBrowser;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
-  let storageDir: string;
+  const fixture = useTestRegions({
+    apps: ['gateway', 'forms', 'responses'],
+    browser: true,
+    extraEnv: ({ scratchDir }) => ({
+      FILE_STORAGE_DIR: scratchDir,
+      FILE_MAX_BYTES: String(64 * 1024),
+      // Rounds often, so the pruning test sees one soon after it ages the uploads.
+      RETENTION_INTERVAL_MS: '500',
+    }),
+    accounts: { alice: 'us', bob: 'eu' },
+  });
+  const { regions, browser, scratchDir: storageDir, accounts } = fixture;
+  const responsesDb = fixture.responsesDb.eu;
+  const { alice, bob } = accounts;
   let formId: string; // bob's
   let fieldId: string; // its file_upload question
   const pdf = Buffer.from('%PDF-1.4\n% a tiny test file\n');
@@ -47,20 +40,6 @@ describe('file uploads', () => {
     (await readdir(join(storageDir, region, 'forms', formId, fieldId)).catch(() => [])).sort();
 
   beforeAll(async () => {
-    browser = launchHeadlessBrowser();
-    storageDir = await mkdtemp(join(tmpdir(), 'formline-files-'));
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({
-      name: 'file-uploads',
-      apps: ['gateway', 'forms', 'responses'],
-      extraEnv: {
-        FILE_STORAGE_DIR: storageDir,
-        FILE_MAX_BYTES: String(64 * 1024),
-        // Rounds often, so the pruning test sees one soon after it ages the uploads.
-        RETENTION_INTERVAL_MS: '500',
-      },
-    });
     const created = await callApi(`${base('us')}/forms`, {
       token: bob.token,
       method: 'POST',
@@ -75,13 +54,6 @@ describe('file uploads', () => {
     expect(created.status).toBe(201);
     formId = created.body.id;
     fieldId = created.body.fields[1].id;
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await regions?.stop();
-    await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
-    if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });
 
   it("stores an upload in the form's region only, and the owner alone downloads it from the response", async () => {

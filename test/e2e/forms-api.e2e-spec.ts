@@ -1,33 +1,20 @@
 import { mintPersonalAccessToken } from '@formline/admin';
+import { typeformFormWithEveryField } from '@formline/form-fixtures';
 import {
   callApi,
   createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
   type ApiResponse,
   type TestAccount,
-  type TestRegions,
-  typeformFormWithEveryField,
   uploadTestImage,
+  useTestRegions,
 } from '@formline/testing';
 
 // The Create API for forms, workspaces and the account, through the real
 // gateway and forms service of both regions.
 describe('Forms Create API', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let alice: TestAccount; // region us
-  let bob: TestAccount; // region eu
-
-  beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'forms-api', apps: ['gateway', 'forms'] });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
+  const { db, regions, accounts } = useTestRegions({
+    apps: ['gateway', 'forms'],
+    accounts: { alice: 'us', bob: 'eu' },
   });
 
   const api = (
@@ -256,6 +243,7 @@ describe('Forms Create API', () => {
       expect((await api(alice, 'DELETE', `/forms/${created.body.id}`)).status).toBe(404);
     });
   });
+  const { alice, bob } = accounts;
 
   describe('listing', () => {
     let carol: TestAccount;

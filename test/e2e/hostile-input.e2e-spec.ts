@@ -1,33 +1,21 @@
 import { readinessStatus } from '@formline/stack';
-import {
-  callApi,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
+import { callApi, useTestRegions } from '@formline/testing';
 
 // Hostile input, each attack against the real apps: one request must never
 // take a region down, poison its pipeline or pollute a process. Each is
 // refused with a 4xx and the error body, and the region keeps serving.
 describe('hostile input', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let alice: TestAccount;
+  const { regions, receiver, accounts } = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    extraEnv: { RATE_LIMIT_REQUESTS: '100000' },
+    accounts: { alice: 'us' },
+  });
+  const { alice } = accounts;
   let base: string;
   let formId: string;
 
   beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'hostile-input',
-      regions: ['us'],
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', RATE_LIMIT_REQUESTS: '100000' },
-    });
     base = regions.baseUrl('us');
     const created = await api('POST', '/forms', {
       title: 'Hostile',
@@ -44,12 +32,6 @@ describe('hostile input', () => {
       enabled: true,
     });
     expect(hook.status).toBe(200);
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
   });
 
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>

@@ -1,28 +1,31 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import {
-  callApi,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, type TestAccount, useTestRegions } from '@formline/testing';
 
 // Typeform's Images API on both base addresses: uploads as base64 or from a
 // URL (through the address policy, bounded in bytes and pixels), the image
 // and its sized variants served with caching headers, and forms that may only
 // show their own account's images. Images are tiny, made here.
 describe('Images API', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
-  let storageDir: string;
+  const {
+    regions,
+    api,
+    scratchDir: storageDir,
+    accounts,
+  } = useTestRegions({
+    apps: ['gateway', 'forms'],
+    extraEnv: ({ scratchDir }) => ({
+      IMAGE_STORAGE_DIR: scratchDir,
+      IMAGE_URL_ALLOWED_HOSTS: '127.0.0.1',
+      IMAGE_MAX_BYTES: String(200 * 1024),
+      IMAGE_MAX_PIXELS: '1000000',
+    }),
+    accounts: { alice: 'us', bob: 'eu' },
+  });
+  const { alice, bob } = accounts;
   let origin: Server;
   let originUrl: string;
   let png: Buffer; // 600×400, half-transparent red
@@ -46,30 +49,12 @@ describe('Images API', () => {
     });
     await new Promise<void>((resolve) => origin.listen(0, '127.0.0.1', resolve));
     originUrl = `http://127.0.0.1:${(origin.address() as AddressInfo).port}`;
-    storageDir = await mkdtemp(join(tmpdir(), 'formline-images-'));
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({
-      name: 'images-api',
-      apps: ['gateway', 'forms'],
-      extraEnv: {
-        IMAGE_STORAGE_DIR: storageDir,
-        IMAGE_URL_ALLOWED_HOSTS: '127.0.0.1',
-        IMAGE_MAX_BYTES: String(200 * 1024),
-        IMAGE_MAX_PIXELS: '1000000',
-      },
-    });
   });
 
   afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
     await new Promise((resolve) => origin?.close(resolve));
-    if (storageDir) await rm(storageDir, { recursive: true, force: true });
   });
 
-  const api = (account: TestAccount, method: string, path: string, body?: unknown, region = account.region) =>
-    callApi(`${regions.baseUrl(region)}${path}`, { token: account.token, method, body });
   const upload = (account: TestAccount, body: unknown) => api(account, 'POST', '/images', body);
 
   it('uploads base64, lists, reads on both addresses, and keeps it from other accounts', async () => {

@@ -2,25 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { connect, nkeys } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
-import { type AppName, AppProcess, appEnvironment, readinessStatus } from '@formline/stack';
-import {
-  callApi,
-  createTestAccount,
-  eventually,
-  freePort,
-  makeTestCertificate,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestCertificate,
-  TestNatsServer,
-  TestRedisServer,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
-
-const root = path.resolve(__dirname, '../..');
+import { type AppName, readinessStatus } from '@formline/stack';
+import { callApi, eventually, freePort, TestNatsServer, useTestRegions } from '@formline/testing';
 
 // Redis and NATS inside the cluster as production runs them: Redis
 // asks for a password and speaks only TLS, NATS asks for a user and password
@@ -32,58 +15,37 @@ const root = path.resolve(__dirname, '../..');
 // saying why. NATS tokens and nkeys get a `forms` process on the bus too; a
 // wrong nkey does not, and its log says why.
 describe('Redis and NATS with credentials and TLS', () => {
-  const db = testGlobalDatabase();
-  const dir = path.join(testInfra().dataDir, 'infra-credentials');
   const redisPassword = 'a-long-redis-password';
   const natsCredentials = { NATS_USER: 'formline', NATS_PASSWORD: 'a-long-nats-password' };
-  let tls: TestCertificate;
-  let redis: TestRedisServer;
-  let nats: TestNatsServer;
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let account: TestAccount;
-  const outsiders: AppProcess[] = [];
+  const {
+    regions,
+    receiver,
+    nats,
+    redis,
+    tls,
+    launchApp,
+    scratchDir: dir,
+    accounts,
+  } = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    privateNats: { args: ['--user', natsCredentials.NATS_USER, '--pass', natsCredentials.NATS_PASSWORD] },
+    privateRedis: { args: ['--requirepass', redisPassword] },
+    tls: true,
+    extraEnv: ({ tls }) => ({
+      ...natsCredentials,
+      NATS_TLS_CA_FILE: tls.certFile,
+      REDIS_PASSWORD: redisPassword,
+      REDIS_TLS_CA_FILE: tls.certFile,
+    }),
+    accounts: { account: 'us' },
+  });
+  const { account } = accounts;
+  // NATS servers a test starts on its own.
   const servers: TestNatsServer[] = [];
 
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    tls = makeTestCertificate(path.join(dir, 'tls'));
-    redis = new TestRedisServer(await freePort(), undefined, { tls, args: ['--requirepass', redisPassword] });
-    nats = new TestNatsServer(await freePort(), path.join(dir, 'nats'), [
-      '--user',
-      natsCredentials.NATS_USER,
-      '--pass',
-      natsCredentials.NATS_PASSWORD,
-      '--tls',
-      '--tlscert',
-      tls.certFile,
-      '--tlskey',
-      tls.keyFile,
-    ]);
-    await Promise.all([redis.start(), nats.start()]);
-    regions = await startTestRegions({
-      name: 'infra-credentials',
-      regions: ['us'],
-      natsUrl: { us: nats.url },
-      redisUrl: { us: redis.url },
-      extraEnv: {
-        ...natsCredentials,
-        NATS_TLS_CA_FILE: tls.certFile,
-        REDIS_PASSWORD: redisPassword,
-        REDIS_TLS_CA_FILE: tls.certFile,
-        OUTBOX_POLL_INTERVAL_MS: '200',
-      },
-    });
-  });
-
   afterAll(async () => {
-    await Promise.all(outsiders.map((app) => app.stop()));
-    await regions?.stop();
-    await Promise.all([nats, ...servers].map((server) => server?.stop()));
-    await redis?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
+    await Promise.all(servers.map((server) => server.stop()));
   });
 
   const protectedRedis = (password?: string) =>
@@ -215,29 +177,13 @@ describe('Redis and NATS with credentials and TLS', () => {
 
   // One more process of an app of the region, with some variables changed
   // (and some removed), on its own ops (and HTTP) port.
-  async function launch(
+  function launch(
     app: AppName,
     changes: Record<string, string>,
     lines: string[],
     removed: readonly string[] = [],
-  ): Promise<AppProcess> {
-    const settings = regions.stacks.us!.settings;
-    const opsPort = await freePort();
-    const env: Record<string, string> = {
-      ...appEnvironment(app, { ...settings, opsPorts: { ...settings.opsPorts, [app]: opsPort } }),
-      ...(app === 'gateway' ? { HTTP_PORT: String(await freePort()) } : {}),
-      ...changes,
-    };
-    for (const name of removed) delete env[name];
-    const child = new AppProcess({
-      label: `us ${app}-outsider`,
-      entry: path.join(root, `dist/apps/${app}/src/main.js`),
-      env,
-      opsPort,
-      onLine: (_label, line) => lines.push(line),
-    });
-    outsiders.push(child);
-    return child;
+  ) {
+    return launchApp('us', app, { env: changes, without: removed, onLine: (line) => lines.push(line) });
   }
 });
 

@@ -3,13 +3,15 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, testInfra } from '@formline/testing';
+import { freeProfilePorts, testInfra } from '@formline/testing';
 
 const root = path.resolve(__dirname, '../..');
 
 // scripts/infra.sh on its own data folder and ports: idempotent `up`, stale
 // pid files (dead process, or a pid now used by another program) handled,
 // `down` stops everything.
+// Its own setup, not the shared fixture's: it starts no apps, and tests the
+// script that starts the servers the fixture relies on.
 describe('scripts/infra.sh', () => {
   const dataDir = path.join(testInfra().dataDir, 'infra-script');
   let env: NodeJS.ProcessEnv;
@@ -35,11 +37,7 @@ describe('scripts/infra.sh', () => {
       ...process.env,
       FORMLINE_PROFILE: 'test',
       DATA_DIR: dataDir,
-      PG_PORT: String(await freePort()),
-      NATS_PORT_US: String(await freePort()),
-      NATS_PORT_EU: String(await freePort()),
-      REDIS_PORT_US: String(await freePort()),
-      REDIS_PORT_EU: String(await freePort()),
+      ...(await freeProfilePorts()),
     };
   });
 

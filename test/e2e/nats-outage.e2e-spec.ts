@@ -1,47 +1,20 @@
-import path from 'node:path';
 import { readinessStatus } from '@formline/stack';
-import {
-  callApi,
-  createTestAccount,
-  freePort,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  TestNatsServer,
-  type TestAccount,
-  type TestRegions,
-  eventually,
-} from '@formline/testing';
+import { callApi, eventually, useTestRegions } from '@formline/testing';
 
 // The gateway while NATS is away: a prompt 503 with the error body (never a
 // hang, never a 500), readiness down, and service again once NATS is back,
 // without restarting anything.
 describe('gateway through a NATS outage', () => {
-  const db = testGlobalDatabase();
-  let nats: TestNatsServer;
-  let regions: TestRegions;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, 'nats-outage'));
-    await nats.start();
-    account = await createTestAccount(db, 'us');
-    regions = await startTestRegions({
-      name: 'nats-outage',
-      regions: ['us'],
-      apps: ['gateway', 'forms'],
-      natsUrl: { us: nats.url },
-      // Far longer than any answer below may take: a 503 must come from
-      // noticing the outage, not from waiting out the timeout.
-      extraEnv: { NATS_REQUEST_TIMEOUT_MS: '30000' },
-    });
+  const { regions, nats, accounts } = useTestRegions({
+    regions: ['us'],
+    apps: ['gateway', 'forms'],
+    privateNats: true,
+    // Far longer than any answer below may take: a 503 must come from
+    // noticing the outage, not from waiting out the timeout.
+    extraEnv: { NATS_REQUEST_TIMEOUT_MS: '30000' },
+    accounts: { account: 'us' },
   });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await nats?.stop();
-    await db.$disconnect();
-  });
+  const { account } = accounts;
 
   const retrieve = () =>
     callApi(`${regions.baseUrl('us')}/forms/${account.formId}`, { token: account.token });

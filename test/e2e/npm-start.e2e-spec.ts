@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { callApi, freePort, testInfra } from '@formline/testing';
+import { callApi, freePort, freeProfilePorts, testInfra } from '@formline/testing';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -9,6 +9,7 @@ const root = path.resolve(__dirname, '../..');
 // and ports): both regions come up, the printed curl lines answer 200 with the
 // demo form on both base addresses, an app killed with kill -9 comes back by
 // itself, and Ctrl-C stops everything it started.
+// Its own setup, not the shared fixture's: `npm start` starts everything itself.
 describe('npm start', () => {
   const dataDir = path.join(testInfra().dataDir, 'npm-start');
   let start: ChildProcess;
@@ -23,11 +24,7 @@ describe('npm start', () => {
     env = {
       ...process.env,
       DATA_DIR: dataDir,
-      PG_PORT: String(await freePort()),
-      NATS_PORT_US: String(await freePort()),
-      NATS_PORT_EU: String(await freePort()),
-      REDIS_PORT_US: String(await freePort()),
-      REDIS_PORT_EU: String(await freePort()),
+      ...(await freeProfilePorts()),
       US_HTTP_PORT: String(await freePort()),
       EU_HTTP_PORT: String(await freePort()),
       US_OPS_PORT_BASE: String(opsBase),

@@ -1,20 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createAccount } from '@formline/admin';
-import { newPublicId } from '@formline/ids';
 import { hashAccessToken } from '@formline/tokens';
 import {
-  createTestForm,
   basicAuthorization,
   callApi,
   openAuthorizePage,
   pkcePair,
   postForm,
-  startTestRegions,
   submitConsent,
-  testGlobalDatabase,
   testInfra,
-  type TestRegions,
+  useTestRegions,
 } from '@formline/testing';
 
 const redirectUri = 'http://127.0.0.1:9/callback';
@@ -38,17 +33,21 @@ interface TokenAnswer {
 // (with PKCE), call the API on both base addresses, refresh, revoke. Then no
 // secret of the run may be found in clear in the database or the apps' logs.
 describe('OAuth 2.0 authorization code flow', () => {
-  const db = testGlobalDatabase();
   const logName = 'oauth-flow';
-  let regions: TestRegions;
+  // OAuth is the gateway's and the forms service's (accounts, applications, grants).
+  const { db, regions, accounts } = useTestRegions({
+    name: logName,
+    apps: ['gateway', 'forms'],
+    // Verbose logs: the inspection at the end reads everything the apps say.
+    extraEnv: { LOG_LEVEL: 'verbose' },
+    accounts: {
+      developer: { region: 'us', password: 'developer-password-1' },
+      person: { region: 'eu', password: 'person-password-2' },
+    },
+  });
+  const { developer, person } = accounts;
   // Every secret this run sees, for the final inspection.
   const secrets = new Set<string>();
-  const developer = {
-    email: `dev-${newPublicId(8).toLowerCase()}@example.com`,
-    password: 'developer-password-1',
-  };
-  const person = { email: `eu-${newPublicId(8).toLowerCase()}@example.com`, password: 'person-password-2' };
-  let personAccountId: string;
   let formId: string;
   let client: { client_id: string; client_secret: string };
 
@@ -116,22 +115,9 @@ describe('OAuth 2.0 authorization code flow', () => {
   const readForm = (base: (route: string) => string, token: string) =>
     callApi(base(`/forms/${formId}`), { token });
 
-  beforeAll(async () => {
+  beforeAll(() => {
     secrets.add(developer.password).add(person.password);
-    await createAccount(db, { alias: 'developer', region: 'us', ...developer });
-    ({ accountId: personAccountId } = await createAccount(db, { alias: 'person', region: 'eu', ...person }));
-    formId = await createTestForm(db, {
-      accountId: personAccountId,
-      workspaceId: `${personAccountId}-default`,
-      title: 'OAuth form',
-    });
-    // Verbose logs: the inspection at the end reads everything the apps say.
-    regions = await startTestRegions({ name: logName, extraEnv: { LOG_LEVEL: 'verbose' } });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
+    formId = person.formId;
   });
 
   it("registers an application with the owner's email and password; the secret is shown once", async () => {

@@ -1,15 +1,10 @@
-import { createAccount } from '@formline/admin';
-import { newPublicId } from '@formline/ids';
 import {
   basicAuthorization,
   callApi,
-  createTestForm,
   openAuthorizePage,
   postForm,
-  startTestRegions,
   submitConsent,
-  testGlobalDatabase,
-  type TestRegions,
+  useTestRegions,
 } from '@formline/testing';
 
 const redirectUri = 'http://127.0.0.1:9/callback';
@@ -21,14 +16,17 @@ const refreshIdleSeconds = 3;
 // after a time of disuse, and a refresh that asks for too much does not use
 // the refresh token up.
 describe('OAuth grants of an account', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  const developer = {
-    email: `dev-${newPublicId(8).toLowerCase()}@example.com`,
-    password: 'developer-pass-1',
-  };
-  const person = { email: `person-${newPublicId(8).toLowerCase()}@example.com`, password: 'person-pass-2' };
-  const other = { email: `other-${newPublicId(8).toLowerCase()}@example.com`, password: 'other-pass-3' };
+  const { regions, accounts } = useTestRegions({
+    regions: ['us'],
+    apps: ['gateway', 'forms'],
+    extraEnv: { OAUTH_REFRESH_TOKEN_IDLE_TTL_SECONDS: String(refreshIdleSeconds) },
+    accounts: {
+      developer: { region: 'us', password: 'developer-pass-1' },
+      person: { region: 'us', password: 'person-pass-2' },
+      other: { region: 'us', password: 'other-pass-3' },
+    },
+  });
+  const { developer, person, other } = accounts;
   let formId: string;
   let client: { client_id: string; client_secret: string };
 
@@ -70,27 +68,13 @@ describe('OAuth grants of an account', () => {
   const grants = (who = person) => callApi(us('/oauth/grants'), { headers: owner(who) });
 
   beforeAll(async () => {
-    await createAccount(db, { alias: 'developer', region: 'us', ...developer });
-    const { accountId } = await createAccount(db, { alias: 'person', region: 'us', ...person });
-    await createAccount(db, { alias: 'other', region: 'us', ...other });
-    formId = await createTestForm(db, { accountId, workspaceId: `${accountId}-default`, title: 'Granted' });
-    regions = await startTestRegions({
-      name: 'oauth-grants',
-      regions: ['us'],
-      apps: ['gateway', 'forms'],
-      extraEnv: { OAUTH_REFRESH_TOKEN_IDLE_TTL_SECONDS: String(refreshIdleSeconds) },
-    });
+    formId = person.formId;
     const created = await callApi(us('/oauth/applications'), {
       method: 'POST',
       headers: owner(developer),
       body: { name: 'Survey Sync', redirect_uris: [redirectUri] },
     });
     client = { client_id: created.body.client_id, client_secret: created.body.client_secret };
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
   });
 
   it('lists the applications the account granted access to, and revoking one ends its tokens at once', async () => {

@@ -3,14 +3,10 @@ import path from 'node:path';
 import { appNames } from '@formline/stack';
 import {
   callApi,
-  createTestAccount,
   openApiDocumentProblems,
   sampleValue,
   scrapeMetrics,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
+  useTestRegions,
   eventually,
 } from '@formline/testing';
 import { Subjects } from '@formline/contracts';
@@ -19,25 +15,14 @@ import { Subjects } from '@formline/contracts';
 // and its page, one request id from the caller through every log line, logs
 // without secrets, and Prometheus metrics on every app that move with traffic.
 describe('operability', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    regions = await startTestRegions({
-      name: 'observability',
-      regions: ['us'],
-      // Per-RPC log lines are debug; the gateway's caches off, so each read
-      // reaches the forms service (the caches are read-cache.e2e-spec.ts's).
-      extraEnv: { LOG_LEVEL: 'debug', READ_CACHE_TTL_MS: '0' },
-    });
+  const { regions, accounts } = useTestRegions({
+    regions: ['us'],
+    // Per-RPC log lines are debug; the gateway's caches off, so each read
+    // reaches the forms service (the caches are read-cache.e2e-spec.ts's).
+    extraEnv: { LOG_LEVEL: 'debug', READ_CACHE_TTL_MS: '0' },
+    accounts: { account: 'us' },
   });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
-  });
+  const { account } = accounts;
 
   const base = () => regions.baseUrl('us');
   const opsPort = (app: (typeof appNames)[number]) => regions.stacks.us!.settings.opsPorts[app];

@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { readinessStatus } from '@formline/stack';
-import {
-  callApi,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
+import { callApi, useTestRegions } from '@formline/testing';
 
 // Property-based fuzzing of the whole API, as the served /openapi.json
 // describes it: every route and method gets generated hostile requests (wrong
@@ -176,23 +168,19 @@ interface Operation {
 }
 
 describe('fuzzing the API document', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let canary: TestAccount; // its form and webhook; the fuzz never holds its token
-  let fuzzer: TestAccount;
+  const { regions, receiver, accounts } = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    extraEnv: { RATE_LIMIT_REQUESTS: '0', LOGIN_RATE_LIMIT_ATTEMPTS: '0' },
+    accounts: { canary: 'us', fuzzer: 'us' },
+  });
+  // The canary's form and webhook: the fuzz never holds its token.
+  const { canary, fuzzer } = accounts;
   let base: string;
   let operations: Operation[];
   let goodBodies: Record<string, unknown>;
 
   beforeAll(async () => {
-    [canary, fuzzer] = await Promise.all([createTestAccount(db, 'us'), createTestAccount(db, 'us')]);
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'openapi-fuzz',
-      regions: ['us'],
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', RATE_LIMIT_REQUESTS: '0', LOGIN_RATE_LIMIT_ATTEMPTS: '0' },
-    });
     base = regions.baseUrl('us');
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as any;
     operations = Object.entries<any>(document.paths).flatMap(([path, byMethod]) =>
@@ -224,12 +212,6 @@ describe('fuzzing the API document', () => {
       'PATCH /workspaces/{workspace_id}': [{ op: 'replace', path: '/name', value: 'W' }],
       'POST /tokens': { name: 'T', scopes: ['forms:read'] },
     };
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
   });
 
   const pathValue = (name: string) =>

@@ -1,44 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { Streams } from '@formline/contracts';
-import { createResponsesDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  eventuallyStreamEvents,
-  freePort,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  TestNatsServer,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, eventuallyStreamEvents, useTestRegions } from '@formline/testing';
 
 // The outbox: a submission's event reaches JetStream once its response is
 // stored, whatever happens to NATS in between. The relay's own cases (re-publish
 // after a crash, rows it cannot publish, retention) are its integration spec's
 // (apps/responses/src/outbox/outbox.relay.int-spec.ts).
 describe('submission events through the outbox', () => {
-  const db = testGlobalDatabase();
-  const responsesDb = createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_us'));
-  let nats: TestNatsServer;
-  let regions: TestRegions;
-  let account: TestAccount;
+  const fixture = useTestRegions({
+    regions: ['us'],
+    apps: ['gateway', 'forms', 'responses'],
+    privateNats: true,
+    accounts: { account: 'us' },
+  });
+  const { regions, nats, accounts } = fixture;
+  const responsesDb = fixture.responsesDb.us;
+  const { account } = accounts;
   let formId: string;
 
   beforeAll(async () => {
-    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, `outbox-nats-${Date.now()}`));
-    await nats.start();
-    account = await createTestAccount(db, 'us');
-    regions = await startTestRegions({
-      name: 'outbox',
-      regions: ['us'],
-      apps: ['gateway', 'forms', 'responses'],
-      natsUrl: { us: nats.url },
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
-    });
     formId = (
       await callApi(`${regions.baseUrl('us')}/forms`, {
         token: account.token,
@@ -46,12 +26,6 @@ describe('submission events through the outbox', () => {
         body: { title: 'Outbox', fields: [{ ref: 'n', title: 'N', type: 'number' }] },
       })
     ).body.id;
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await nats?.stop();
-    await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
   });
 
   const eventsOfForm = async (done: (count: number) => boolean) =>

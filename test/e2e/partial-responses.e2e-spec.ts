@@ -1,18 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createResponsesDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  type HeadlessBrowser,
-  launchHeadlessBrowser,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
+import { callApi, useTestRegions } from '@formline/testing';
 
 // Partial responses through the real apps: webhooks subscribed with Typeform's
 // `event_types`, progress saved before the final submit (one response per
@@ -20,30 +7,15 @@ import {
 // `response_type`, and delivered to `form_response_partial` subscribers
 // through the outbox, JetStream, the webhooks service and the dispatcher.
 describe('partial responses', () => {
-  const db = testGlobalDatabase();
-  const responsesDb = createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_us'));
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let alice: TestAccount; // us
-  let browser: HeadlessBrowser;
-
-  beforeAll(async () => {
-    browser = launchHeadlessBrowser(); // installs Debian's chromium when missing
-    alice = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'partial-responses',
-      regions: ['us'],
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
-    });
+  const fixture = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    browser: true,
+    accounts: { alice: 'us' },
   });
-
-  afterAll(async () => {
-    await browser?.close();
-    await regions?.stop();
-    await receiver?.stop();
-    await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
-  });
+  const { regions, receiver, browser, accounts } = fixture;
+  const responsesDb = fixture.responsesDb.us;
+  const { alice } = accounts;
 
   const api = (method: string, path: string, body?: unknown) =>
     callApi(`${regions.baseUrl('us')}${path}`, { token: alice.token, method, body });

@@ -2,15 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { createAccount } from '@formline/admin';
 import { newPublicId } from '@formline/ids';
-import {
-  createTestForm,
-  basicAuthorization,
-  callApi,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestRegions,
-} from '@formline/testing';
+import { basicAuthorization, callApi, testInfra, useTestRegions } from '@formline/testing';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -19,9 +11,12 @@ const root = path.resolve(__dirname, '../..');
 // its scopes; revoked and expired tokens are refused with their own codes.
 // And the operators' command makes accounts and tokens that the API accepts.
 describe('personal access tokens', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  const owner = { email: `pat-${newPublicId(8).toLowerCase()}@example.com`, password: 'owner-password-1' };
+  // Tokens are the forms service's: the gateway and it are all there is to it.
+  const { db, regions, accounts } = useTestRegions({
+    apps: ['gateway', 'forms'],
+    accounts: { owner: { region: 'us', password: 'owner-password-1' } },
+  });
+  const { owner } = accounts;
   let formId: string;
 
   const us = (route: string) => `${regions.baseUrl('us')}${route}`;
@@ -29,23 +24,8 @@ describe('personal access tokens', () => {
   const asOwner = () => basicAuthorization(owner.email, owner.password);
   const createToken = (body: unknown) => callApi(us('/tokens'), { method: 'POST', headers: asOwner(), body });
 
-  beforeAll(async () => {
-    const { accountId, defaultWorkspaceId } = await createAccount(db, {
-      alias: 'pat-owner',
-      region: 'us',
-      ...owner,
-    });
-    formId = await createTestForm(db, {
-      accountId: accountId,
-      workspaceId: defaultWorkspaceId,
-      title: 'PAT form',
-    });
-    regions = await startTestRegions({ name: 'personal-tokens' });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
+  beforeAll(() => {
+    formId = owner.formId;
   });
 
   it('creates a token shown once; it reads with forms:read on both base addresses', async () => {

@@ -8,7 +8,6 @@ import { basicAuthorization, callApi, useTestRegions } from '@formline/testing';
 // the rate limiter's integration spec's (apps/gateway/src/rate-limit).
 describe('rate limits', () => {
   const { db, accounts, baseUrl } = useTestRegions({
-    name: 'rate-limit',
     regions: ['us'],
     apps: ['gateway', 'forms'],
     extraEnv: {

@@ -1,13 +1,4 @@
-import { createAccount } from '@formline/admin';
-import { newPublicId } from '@formline/ids';
-import {
-  basicAuthorization,
-  callApi,
-  createTestForm,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestRegions,
-} from '@formline/testing';
+import { basicAuthorization, callApi, createTestForm, useTestRegions } from '@formline/testing';
 import type { Region } from '@formline/contracts';
 
 // The gateway caches token checks, form reads and submission snapshots. A
@@ -21,11 +12,13 @@ const ttlMs = 3000;
 const slackMs = 2000;
 
 describe('gateway read cache', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  const owner = { email: `cache-${newPublicId(8).toLowerCase()}@example.com`, password: 'owner-password-1' };
-  let accountId: string;
-  let workspaceId: string;
+  // Submission snapshots are read through the responses service; webhooks play no part.
+  const { db, regions, accounts } = useTestRegions({
+    apps: ['gateway', 'forms', 'responses'],
+    extraEnv: { READ_CACHE_TTL_MS: String(ttlMs) },
+    accounts: { owner: { region: 'us', password: 'owner-password-1' } },
+  });
+  const { owner } = accounts;
 
   const url = (region: Region, route: string) => `${regions.baseUrl(region)}${route}`;
   const newToken = async () => {
@@ -39,8 +32,8 @@ describe('gateway read cache', () => {
   };
   const newForm = (title: string) =>
     createTestForm(db, {
-      accountId,
-      workspaceId,
+      accountId: owner.accountId,
+      workspaceId: owner.workspaceId,
       title,
       definition: { fields: [{ ref: 'q', title: 'Q', type: 'yes_no' }] },
     });
@@ -53,25 +46,6 @@ describe('gateway read cache', () => {
     }
     return Date.now() - since;
   };
-
-  beforeAll(async () => {
-    ({ accountId, defaultWorkspaceId: workspaceId } = await createAccount(db, {
-      alias: 'cache-owner',
-      region: 'us',
-      ...owner,
-    }));
-    regions = await startTestRegions({
-      name: 'read-cache',
-      extraEnv: { READ_CACHE_TTL_MS: String(ttlMs) },
-      // Ten processes on a shared 2-core machine can take more than the default.
-      readyTimeoutMs: 90_000,
-    });
-  }, 240_000);
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
-  });
 
   it('refuses a revoked token on the next request in its region, and in the other within the bound', async () => {
     const formId = await newForm('Cached token');

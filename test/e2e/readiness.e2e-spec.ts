@@ -1,15 +1,5 @@
-import path from 'node:path';
 import { type AppName, appNames, readinessStatus } from '@formline/stack';
-import {
-  freePort,
-  startTestRegions,
-  TcpProxy,
-  testInfra,
-  TestNatsServer,
-  TestRedisServer,
-  type TestRegions,
-  eventually,
-} from '@formline/testing';
+import { eventually, useTestRegions } from '@formline/testing';
 
 // Readiness is what Kubernetes routes traffic by: each app must report not
 // ready while a dependency it needs is unreachable, say which one, and be ready
@@ -17,32 +7,20 @@ import {
 // is private to this test (its own NATS and Redis, PostgreSQL behind a proxy
 // the test cuts), so the shared test servers stay untouched.
 describe('readiness follows the dependencies', () => {
-  let nats: TestNatsServer;
-  let redis: TestRedisServer;
-  let database: TcpProxy;
-  let regions: TestRegions;
   const maxInFlight = 4;
-
-  beforeAll(async () => {
-    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, 'readiness-nats'));
-    redis = new TestRedisServer(await freePort());
-    database = new TcpProxy(await freePort(), Number(new URL(testInfra().databaseHostUrl).port));
-    await Promise.all([nats.start(), redis.start(), database.start()]);
-    regions = await startTestRegions({
-      name: 'readiness',
-      regions: ['us'],
-      natsUrl: { us: nats.url },
-      redisUrl: { us: redis.url },
-      databaseHostUrl: `postgresql://postgres@127.0.0.1:${database.port}`,
-      // Small, so the load-shedding case below fills it; nothing else here
-      // sends the gateway more than one request at a time.
-      extraEnv: { GATEWAY_MAX_IN_FLIGHT: String(maxInFlight) },
-    });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await Promise.all([nats?.stop(), redis?.stop(), database?.stop()]);
+  const {
+    regions,
+    nats,
+    redis,
+    databaseProxy: database,
+  } = useTestRegions({
+    regions: ['us'],
+    privateNats: true,
+    privateRedis: true,
+    databaseProxy: true,
+    // Small, so the load-shedding case below fills it; nothing else here
+    // sends the gateway more than one request at a time.
+    extraEnv: { GATEWAY_MAX_IN_FLIGHT: String(maxInFlight) },
   });
 
   const readiness = async () => {

@@ -1,43 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import {
-  callApi,
-  createTestAccount,
-  sampleValue,
-  scrapeMetrics,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-  eventually,
-} from '@formline/testing';
+import { callApi, sampleValue, scrapeMetrics, useTestRegions, eventually } from '@formline/testing';
 
 // One submission followed end to end: the X-Request-Id it was sent with is in
 // the gateway's log, the responses service's log, the dispatcher's log and the
 // headers of the webhook delivery; the pipeline's metrics move with it.
 describe('a request id from the gateway to the webhook receiver', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let account: TestAccount;
-
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'request-trace',
-      regions: ['us'],
-      // The services' per-request lines, with the request id, are debug.
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200', LOG_LEVEL: 'debug' },
-    });
+  const { regions, receiver, accounts } = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    // The services' per-request lines, with the request id, are debug.
+    extraEnv: { LOG_LEVEL: 'debug' },
+    accounts: { account: 'us' },
   });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
-  });
+  const { account } = accounts;
 
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
     callApi(`${regions.baseUrl('us')}${path}`, { token: account.token, method, body, headers });

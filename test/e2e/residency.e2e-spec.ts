@@ -3,18 +3,14 @@ import type { Region } from '@formline/contracts';
 import { appNames } from '@formline/stack';
 import {
   callApi,
-  createTestAccount,
   databaseUrl,
   findInDatabase,
   findInFiles,
   findInNatsStreams,
   findInRedis,
   type Finding,
-  startTestRegions,
-  testGlobalDatabase,
   testInfra,
-  type TestRegions,
-  WebhookReceiver,
+  useTestRegions,
 } from '@formline/testing';
 
 // Residency audit: after a mixed run on both regions (submissions,
@@ -23,22 +19,22 @@ import {
 // or log, and the reverse. Each region's own data is found in its own stores,
 // so the search itself is proven to see what it looks for.
 describe('data residency', () => {
-  const db = testGlobalDatabase();
+  const { regions, receiver, accounts } = useTestRegions({
+    receiver: true,
+    accounts: { us: 'us', eu: 'eu' },
+  });
   const perRegion = 15;
   const regionsList: Region[] = ['us', 'eu'];
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
+
   const needles: Record<Region, { tokens: string[]; markers: string[]; eventIds: string[] }> = {
     us: { tokens: [], markers: [], eventIds: [] },
     eu: { tokens: [], markers: [], eventIds: [] },
   };
 
   beforeAll(async () => {
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({ name: 'residency', extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' } });
     const forms: Partial<Record<Region, string>> = {};
     for (const region of regionsList) {
-      const account = await createTestAccount(db, region);
+      const account = accounts[region];
       const base = regions.baseUrl(region);
       const form = await callApi(`${base}/forms`, {
         token: account.token,
@@ -87,12 +83,6 @@ describe('data residency', () => {
       needles[region].eventIds = delivered.map((request) => String(request.headers['webhook-id']));
     }
   }, 180_000);
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
-  });
 
   // Everything a region's stores hold, searched for the given needles.
   async function search(region: Region, wanted: readonly string[]): Promise<Finding[]> {

@@ -1,41 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { createResponsesDatabase, createWebhooksDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  eventually,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type ApiResponse,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, eventually, type ApiResponse, type TestAccount, useTestRegions } from '@formline/testing';
 
 // Typeform's Insights summary and its right-to-be-forgotten endpoint, over
 // both regions: counted and deleted only where the account's responses live.
 describe('insights and right to be forgotten', () => {
-  const db = testGlobalDatabase();
-  const webhooksDb = createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us'));
-  const responsesDb = createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_us'));
-  let regions: TestRegions;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
+  const fixture = useTestRegions({
+    apps: ['gateway', 'forms', 'responses', 'webhooks'],
+    accounts: { alice: 'us', bob: 'eu' },
+  });
+  const { regions, api, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const responsesDb = fixture.responsesDb.us;
+  const { alice, bob } = accounts;
   let formId: string;
   let fieldIds: Record<string, string>;
   const tokens: string[] = [];
 
-  const api = (account: TestAccount, method: string, path: string, body?: unknown, region = account.region) =>
-    callApi(`${regions.baseUrl(region)}${path}`, { token: account.token, method, body });
-
   beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({
-      name: 'respondent-data',
-      apps: ['gateway', 'forms', 'responses', 'webhooks'],
-    });
     const form = await api(alice, 'POST', '/forms', {
       title: 'Contact',
       fields: [
@@ -82,11 +63,6 @@ describe('insights and right to be forgotten', () => {
       expect(response.status).toBe(201);
       tokens.push(response.body.token);
     }
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await Promise.all([db.$disconnect(), webhooksDb.$disconnect(), responsesDb.$disconnect()]);
   });
 
   const summary = (account: TestAccount, id: string, region = account.region): Promise<ApiResponse> =>

@@ -3,17 +3,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
   callApi,
-  createTestAccount,
-  type HeadlessBrowser,
-  launchHeadlessBrowser,
-  startTestRegions,
   testArtifactPath,
-  testGlobalDatabase,
   testInfra,
   type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
   uploadTestImage,
+  useTestRegions,
 } from '@formline/testing';
 
 // The respondent's page (`_links.display`), driven in headless Chromium as a
@@ -22,12 +16,12 @@ import {
 // ending shown is the one the form's logic chose. Screenshots land in
 // .data/test/artifacts/.
 describe('the respondent page in a browser', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let browser: HeadlessBrowser;
-  let receiver: WebhookReceiver;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
+  const { regions, browser, receiver, accounts } = useTestRegions({
+    browser: true,
+    receiver: true,
+    accounts: { alice: 'us', bob: 'eu' },
+  });
+  const { alice, bob } = accounts;
   let surveyId: string; // bob's, with logic and a hidden field
 
   const base = (region: 'us' | 'eu') => regions.baseUrl(region);
@@ -160,14 +154,6 @@ describe('the respondent page in a browser', () => {
   });
 
   beforeAll(async () => {
-    browser = launchHeadlessBrowser(); // installs Debian's chromium when missing
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'respondent-page',
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
-    });
     const theme = await callApi(`${base('eu')}/themes`, {
       token: bob.token,
       method: 'POST',
@@ -196,13 +182,6 @@ describe('the respondent page in a browser', () => {
     });
     expect(hook.status).toBe(200);
   }, 600_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await regions?.stop();
-    await receiver?.stop();
-    await db.$disconnect();
-  });
 
   const responsesOf = async (account: TestAccount, formId: string, region: 'us' | 'eu') =>
     (await callApi(`${base(region)}/forms/${formId}/responses`, { token: account.token })).body;

@@ -1,29 +1,21 @@
 import { Streams } from '@formline/contracts';
-import {
-  callApi,
-  createTestAccount,
-  eventuallyStreamEvents,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type ApiResponse,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, eventuallyStreamEvents, testInfra, useTestRegions } from '@formline/testing';
 
 // Typeform's Responses API query parameters, paging both ways, deletion, and
 // the submission events on the region's JetStream stream.
 describe('Responses API listing', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let owner: TestAccount;
-  let stranger: TestAccount;
+  const { regions, api, accounts } = useTestRegions({
+    regions: ['us'],
+    apps: ['gateway', 'forms', 'responses'],
+    // A host outside UTC: since/until without an offset must still mean UTC.
+    extraEnv: { TZ: 'America/New_York' },
+    accounts: { owner: 'us', stranger: 'us' },
+  });
+  const { owner, stranger } = accounts;
   let formId: string;
   const tokens: string[] = []; // oldest first
   const submittedAt: string[] = [];
 
-  const api = (account: TestAccount, method: string, path: string, body?: unknown): Promise<ApiResponse> =>
-    callApi(`${regions.baseUrl('us')}${path}`, { token: account.token, method, body });
   const list = async (query = '') => {
     const response = await api(owner, 'GET', `/forms/${formId}/responses${query ? `?${query}` : ''}`);
     expect(response.status).toBe(200);
@@ -37,15 +29,6 @@ describe('Responses API listing', () => {
     page.items.map((item) => `n${tokens.indexOf(item.token) + 1}`);
 
   beforeAll(async () => {
-    owner = await createTestAccount(db, 'us');
-    stranger = await createTestAccount(db, 'us');
-    regions = await startTestRegions({
-      name: 'response-listing',
-      regions: ['us'],
-      apps: ['gateway', 'forms', 'responses'],
-      // A host outside UTC: since/until without an offset must still mean UTC.
-      extraEnv: { TZ: 'America/New_York' },
-    });
     formId = (
       await api(owner, 'POST', '/forms', {
         title: 'Listing',
@@ -86,11 +69,6 @@ describe('Responses API listing', () => {
   });
 
   const untilNextSecond = () => new Promise((resolve) => setTimeout(resolve, 1005 - (Date.now() % 1000)));
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
-  });
 
   it('lists newest first, with total_items and page_count', async () => {
     const page = await list();

@@ -1,27 +1,13 @@
-import { createResponsesDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type ApiResponse,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, type ApiResponse, type TestAccount, useTestRegions } from '@formline/testing';
 
 // Submissions and the Responses API through both regions' real gateway, forms
 // and responses services, with each region's own responses database.
 describe('responses', () => {
-  const db = testGlobalDatabase();
-  const responsesDb = {
-    us: createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_us')),
-    eu: createResponsesDatabase(databaseUrl(testInfra(), 'formline_responses_eu')),
-  };
-  let regions: TestRegions;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
+  const { regions, responsesDb, accounts } = useTestRegions({
+    apps: ['gateway', 'forms', 'responses'],
+    accounts: { alice: 'us', bob: 'eu' },
+  });
+  const { alice, bob } = accounts;
   let aliceForm: string;
   let bobForm: string;
 
@@ -73,16 +59,8 @@ describe('responses', () => {
   };
 
   beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'responses', apps: ['gateway', 'forms', 'responses'] });
     aliceForm = (await api(alice, 'POST', '/forms', definition)).body.id;
     bobForm = (await api(bob, 'POST', '/forms', definition, undefined, 'eu')).body.id;
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await Promise.all([db.$disconnect(), responsesDb.us.$disconnect(), responsesDb.eu.$disconnect()]);
   });
 
   function api(

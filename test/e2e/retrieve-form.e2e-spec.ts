@@ -1,36 +1,22 @@
 import path from 'node:path';
 import { mintPersonalAccessToken } from '@formline/admin';
 import { hashAccessToken } from '@formline/tokens';
-import {
-  callApi,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, createTestAccount, testInfra, useTestRegions } from '@formline/testing';
 import { seedDemo, type DemoAccount } from '../../tools/seed/demo-seed';
 
 // The first vertical slice: GET /forms/{form_id} through each region's gateway,
 // the forms service over NATS, and PostgreSQL, with both regions running.
 describe('GET /forms/{form_id} on both base addresses', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
+  // The forms service answers GET /forms on both addresses: no other app is needed.
+  const { db, regions, accounts } = useTestRegions({
+    apps: ['gateway', 'forms'],
+    accounts: { usAccount: 'us', euAccount: 'eu' },
+  });
+  const { usAccount, euAccount } = accounts;
   let demo: DemoAccount[];
-  let usAccount: TestAccount;
-  let euAccount: TestAccount;
 
   beforeAll(async () => {
     demo = await seedDemo(db, path.join(testInfra().dataDir, 'demo-tokens.json'));
-    usAccount = await createTestAccount(db, 'us');
-    euAccount = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'retrieve-form' });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
   });
 
   it('serves the seeded demo form of each region with its token', async () => {

@@ -5,7 +5,6 @@ import { callApi, useTestRegions } from '@formline/testing';
 // built-in default theme that every form's `theme.href` points at.
 describe('Themes API', () => {
   const { accounts, api, baseUrl } = useTestRegions({
-    name: 'themes-api',
     apps: ['gateway', 'forms'],
     accounts: { alice: 'us', bob: 'eu' },
   });

@@ -1,30 +1,23 @@
 import { createClient } from '@typeform/api-client';
 import sharp from 'sharp';
-import {
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { useTestRegions } from '@formline/testing';
+
+// One US stack for both blocks below: an EU account's forms on the US
+// address, and a US account's responses data.
+const { regions, accounts } = useTestRegions({
+  regions: ['us'],
+  apps: ['gateway', 'forms', 'responses', 'webhooks'],
+  accounts: { eu: 'eu', us: 'us' },
+});
 
 // A client written for Typeform's Create API works unchanged against ours:
 // the official JavaScript SDK, pointed at our base address.
 describe('the official Typeform SDK (@typeform/api-client)', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let account: TestAccount;
+  const account = accounts.eu;
   let typeform: ReturnType<typeof createClient>;
 
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'typeform-sdk', regions: ['us'], apps: ['gateway', 'forms'] });
+  beforeAll(() => {
     typeform = createClient({ token: account.token, apiBaseUrl: regions.baseUrl('us') });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
   });
 
   it('creates, reads, lists, replaces, patches, copies and deletes forms', async () => {
@@ -149,24 +142,12 @@ describe('the official Typeform SDK (@typeform/api-client)', () => {
 // The SDK's webhooks, responses and insights calls, against the region of
 // the account's responses.
 describe('the official Typeform SDK on responses data', () => {
-  const db = testGlobalDatabase();
-  let regions: TestRegions;
-  let account: TestAccount;
+  const account = accounts.us;
+
   let typeform: ReturnType<typeof createClient>;
 
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    regions = await startTestRegions({
-      name: 'typeform-sdk-responses',
-      regions: ['us'],
-      apps: ['gateway', 'forms', 'responses', 'webhooks'],
-    });
+  beforeAll(() => {
     typeform = createClient({ token: account.token, apiBaseUrl: regions.baseUrl('us') });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await db.$disconnect();
   });
 
   it('creates, reads, lists, toggles and deletes webhooks', async () => {

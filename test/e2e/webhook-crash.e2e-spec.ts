@@ -1,63 +1,30 @@
-import { createWebhooksDatabase } from '@formline/db';
-import {
-  callApi,
-  databaseUrl,
-  testInfra,
-  createTestAccount,
-  startTestRegions,
-  testGlobalDatabase,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
+import { callApi, useTestRegions } from '@formline/testing';
 
 // At least once, nothing lost: 500 submissions while the dispatcher, then the
 // webhooks service, are killed with SIGKILL and replaced. Every submission
 // reaches the receiver; duplicates are allowed (and counted), carrying the same
 // event id for the receiver to drop.
 describe('webhook delivery through crashes', () => {
-  const db = testGlobalDatabase();
-  const webhooksDb = createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us'));
+  const fixture = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    extraEnv: {
+      // A dead dispatcher's jobs, and a dead consumer's events, are taken over within seconds.
+      DISPATCHER_LOCK_MS: '2000',
+      WEBHOOK_EVENT_ACK_WAIT_MS: '3000',
+      WEBHOOK_RETRY_SCHEDULE_MS: '500,500,500,500,500',
+    },
+    accounts: { account: 'us' },
+  });
+  const { regions, receiver, createForm, hookToReceiver, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const { account } = accounts;
   const total = 500;
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let account: TestAccount;
   let formId: string;
 
   beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'webhook-crash',
-      regions: ['us'],
-      extraEnv: {
-        OUTBOX_POLL_INTERVAL_MS: '200',
-        // A dead dispatcher's jobs, and a dead consumer's events, are taken over within seconds.
-        DISPATCHER_LOCK_MS: '2000',
-        WEBHOOK_EVENT_ACK_WAIT_MS: '3000',
-        WEBHOOK_RETRY_SCHEDULE_MS: '500,500,500,500,500',
-      },
-    });
-    const base = regions.baseUrl('us');
-    formId = (
-      await callApi(`${base}/forms`, {
-        token: account.token,
-        method: 'POST',
-        body: { title: 'Load', fields: [{ ref: 'n', title: 'N', type: 'number' }] },
-      })
-    ).body.id;
-    const hook = await callApi(`${base}/forms/${formId}/webhooks/load`, {
-      token: account.token,
-      method: 'PUT',
-      body: { url: receiver.url('/load'), enabled: true },
-    });
-    expect(hook.status).toBe(200);
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await Promise.all([db.$disconnect(), webhooksDb.$disconnect()]);
+    formId = await createForm(account, { title: 'Load', fields: [{ ref: 'n', title: 'N', type: 'number' }] });
+    await hookToReceiver(account, formId, 'load');
   });
 
   it('delivers all 500 submissions although the dispatcher and the webhooks service are killed', async () => {

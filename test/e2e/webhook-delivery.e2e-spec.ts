@@ -1,63 +1,34 @@
-import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { createWebhooksDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-  eventually,
-} from '@formline/testing';
+import { readFileSync } from 'node:fs';
+import { type TestAccount, useTestRegions, WebhookReceiver, eventually, callApi } from '@formline/testing';
 import { Webhook } from 'standardwebhooks';
 
 // Deliveries from a real submission to a real HTTP receiver on 127.0.0.1,
 // through the outbox, JetStream, the webhooks service, Redis and the dispatcher.
 // The retry schedule is scaled down to 300 ms then 600 ms, without jitter.
 describe('webhook delivery', () => {
-  const db = testGlobalDatabase();
-  const webhooksDb = {
-    us: createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us')),
-    eu: createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_eu')),
-  };
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
+  const { regions, receiver, tls, api, webhooksDb, accounts } = useTestRegions({
+    receiver: true,
+    // For a receiver with a self-signed certificate.
+    tls: true,
+    extraEnv: {
+      WEBHOOK_RETRY_SCHEDULE_MS: '300,600',
+      WEBHOOK_RETRY_JITTER: '0',
+      WEBHOOK_TIMEOUT_MS: '2000',
+    },
+    accounts: { alice: 'us', bob: 'eu' },
+  });
+  const { alice, bob } = accounts;
   let tlsReceiver: WebhookReceiver; // a self-signed certificate
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
 
   beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    receiver = await WebhookReceiver.start();
-    tlsReceiver = await WebhookReceiver.start(selfSignedCertificate());
-    regions = await startTestRegions({
-      name: 'webhook-delivery',
-      extraEnv: {
-        OUTBOX_POLL_INTERVAL_MS: '200',
-        WEBHOOK_RETRY_SCHEDULE_MS: '300,600',
-        WEBHOOK_RETRY_JITTER: '0',
-        WEBHOOK_TIMEOUT_MS: '2000',
-      },
-    });
+    const [key, cert] = [tls.keyFile, tls.certFile].map((file) => readFileSync(file, 'utf8'));
+    tlsReceiver = await WebhookReceiver.start({ key, cert });
   });
 
   afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
     await tlsReceiver?.stop();
-    await Promise.all([db.$disconnect(), webhooksDb.us.$disconnect(), webhooksDb.eu.$disconnect()]);
   });
-
-  const api = (account: TestAccount, method: string, path: string, body?: unknown) =>
-    callApi(`${regions.baseUrl(account.region)}${path}`, { token: account.token, method, body });
 
   const newForm = async (account: TestAccount): Promise<string> =>
     (
@@ -285,36 +256,6 @@ describe('webhook delivery', () => {
     expect(await webhooksDb.us.delivery.count({ where: { eventId } })).toBe(0);
   });
 });
-
-// A throw-away self-signed certificate for 127.0.0.1, made with openssl.
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), 'formline-tls-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  return {
-    key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-    cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-  };
-}
 
 // Attempts that have ended: one reads `sending` from before its POST until
 // the receiver answers (or its dispatcher is known to have died).

@@ -1,59 +1,23 @@
-import path from 'node:path';
-import {
-  callApi,
-  createTestAccount,
-  freePort,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  TestNatsServer,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
-} from '@formline/testing';
+import { callApi, useTestRegions } from '@formline/testing';
 
 // The webhooks service's durable consumer rides out a NATS restart: events
 // published before, and after, the outage are all delivered.
 describe('webhook delivery across a NATS outage', () => {
-  const db = testGlobalDatabase();
-  let nats: TestNatsServer;
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let account: TestAccount;
+  const { regions, receiver, nats, createForm, hookToReceiver, accounts } = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    privateNats: true,
+    accounts: { account: 'us' },
+  });
+  const { account } = accounts;
   let formId: string;
 
   beforeAll(async () => {
-    nats = new TestNatsServer(await freePort(), path.join(testInfra().dataDir, `webhook-nats-${Date.now()}`));
-    await nats.start();
-    account = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'webhook-nats-outage',
-      regions: ['us'],
-      natsUrl: { us: nats.url },
-      extraEnv: { OUTBOX_POLL_INTERVAL_MS: '200' },
+    formId = await createForm(account, {
+      title: 'Outage',
+      fields: [{ ref: 'n', title: 'N', type: 'number' }],
     });
-    const base = regions.baseUrl('us');
-    formId = (
-      await callApi(`${base}/forms`, {
-        token: account.token,
-        method: 'POST',
-        body: { title: 'Outage', fields: [{ ref: 'n', title: 'N', type: 'number' }] },
-      })
-    ).body.id;
-    const hook = await callApi(`${base}/forms/${formId}/webhooks/outage`, {
-      token: account.token,
-      method: 'PUT',
-      body: { url: receiver.url('/outage'), enabled: true },
-    });
-    expect(hook.status).toBe(200);
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await nats?.stop();
-    await db.$disconnect();
+    await hookToReceiver(account, formId, 'outage');
   });
 
   const submitUntilAccepted = async (n: number): Promise<string> => {

@@ -2,20 +2,14 @@ import { execFile } from 'node:child_process';
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createWebhooksDatabase } from '@formline/db';
 import {
   callApi,
-  createTestAccount,
   databaseUrl,
   eventually,
   freePort,
-  startTestRegions,
-  testGlobalDatabase,
   testInfra,
   testWebhookSecretKey,
-  type TestAccount,
-  type TestRegions,
-  WebhookReceiver,
+  useTestRegions,
 } from '@formline/testing';
 import { SecretBox } from '@formline/webhook-delivery';
 
@@ -26,36 +20,23 @@ const run = promisify(execFile);
 // re-seal command). Paging the log and pruning it are the delivery
 // repository's integration spec's (libs/webhook-delivery).
 describe('webhook delivery pipeline', () => {
-  const db = testGlobalDatabase();
-  const webhooksUrl = databaseUrl(testInfra(), 'formline_webhooks_us');
-  const webhooksDb = createWebhooksDatabase(webhooksUrl);
   const keyA = randomBytes(32).toString('base64');
   const keyB = randomBytes(32).toString('base64');
-  let regions: TestRegions;
-  let receiver: WebhookReceiver;
-  let account: TestAccount;
+  const fixture = useTestRegions({
+    regions: ['us'],
+    receiver: true,
+    extraEnv: {
+      // Newest first; WEBHOOK_SECRET_KEY (the harness's) stays in the ring as `default`.
+      WEBHOOK_SECRET_KEYS: `k2:${keyB},k1:${keyA}`,
+      WEBHOOK_RETRY_SCHEDULE_MS: '600000',
+    },
+    accounts: { account: 'us' },
+  });
+  const { regions, receiver, accounts } = fixture;
+  const webhooksDb = fixture.webhooksDb.us;
+  const { account } = accounts;
+  const webhooksUrl = databaseUrl(testInfra(), 'formline_webhooks_us');
   let burstForm: string;
-
-  beforeAll(async () => {
-    account = await createTestAccount(db, 'us');
-    receiver = await WebhookReceiver.start();
-    regions = await startTestRegions({
-      name: 'webhook-pipeline',
-      regions: ['us'],
-      extraEnv: {
-        OUTBOX_POLL_INTERVAL_MS: '200',
-        // Newest first; WEBHOOK_SECRET_KEY (the harness's) stays in the ring as `default`.
-        WEBHOOK_SECRET_KEYS: `k2:${keyB},k1:${keyA}`,
-        WEBHOOK_RETRY_SCHEDULE_MS: '600000',
-      },
-    });
-  });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await receiver?.stop();
-    await Promise.all([db.$disconnect(), webhooksDb.$disconnect()]);
-  });
 
   const api = (method: string, url: string, body?: unknown) =>
     callApi(`${regions.baseUrl('us')}${url}`, { token: account.token, method, body });

@@ -1,37 +1,13 @@
 import { mintPersonalAccessToken } from '@formline/admin';
-import { createWebhooksDatabase } from '@formline/db';
-import {
-  callApi,
-  createTestAccount,
-  databaseUrl,
-  startTestRegions,
-  testGlobalDatabase,
-  testInfra,
-  type TestAccount,
-  type TestRegions,
-} from '@formline/testing';
+import { callApi, createTestAccount, type TestAccount, useTestRegions } from '@formline/testing';
 
 // Typeform's Webhooks API through both regions' gateways and webhooks services.
 describe('webhooks API', () => {
-  const db = testGlobalDatabase();
-  const webhooksDb = {
-    us: createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_us')),
-    eu: createWebhooksDatabase(databaseUrl(testInfra(), 'formline_webhooks_eu')),
-  };
-  let regions: TestRegions;
-  let alice: TestAccount; // us
-  let bob: TestAccount; // eu
-
-  beforeAll(async () => {
-    alice = await createTestAccount(db, 'us');
-    bob = await createTestAccount(db, 'eu');
-    regions = await startTestRegions({ name: 'webhooks-api', apps: ['gateway', 'forms', 'webhooks'] });
+  const { db, regions, webhooksDb, accounts } = useTestRegions({
+    apps: ['gateway', 'forms', 'webhooks'],
+    accounts: { alice: 'us', bob: 'eu' },
   });
-
-  afterAll(async () => {
-    await regions?.stop();
-    await Promise.all([db.$disconnect(), webhooksDb.us.$disconnect(), webhooksDb.eu.$disconnect()]);
-  });
+  const { alice, bob } = accounts;
 
   const hook = (account: TestAccount, tag: string, method = 'GET', body?: unknown, region = account.region) =>
     callApi(`${regions.baseUrl(region)}/forms/${account.formId}/webhooks/${tag}`, {

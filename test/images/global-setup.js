@@ -4,24 +4,13 @@
 // image creates and migrates them, not scripts/migrate.sh), and an empty Redis
 // database of its own (9).
 const { execFileSync } = require('node:child_process');
-const path = require('node:path');
+const { startTestProfile } = require('../../tools/test/test-profile.cjs');
 
 const databases = ['formline_images_global', 'formline_images_responses_us', 'formline_images_webhooks_us'];
 
 module.exports = async function globalSetup() {
-  const root = path.resolve(__dirname, '../..');
   const env = { ...process.env, FORMLINE_PROFILE: 'test' };
-  execFileSync('bash', [path.join(root, 'scripts/infra.sh'), 'up'], { env, stdio: 'inherit' });
-  const profile = execFileSync('bash', ['-c', `source "${root}/scripts/profile.sh" && env -0`], { env });
-  for (const entry of profile.toString().split('\0')) {
-    const [name, ...value] = entry.split('=');
-    if (
-      /^(FORMLINE_PROFILE|DATA_DIR|PG_PORT|NATS_PORT_(US|EU)|REDIS_PORT_(US|EU)|DATABASE_HOST_URL)$/.test(
-        name,
-      )
-    )
-      process.env[name] = value.join('=');
-  }
+  startTestProfile();
   const sql = (statement) =>
     execFileSync(
       'psql',

@@ -1,5 +1,14 @@
 import type { WebhooksPrismaClient } from '@formline/db';
-import type { SecretBox } from '@formline/webhook-delivery';
+
+// What re-sealing needs of the webhook-delivery lib's SecretBox, by shape: the
+// test harness (libs/testing) provisions accounts with this lib, and the
+// webhook-delivery specs use the harness, so importing that lib here, even
+// for a type, would make the two depend on each other.
+export interface SecretSealer {
+  isCurrent(sealed: string): boolean;
+  open(sealed: string): string;
+  seal(plain: string): string;
+}
 
 export interface ResealReport {
   resealed: number;
@@ -16,7 +25,7 @@ export interface ResealReport {
 // keys may leave the ring.
 export async function resealWebhookSecrets(
   db: WebhooksPrismaClient,
-  box: SecretBox,
+  box: SecretSealer,
   batchSize = 200,
 ): Promise<ResealReport> {
   const report: ResealReport = { resealed: 0, alreadyCurrent: 0, unreadable: [] };

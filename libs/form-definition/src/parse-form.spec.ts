@@ -18,7 +18,7 @@ import {
 import { allFields } from './form-definition';
 import { parseFormDefinition } from './parse-form';
 import { fullForm, withValue } from './test-form.fixture';
-import { typeformFormWithEveryField } from '@formline/testing';
+import { typeformFormWithEveryField } from '@formline/form-fixtures';
 
 // Table-driven over SPEC section 2: every enum value accepted, an invalid value
 // rejected with the path of the offending property; every required property

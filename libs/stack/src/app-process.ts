@@ -34,6 +34,10 @@ export const appNodeFlags = [
 export class AppProcess {
   private readonly child: ChildProcess;
   private readonly exit: Promise<AppExit>;
+  /** When it was spawned, when it first printed, when it first answered ready (ms since the epoch). */
+  readonly startedAt = Date.now();
+  firstLineAt?: number;
+  readyAt?: number;
 
   constructor(readonly options: AppProcessOptions) {
     this.child = spawn(process.execPath, [...appNodeFlags, path.resolve(options.entry)], {
@@ -48,7 +52,10 @@ export class AppProcess {
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {
       if (stream)
-        createInterface({ input: stream }).on('line', (line) => options.onLine(options.label, line));
+        createInterface({ input: stream }).on('line', (line) => {
+          this.firstLineAt ??= Date.now();
+          options.onLine(options.label, line);
+        });
     }
     this.exit = new Promise((resolve) =>
       this.child.once('exit', (code, signal) => resolve({ code, signal })),
@@ -70,7 +77,10 @@ export class AppProcess {
       if (this.hasExited()) throw new Error(`${this.options.label} exited before it was ready`);
       // Only this process's answer counts: when its port was taken by another
       // process meanwhile, that one's 200 must not pass for this app's.
-      if ((await readinessStatus(this.options.opsPort, 5000, this.child.pid)) === 200) return;
+      if ((await readinessStatus(this.options.opsPort, 5000, this.child.pid)) === 200) {
+        this.readyAt ??= Date.now();
+        return;
+      }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(`${this.options.label} was not ready within ${timeoutMs} ms`);

@@ -12,21 +12,32 @@ export function testGlobalDatabase(): GlobalPrismaClient {
 export interface TestAccount {
   accountId: string;
   region: Region;
+  /** Unique to the account; with `password`, its owner signs in with them (HTTP Basic). */
+  email: string;
+  password?: string;
+  workspaceId: string;
   token: string;
   formId: string;
 }
 
-// A fresh account in a region, with a token holding every scope and one form.
-export async function createTestAccount(db: GlobalPrismaClient, region: Region): Promise<TestAccount> {
+// A fresh account in a region, with a token holding every scope and one form;
+// with a password, its owner can also sign in.
+export async function createTestAccount(
+  db: GlobalPrismaClient,
+  region: Region,
+  options: { password?: string } = {},
+): Promise<TestAccount> {
   const suffix = newPublicId(10).toLowerCase();
-  const { accountId, defaultWorkspaceId } = await createAccount(db, {
+  const email = `test-${suffix}@example.com`;
+  const { accountId, defaultWorkspaceId: workspaceId } = await createAccount(db, {
     alias: `test-${suffix}`,
-    email: `test-${suffix}@example.com`,
+    email,
     region,
+    password: options.password,
   });
   const token = await mintPersonalAccessToken(db, { accountId, name: 'test' });
-  const formId = await createTestForm(db, { accountId, workspaceId: defaultWorkspaceId, title: 'Test form' });
-  return { accountId, region, token, formId };
+  const formId = await createTestForm(db, { accountId, workspaceId, title: 'Test form' });
+  return { accountId, region, email, password: options.password, workspaceId, token, formId };
 }
 
 // A form stored as the forms service stores it (a normalised definition).

@@ -26,6 +26,15 @@ export async function freePort(): Promise<number> {
   throw new Error(`no free port between ${lowest} and ${highest}`);
 }
 
+// The ports of a profile of its own (scripts/profile.sh's variables), for a
+// test that runs the scripts on servers apart from the shared ones.
+export async function freeProfilePorts(): Promise<Record<string, string>> {
+  const names = ['PG_PORT', 'NATS_PORT_US', 'NATS_PORT_EU', 'REDIS_PORT_US', 'REDIS_PORT_EU'];
+  const ports: Record<string, string> = {};
+  for (const name of names) ports[name] = String(await freePort());
+  return ports;
+}
+
 function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();

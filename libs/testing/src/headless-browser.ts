@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 // A real browser for end-to-end tests of pages: Debian's chromium (installed
 // from the OS packages when missing, as scripts/infra.sh installs the
@@ -46,6 +46,9 @@ export function launchHeadlessBrowser(): HeadlessBrowser {
   return {
     newContext: async (options = {}) => {
       const dir = mkdtempSync(path.join(tmpdir(), 'formline-chromium-'));
+      // Loaded here, not with the harness: it takes most of a second, which
+      // every spec without a browser would pay.
+      const { chromium } = await import('playwright-core');
       const context = await chromium.launchPersistentContext(dir, {
         executablePath,
         headless: true,

@@ -22,6 +22,6 @@ export * from './reliability/app-memory';
 export * from './reliability/test-postgres';
 export * from './reliability/residency-audit';
 export * from './headless-browser';
-export * from './typeform-form.fixture';
 export * from './test-image';
 export * from './e2e-fixture';
+export * from './late-bound';

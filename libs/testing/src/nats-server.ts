@@ -47,12 +47,16 @@ export class TestNatsServer {
   }
 
   async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    await killServer(this.child);
   }
+}
+
+// kill -9 a private server, as a crash would, once it is gone.
+export async function killServer(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
 }
 
 export async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {

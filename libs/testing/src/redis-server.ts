@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { waitForPort } from './nats-server';
+import { killServer, waitForPort } from './nats-server';
 
 // A private Redis for a test that stops and restarts it, so the shared test
 // servers stay untouched. In memory only, a restart comes back empty; with a
@@ -45,10 +45,6 @@ export class TestRedisServer {
   }
 
   async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    await killServer(this.child);
   }
 }

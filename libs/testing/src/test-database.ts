@@ -8,13 +8,12 @@ import {
 import pg from 'pg';
 import { databaseUrl, testInfra } from './test-infra';
 
-// The integration tier's databases. Each spec gets its own copy of a region's
-// freshly migrated database (CREATE DATABASE ... TEMPLATE: a file copy, well
-// under a second), so that what it relays, counts or prunes is only its own
-// rows, and drops it afterwards. The global setup (test/e2e/global-setup.js)
-// makes the templates, `<database>_template`, while nothing is connected to
-// the databases it copies.
-export type TemplateDatabase = 'formline_responses_us' | 'formline_webhooks_us';
+// The integration tier's databases. Each spec gets its own copy of a freshly
+// migrated database (CREATE DATABASE ... TEMPLATE: a file copy, well under a
+// second), so that what it relays, counts or prunes is only its own rows, and
+// drops it afterwards. The copies are made from the templates of the global
+// setup (test/e2e/test-databases.js), which no app ever connects to.
+export type TemplateSchema = 'responses' | 'webhooks';
 
 export interface ScratchDatabase<Client> {
   url: string;
@@ -24,24 +23,25 @@ export interface ScratchDatabase<Client> {
 }
 
 export function scratchResponsesDatabase(): Promise<ScratchDatabase<ResponsesPrismaClient>> {
-  return scratchDatabase('formline_responses_us', createResponsesDatabase);
+  return scratchDatabase('responses', createResponsesDatabase);
 }
 
 export function scratchWebhooksDatabase(): Promise<ScratchDatabase<WebhooksPrismaClient>> {
-  return scratchDatabase('formline_webhooks_us', createWebhooksDatabase);
+  return scratchDatabase('webhooks', createWebhooksDatabase);
 }
 
 async function scratchDatabase<Client extends { $disconnect(): Promise<void> }>(
-  template: TemplateDatabase,
+  schema: TemplateSchema,
   connect: (url: string) => Client,
 ): Promise<ScratchDatabase<Client>> {
   const infra = testInfra();
+  const template = testDatabaseTemplates()[schema];
   const name = `formline_int_${randomBytes(6).toString('hex')}`;
   // PostgreSQL refuses to copy a template that another CREATE DATABASE is
   // reading: specs run in parallel workers take turns.
   await onServer(infra.databaseHostUrl, async (server) => {
     await server.query('SELECT pg_advisory_lock(hashtext($1))', ['formline-test-templates']);
-    await server.query(`CREATE DATABASE "${name}" TEMPLATE "${template}_template"`);
+    await server.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
   });
   const url = databaseUrl(infra, name);
   const client = connect(url);
@@ -55,6 +55,13 @@ async function scratchDatabase<Client extends { $disconnect(): Promise<void> }>(
       );
     },
   };
+}
+
+// The template of each schema, named by the global setup.
+function testDatabaseTemplates(): Record<TemplateSchema, string> {
+  const templates = process.env.TEST_DATABASE_TEMPLATES;
+  if (!templates) throw new Error('TEST_DATABASE_TEMPLATES is not set: run the tests through jest');
+  return JSON.parse(templates) as Record<TemplateSchema, string>;
 }
 
 // One session on the server's maintenance database (its advisory locks end with it).

@@ -79,6 +79,9 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       // the anonymous-submission limits are tested where they are set lower.
       extraEnv: {
         NATS_RECONNECT_WAIT_MS: '200',
+        // Submission events leave the outbox within a fifth of a second, not
+        // a second: tests wait for their deliveries.
+        OUTBOX_POLL_INTERVAL_MS: '200',
         SUBMISSION_RATE_LIMIT_PER_ADDRESS: '100000',
         SUBMISSION_RATE_LIMIT_PER_FORM: '100000',
         // The test machine is shared and at times starved of CPU, which a
