@@ -42,7 +42,14 @@ function migrationsHash(schema) {
 async function freshTestDatabases(databaseHostUrl, dataDir) {
   const server = new pg.Client({ connectionString: `${databaseHostUrl}/postgres` });
   await server.connect();
-  const query = (sql) => server.query(sql);
+  // One client runs one statement at a time: the templates below are built in
+  // parallel, so their statements queue here (pg 9 refuses overlapping queries).
+  let last = Promise.resolve();
+  const query = (sql) => {
+    const next = last.then(() => server.query(sql));
+    last = next.catch(() => undefined);
+    return next;
+  };
   try {
     const { rows } = await query("SELECT datname FROM pg_database WHERE datname LIKE 'formline\\_%'");
     const existing = new Set(rows.map((row) => row.datname));
