@@ -154,9 +154,10 @@ const startAttemptSql = `WITH input AS (
   FROM target t LEFT JOIN counted c ON c.id = t.delivery_id LEFT JOIN begun b ON b.delivery_id = t.delivery_id`;
 
 // How attempts ended, each only while it is unrecorded (still `interrupted`,
-// as startAttempt wrote it: no send ends with that kind), and the deliveries'
-// new states. Answers the deliveries changed.
-const finishSql = `WITH input AS (
+// as startAttempt wrote it: no send ends with that kind). The rows come as
+// columns ($1-$8, finishColumns); `attempt` answers the deliveries whose
+// attempt it recorded.
+const recordAttemptsCte = `WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::send_failure_kind[],
         $6::text[], $7::timestamp[], $8::delivery_status[])
       AS i(delivery_id, attempt_id, status_code, duration_ms, error_kind, error, next_at, status)),
@@ -165,30 +166,24 @@ const finishSql = `WITH input AS (
       error_kind = i.error_kind, error = i.error, next_retry_at = i.next_at, in_flight_until = NULL
     FROM input i
     WHERE a.id = i.attempt_id AND a.delivery_id = i.delivery_id AND a.error_kind = 'interrupted'
-    RETURNING a.delivery_id)
-  UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
+    RETURNING a.delivery_id)`;
+
+// The new states of the deliveries whose attempt was recorded.
+const updateDeliveriesSql = `UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
   FROM input i
   WHERE d.id = i.delivery_id AND d.id IN (SELECT delivery_id FROM attempt)
   RETURNING d.id`;
 
+// Records the attempts and the deliveries' new states. Answers the deliveries changed.
+const finishSql = `${recordAttemptsCte}
+  ${updateDeliveriesSql}`;
+
 // The same for one delivery, turning its webhook off too (whether or not the
 // attempt was recorded already; a webhook deleted meanwhile is no error).
-const finishAndDisableSql = `WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::send_failure_kind[],
-        $6::text[], $7::timestamp[], $8::delivery_status[])
-      AS i(delivery_id, attempt_id, status_code, duration_ms, error_kind, error, next_at, status)),
-  attempt AS (
-    UPDATE delivery_attempts a SET status_code = i.status_code, duration_ms = i.duration_ms,
-      error_kind = i.error_kind, error = i.error, next_retry_at = i.next_at, in_flight_until = NULL
-    FROM input i
-    WHERE a.id = i.attempt_id AND a.delivery_id = i.delivery_id AND a.error_kind = 'interrupted'
-    RETURNING a.delivery_id),
+const finishAndDisableSql = `${recordAttemptsCte},
   disabled AS (
     UPDATE webhooks SET enabled = false, disabled_reason = $10, updated_at = ${utcNow} WHERE id = $9)
-  UPDATE deliveries d SET status = i.status, next_attempt_at = i.next_at, updated_at = ${utcNow}
-  FROM input i
-  WHERE d.id = i.delivery_id AND d.id IN (SELECT delivery_id FROM attempt)
-  RETURNING d.id`;
+  ${updateDeliveriesSql}`;
 
 const byDelivery = (input: { deliveryId: string }) => input.deliveryId;
 
