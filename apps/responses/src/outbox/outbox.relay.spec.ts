@@ -134,10 +134,36 @@ describe('OutboxRelay', () => {
     const outbox = new MemoryOutbox([row('lost', { subject: unknownSubject })]);
     const relay = relayOver(outbox, 2);
     const refusing = publisher((r) =>
-      r.subject === unknownSubject ? named('NoRespondersError') : undefined,
+      r.subject === unknownSubject ? named('JetStreamNotEnabled') : undefined,
     );
     await relay.relayBatch(refusing);
     await relay.relayBatch(refusing);
     expect(outbox.rows[0]).toMatchObject({ attempts: 2, dead: true, published: false });
+  });
+
+  it('counts nothing while JetStream is still starting after an outage (every publish refused, the stream silent)', async () => {
+    const outbox = new MemoryOutbox([row('a'), row('b')]);
+    const relay = relayOver(outbox, 1);
+    const starting = publisher(() => named('JetStreamNotEnabled'), false);
+    for (let i = 0; i < 5; i++)
+      expect((await relay.relayBatch(starting)).pausedBy).toMatch(/JetStreamNotEnabled/);
+    expect(outbox.rows.map((r) => [r.attempts, r.dead])).toEqual([
+      [0, false],
+      [0, false],
+    ]);
+    await relay.relayBatch(publisher(() => undefined));
+    expect(outbox.rows.every((r) => r.published)).toBe(true);
+  });
+
+  it('counts no timeout against a row, even while the rows beside it get through', async () => {
+    const outbox = new MemoryOutbox([row('slow'), row('a')]);
+    const relay = relayOver(outbox, 1);
+    const slowOne = publisher((r) => (r.id === 'slow' ? named('TimeoutError') : undefined));
+    expect(await relay.relayBatch(slowOne)).toMatchObject({ published: 1, pausedBy: undefined });
+    expect(await relay.relayBatch(slowOne)).toMatchObject({
+      published: 0,
+      pausedBy: expect.stringMatching(/TimeoutError/) as unknown,
+    });
+    expect(outbox.rows.find((r) => r.id === 'slow')).toMatchObject({ attempts: 0, dead: false });
   });
 });

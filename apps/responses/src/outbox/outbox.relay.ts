@@ -17,16 +17,18 @@ import { type OutboxRow, OutboxRepository } from './outbox.repository';
 export interface OutboxPublisher {
   /** One publish, resolved once JetStream acknowledged it. */
   publish(row: OutboxRow): Promise<unknown>;
-  /** Whether the stream answers at all (asked only when a whole batch failed). */
+  /** Whether the stream answers at all (asked only when a publish of the batch failed). */
   streamAnswers(): Promise<boolean>;
 }
 
-// Failures that may say NATS or JetStream is away rather than that the row is
-// bad: when nothing of a batch gets through and the stream does not answer
-// either, they pause the relay and count against no row.
-const unavailable = new Set([
+// Failures that say NATS or JetStream is slow or away, never that the row is
+// bad: they count against no row. Any other failure (too large, a subject no
+// stream takes, which nats.js reports as JetStreamNotEnabled) counts against
+// its row only while the stream itself answers: a JetStream that is still
+// starting after an outage refuses every publish the same way, and counting
+// those would set good rows aside.
+const transient = new Set([
   'TimeoutError',
-  'NoRespondersError',
   'ClosedConnectionError',
   'DrainingConnectionError',
   'ConnectionError',
@@ -46,8 +48,8 @@ export interface BatchResult {
 // event id as JetStream message id, then mark those JetStream acknowledged,
 // and only those (at least once: a crash before the mark re-publishes the same
 // ids, which JetStream's duplicate window absorbs).
-// A row that fails on its own (unreadable, too large, refused) counts an
-// attempt; after OUTBOX_MAX_ATTEMPTS it is set aside (dead_lettered_at) with
+// A row that fails on its own (unreadable, too large, refused while the
+// stream answers) counts an attempt; after OUTBOX_MAX_ATTEMPTS it is set aside (dead_lettered_at) with
 // an error log naming it and formline_outbox_dead_letters, and the rows behind
 // it flow on. NATS being away counts against no row: it only delays.
 @Injectable()
@@ -128,18 +130,18 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
         if (outcome.status === 'fulfilled') published.push(rows[i].id);
         else failed.push({ id: rows[i].id, error: outcome.reason });
       });
-      // With nothing through, an availability error is NATS's, not the row's,
-      // unless the stream itself answers (then the rows are what it refuses).
-      const natsAway =
-        published.length === 0 &&
-        failed.some((f) => isUnavailable(f.error)) &&
-        !(await publisher.streamAnswers());
+      // Asked only when something failed: whether JetStream is there to blame the rows.
+      const streamAnswers = failed.length === 0 || (await publisher.streamAnswers());
       const ownFailures = [
         ...unreadable,
-        ...failed
-          .filter((f) => !natsAway || !isUnavailable(f.error))
+        ...(streamAnswers ? failed : [])
+          .filter((f) => !isTransient(f.error))
           .map((f) => ({ id: f.id, error: String(f.error) })),
       ];
+      const natsAway =
+        published.length === 0 &&
+        failed.length > 0 &&
+        (!streamAnswers || failed.every((f) => isTransient(f.error)));
       await batch.markPublished(published);
       const setAside = await batch.countFailures(ownFailures, this.config.OUTBOX_MAX_ATTEMPTS);
       for (const row of setAside) {
@@ -151,7 +153,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       return {
         claimed: batch.ids.length,
         published: published.length,
-        pausedBy: natsAway ? String(failed.find((f) => isUnavailable(f.error))?.error) : undefined,
+        pausedBy: natsAway ? String(failed[0].error) : undefined,
       };
     });
   }
@@ -166,8 +168,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 }
 
-function isUnavailable(error: unknown): boolean {
-  return error instanceof Error && unavailable.has(error.name);
+function isTransient(error: unknown): boolean {
+  return error instanceof Error && transient.has(error.name);
 }
 
 // The stored payload text is the message, byte for byte; the event id is its
