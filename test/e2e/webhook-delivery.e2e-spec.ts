@@ -11,11 +11,13 @@ describe('webhook delivery', () => {
     receiver: true,
     // For a receiver with a self-signed certificate.
     tls: true,
-    extraEnv: {
+    extraEnv: ({ scratchDir }) => ({
       WEBHOOK_RETRY_SCHEDULE_MS: '300,600',
       WEBHOOK_RETRY_JITTER: '0',
       WEBHOOK_TIMEOUT_MS: '2000',
-    },
+      // Recordings of multi_format answers.
+      FILE_STORAGE_DIR: scratchDir,
+    }),
     accounts: { alice: 'us', bob: 'eu' },
   });
   const { alice, bob } = accounts;
@@ -254,6 +256,63 @@ describe('webhook delivery', () => {
     );
     expect(euAttempts).toBe(1);
     expect(await webhooksDb.us.delivery.count({ where: { eventId } })).toBe(0);
+  });
+
+  it('delivers multi_format answers, a recording and a text, signed, with a file_url the owner downloads', async () => {
+    const created = await api(bob, 'POST', '/forms', {
+      title: 'Say hello',
+      fields: [{ ref: 'hello', title: 'Say hello on video', type: 'multi_format' }],
+    });
+    expect(created.status).toBe(201);
+    const formId: string = created.body.id;
+    const fieldId: string = created.body.fields[0].id;
+    const secret = 'a-recording-secret';
+    await putHook(bob, formId, 'hello', { url: receiver.url('/multi-format'), enabled: true, secret });
+    const base = regions.baseUrl('eu');
+    const clip = Buffer.from('\x1aE\xdf\xa3 a tiny webm recording');
+    const uploaded = await fetch(`${base}/forms/${formId}/files/hello?filename=hello.webm`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: clip,
+    });
+    expect(uploaded.status).toBe(201);
+    const file = (await uploaded.json()) as { file_url: string; file_name: string };
+    const answer = (multiFormat: unknown) =>
+      callApi(`${base}/forms/${formId}/submissions`, {
+        method: 'POST',
+        body: { answers: [{ field: { ref: 'hello' }, type: 'multi_format', multi_format: multiFormat }] },
+      });
+    const recorded = await answer({ format: 'video', file_url: file.file_url });
+    expect(recorded.status).toBe(201);
+    const typed = await answer({ format: 'text', text: 'Hello from a keyboard' });
+    expect(typed.status).toBe(201);
+
+    const deliveries = await receiver.until('/multi-format', (all) => all.length >= 2);
+    const payloads = deliveries.map((delivery) => {
+      const verified = new Webhook(secret, { format: 'raw' }).verify(
+        delivery.body,
+        delivery.headers as Record<string, string>,
+      ) as { form_response: { token: string; answers: unknown[]; definition: { fields: unknown[] } } };
+      const expected = createHmac('sha256', secret).update(delivery.body).digest('base64');
+      expect(delivery.headers['typeform-signature']).toBe(`sha256=${expected}`);
+      return verified.form_response;
+    });
+    const byToken = new Map(payloads.map((payload) => [payload.token, payload]));
+    const field = { id: fieldId, ref: 'hello', type: 'multi_format' };
+    const shown = `${base}/forms/${formId}/responses/${recorded.body.response_id}/fields/${fieldId}/files/${file.file_name}`;
+    expect(byToken.get(recorded.body.token)?.answers).toEqual([
+      { field, type: 'multi_format', multi_format: { format: 'video', file_url: shown } },
+    ]);
+    expect(byToken.get(typed.body.token)?.answers).toEqual([
+      { field, type: 'multi_format', multi_format: { format: 'text', text: 'Hello from a keyboard' } },
+    ]);
+    expect(byToken.get(recorded.body.token)?.definition.fields).toEqual([
+      expect.objectContaining({ id: fieldId, ref: 'hello', type: 'multi_format' }),
+    ]);
+    // The delivered address is the owner's download of the recording.
+    const got = await fetch(shown, { headers: { authorization: `bearer ${bob.token}` } });
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer())).toEqual(clip);
   });
 });
 
