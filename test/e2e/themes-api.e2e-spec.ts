@@ -6,6 +6,7 @@ import { callApi, useTestRegions } from '@formline/testing';
 describe('Themes API', () => {
   const { accounts, api, baseUrl } = useTestRegions({
     apps: ['gateway', 'forms'],
+    extraEnv: ({ scratchDir }) => ({ IMAGE_STORAGE_DIR: scratchDir }),
     accounts: { alice: 'us', bob: 'eu' },
   });
 
@@ -97,6 +98,46 @@ describe('Themes API', () => {
     expect(missing.status).toBe(400);
     expect((await api(accounts.alice, 'PATCH', '/themes/default', { name: 'Mine' })).status).toBe(409);
     expect((await api(accounts.alice, 'DELETE', '/themes/default')).status).toBe(409);
+  });
+
+  it("takes a background picture only from the account's own images, on create, replace and patch", async () => {
+    const { alice, bob } = accounts;
+    // A 1×1 PNG.
+    const pixel =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+    const upload = async (account: typeof alice) => {
+      const image = await api(account, 'POST', '/images', { image: pixel, file_name: 'pixel.png' });
+      expect(image.status).toBe(201);
+      return image.body.src as string;
+    };
+    const own = await upload(alice);
+    const bobs = await upload(bob);
+    const refusedFor = (response: {
+      status: number;
+      body: { details?: { code: string; field: string }[] };
+    }) => [response.status, response.body.details?.map((detail) => [detail.code, detail.field])];
+    const refusal = [400, [['IMAGE_NOT_FOUND', 'background.href']]];
+
+    const outside = {
+      ...theme,
+      background: { href: 'https://images.example.com/sky.jpg', layout: 'fullscreen' },
+    };
+    expect(refusedFor(await api(alice, 'POST', '/themes', outside))).toEqual(refusal);
+    const another = { ...theme, background: { href: bobs } };
+    expect(refusedFor(await api(alice, 'POST', '/themes', another))).toEqual(refusal);
+
+    const created = await api(alice, 'POST', '/themes', { ...theme, background: { href: own } });
+    expect(created.status).toBe(201);
+    expect(created.body.background.href).toBe(own);
+    const id: string = created.body.id;
+    expect(refusedFor(await api(alice, 'PUT', `/themes/${id}`, outside))).toEqual(refusal);
+    expect(refusedFor(await api(alice, 'PATCH', `/themes/${id}`, { background: { href: bobs } }))).toEqual(
+      refusal,
+    );
+    expect((await api(alice, 'GET', `/themes/${id}`)).body.background.href).toBe(own);
+    const patched = await api(alice, 'PATCH', `/themes/${id}`, { background: { brightness: -0.3 } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.background).toMatchObject({ href: own, brightness: -0.3 });
   });
 
   it('needs the themes scopes', async () => {

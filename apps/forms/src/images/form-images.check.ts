@@ -10,7 +10,8 @@ import { ImageRepository } from './image.repository';
 // named by its address (SPEC 2.4, 2.7; Typeform refuses any other): image
 // attachments of fields, choices, screens and layouts, and the
 // conversational avatar. A form naming another account's image, a deleted
-// one or an outside address is refused, never stored.
+// one or an outside address is refused, never stored. A theme's background
+// picture is held to the same rule (checkReferences).
 @Injectable()
 export class FormImagesCheck {
   private readonly baseUrls: RegionBaseUrls;
@@ -23,7 +24,15 @@ export class FormImagesCheck {
   }
 
   async check(accountId: string, definition: FormDefinition): Promise<void> {
-    const used = imageReferences(definition);
+    await this.checkReferences(accountId, imageReferences(definition), 'the form');
+  }
+
+  // `used`: each image address with the path of the body field that names it.
+  async checkReferences(
+    accountId: string,
+    used: readonly { path: string; href: string }[],
+    what: string,
+  ): Promise<void> {
     if (used.length === 0) return;
     const ids = used.map(({ href }) => imageIdFromHref(href, this.baseUrls));
     const owned = await this.images.ownedIds(
@@ -42,7 +51,7 @@ export class FormImagesCheck {
     if (problems.length > 0) {
       throw new DomainError(
         ErrorCode.ValidationError,
-        'the form uses images the account does not have',
+        `${what} uses images the account does not have`,
         problems,
       );
     }

@@ -8,6 +8,7 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
 import type { z } from 'zod';
+import { FormImagesCheck } from '../images/form-images.check';
 import { defaultTheme, defaultThemeId } from './default-theme';
 import { presentTheme } from './theme.presenter';
 import { ThemeRepository } from './theme.repository';
@@ -17,10 +18,15 @@ import { ThemeRepository } from './theme.repository';
 // account's theme is not found.
 @Injectable()
 export class ThemeService {
-  constructor(private readonly themes: ThemeRepository) {}
+  constructor(
+    private readonly themes: ThemeRepository,
+    private readonly images: FormImagesCheck,
+  ) {}
 
   async create(accountId: string, body: unknown): Promise<ThemeResource> {
-    return presentTheme(await this.themes.create(accountId, parse(themeBodySchema, body)));
+    const theme = parse(themeBodySchema, body);
+    await this.checkBackground(accountId, theme);
+    return presentTheme(await this.themes.create(accountId, theme));
   }
 
   async get(accountId: string, themeId: string): Promise<ThemeResource> {
@@ -52,7 +58,9 @@ export class ThemeService {
 
   async replace(accountId: string, themeId: string, body: unknown): Promise<ThemeResource> {
     refuseBuiltIn(themeId);
-    const theme = await this.themes.replace(accountId, themeId, parse(themeBodySchema, body));
+    const replacement = parse(themeBodySchema, body);
+    await this.checkBackground(accountId, replacement);
+    const theme = await this.themes.replace(accountId, themeId, replacement);
     if (!theme) throw notFound(themeId);
     return presentTheme(theme);
   }
@@ -74,6 +82,7 @@ export class ThemeService {
         ? {}
         : { background: changes.background && { ...current.properties.background, ...changes.background } }),
     };
+    await this.checkBackground(accountId, merged);
     const theme = await this.themes.replace(accountId, themeId, merged);
     if (!theme) throw notFound(themeId);
     return presentTheme(theme);
@@ -82,6 +91,15 @@ export class ThemeService {
   async delete(accountId: string, themeId: string): Promise<void> {
     refuseBuiltIn(themeId);
     if (!(await this.themes.delete(accountId, themeId))) throw notFound(themeId);
+  }
+
+  // A theme's background picture, like a form's pictures, must be one of the
+  // account's images: the page shows nothing else, and an outside address
+  // kept here would only surprise later.
+  private async checkBackground(accountId: string, theme: ThemeBody): Promise<void> {
+    const href = theme.background?.href;
+    if (!href) return;
+    await this.images.checkReferences(accountId, [{ path: 'background.href', href }], 'the theme');
   }
 }
 
