@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createResponsesDatabase } from '@formline/db';
 import {
+  S3ChecksumProxy,
   callApi,
   createTestAccount,
   databaseUrl,
@@ -28,6 +29,7 @@ describe('object storage on S3', () => {
   const buckets = { images: 'formline-images', us: 'formline-files-us', eu: 'formline-files-eu' };
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
   let server: S3rver;
+  let checksums: S3ChecksumProxy;
   let s3: S3Client;
   let storageDir: string;
   let regions: TestRegions;
@@ -52,8 +54,15 @@ describe('object storage on S3', () => {
       configureBuckets: Object.values(buckets).map((name) => ({ name })),
     });
     const { port } = await server.run();
-    const endpoint = `http://127.0.0.1:${port}`;
-    s3 = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
+    s3 = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials,
+    });
+    // The apps reach s3rver through a proxy that checks the bodies' checksums, as S3 does.
+    checksums = await S3ChecksumProxy.start(`http://127.0.0.1:${port}`);
+    const endpoint = checksums.endpoint;
     bob = await createTestAccount(db, 'eu');
     regions = await startTestRegions({
       name: 'object-storage-s3',
@@ -80,6 +89,7 @@ describe('object storage on S3', () => {
 
   afterAll(async () => {
     await regions?.stop();
+    await checksums?.stop();
     s3?.destroy();
     await server?.close();
     await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
@@ -156,5 +166,17 @@ describe('object storage on S3', () => {
     );
     expect(left).toContain(keyOf(kept.file_name));
     expect(left).not.toContain(keyOf(orphan.file_name));
+  });
+
+  // Runs after the tests above wrote and deleted objects through the proxy.
+  it('sends every object and every batch delete with a checksum that matches its bytes, as S3 checks', () => {
+    const writes = checksums.requests.filter((r) => r.method === 'PUT');
+    const deletes = checksums.requests.filter((r) => r.method === 'POST' && r.path.includes('delete'));
+    expect(writes.length).toBeGreaterThanOrEqual(3);
+    expect(deletes.length).toBeGreaterThanOrEqual(2);
+    for (const checked of [...writes, ...deletes]) {
+      expect(checked.mismatched).toEqual([]);
+      expect(checked.verified.filter((name) => name !== 'x-amz-content-sha256')).not.toEqual([]);
+    }
   });
 });

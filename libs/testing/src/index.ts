@@ -25,3 +25,4 @@ export * from './headless-browser';
 export * from './test-image';
 export * from './e2e-fixture';
 export * from './late-bound';
+export * from './s3-checksum-proxy';
