@@ -1055,18 +1055,23 @@ describe('the respondent page in a browser', () => {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`${base('us')}/to/${form.body.id}`);
 
-    // Wallpaper: the picture fills the screen behind the welcome, under the
-    // theme's background at the opacity that keeps the text readable.
+    // Wallpaper: the picture fills the screen behind the welcome under a
+    // light veil of the theme's background, and the welcome's words lie on a
+    // panel of that background at the opacity that keeps them readable.
     await decoded(page, 'img[alt="Behind the welcome"]');
     expect(await boxOf(page, '.layout-picture')).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
     const scrim = Number(
       await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--scrim')"),
     );
     expect(scrim).toBeGreaterThan(0.4);
-    expect(scrim).toBeLessThan(1);
-    const veiled = [0x33, 0x66, 0x99].map((channel) => 255 * scrim + channel * (1 - scrim));
+    expect(scrim).toBeLessThanOrEqual(1);
+    const veiled = [0x33, 0x66, 0x99].map((channel) => 255 * 0.2 + channel * 0.8);
     const corner = await pixelAt(page, 5, 5);
     expect({ corner, veiled: near(corner, veiled) }).toEqual({ corner, veiled: true });
+    const panel = await boxOf(page, 'section.welcome');
+    const onPanel = await pixelAt(page, panel.x + 6, panel.y + 6);
+    const panelled = veiled.map((channel) => 255 * scrim + channel * (1 - scrim));
+    expect({ onPanel, panelled: near(onPanel, panelled) }).toEqual({ onPanel, panelled: true });
     // The welcome's words are on top of it.
     const heading = await boxOf(page, '.welcome h1');
     expect(

@@ -1,5 +1,5 @@
 import { blend, contrast, readableOn, rgb, scrimOpacity, textOn } from './page-colours';
-import { backgroundStyle, themeVariables } from './page-style';
+import { backgroundStyle, pageStyle, themeVariables, wallpaperVeil } from './page-style';
 
 // The colours the page derives from a theme read on it (WCAG AA, 4.5:1),
 // whatever the theme's own colours; the background picture's style.
@@ -57,8 +57,33 @@ describe("the page's colours", () => {
     expect(alpha).toBeLessThan(1); // the picture still shows
   });
 
-  it('veils a wallpaper almost whole when the theme itself reads poorly', () => {
-    expect(scrimOpacity(['#222222'], '#808080')).toBe(0.95);
+  it("makes the question's panel opaque when the theme itself reads poorly", () => {
+    expect(scrimOpacity(['#222222'], '#808080')).toBe(1);
+  });
+
+  it.each(themes.slice(0, 3))(
+    "puts a wallpaper's question on a panel on which all its words read, under a light veil (%o)",
+    (colors) => {
+      const variables = themeVariables(theme(colors));
+      const scrim = Number(variable(variables, 'scrim'));
+      expect(variable(variables, 'panel')).toBe(`rgba(${rgb(colors.background).join(',')},${scrim})`);
+      for (const words of ['question', 'answer-text', 'muted']) {
+        for (const pixel of ['#000000', '#FFFFFF', '#336699']) {
+          const veiled = blend(rgb(colors.background), rgb(pixel), wallpaperVeil);
+          const panel = blend(rgb(colors.background), veiled, scrim);
+          expect(contrast(rgb(variable(variables, words)), panel)).toBeGreaterThanOrEqual(4.5);
+        }
+      }
+    },
+  );
+
+  it('shows a wallpaper through a light veil, and its question on the panel', () => {
+    expect(wallpaperVeil).toBeLessThanOrEqual(0.3);
+    expect(pageStyle).toContain(
+      `main[data-large^=wallpaper] .layout-picture::after{content:"";position:absolute;inset:0;background:var(--background);opacity:${wallpaperVeil}}`,
+    );
+    expect(pageStyle).toContain('main[data-large^=wallpaper]>:not(.layout-picture){background:var(--panel);');
+    expect(pageStyle).toContain('main[data-small^=wallpaper]>:not(.layout-picture){background:var(--panel);');
   });
 
   it("lays the theme's background picture out as the theme says, with its brightness", () => {

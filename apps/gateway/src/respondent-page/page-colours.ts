@@ -61,16 +61,18 @@ export function readableOn(colour: string, backgrounds: string[]): string {
 }
 
 /**
- * The opacity of the theme's background laid over a wallpaper picture so
- * that these text colours read on it whatever the picture shows: the
- * darkest and the lightest pixel bound every other.
+ * The opacity of the theme's background laid under the words on a wallpaper
+ * picture (the question's panel) so that these text colours read on it
+ * whatever the picture shows: the darkest and the lightest pixel bound every
+ * other. Opaque when nothing less will do.
  */
 export function scrimOpacity(texts: string[], background: string): number {
   const under = rgb(background);
-  for (let alpha = 0.5; alpha < 0.96; alpha += 0.05) {
+  for (let step = 10; step < 20; step++) {
+    const alpha = step / 20;
     const extremes = [blend(under, black, alpha), blend(under, white, alpha)];
     if (texts.every((text) => extremes.every((pixel) => contrast(rgb(text), pixel) >= readableRatio)))
-      return Math.round(alpha * 100) / 100;
+      return alpha;
   }
-  return 0.95;
+  return 1;
 }

@@ -29,12 +29,15 @@ export function themeVariables(theme: ThemeResource): string {
   const muted = readableOn(hexOf(blend(rgb(colors.question), rgb(colors.background), 0.75)), [
     colors.background,
   ]);
+  // Behind the words on a wallpaper: the background colour as opaque as the text needs.
+  const scrim = scrimOpacity([colors.question, answerText, muted], colors.background);
   return [
     `--question:${colors.question}`,
     `--answer:${colors.answer}`,
     `--answer-text:${answerText}`,
     `--muted:${muted}`,
-    `--scrim:${scrimOpacity([colors.question, answerText], colors.background)}`,
+    `--scrim:${scrim}`,
+    `--panel:rgba(${rgb(colors.background).join(',')},${scrim})`,
     `--button:${theme.has_transparent_button ? 'transparent' : colors.button}`,
     `--button-text:${
       theme.has_transparent_button ? readableOn(colors.button, [colors.background]) : textOn(colors.button)
@@ -55,11 +58,16 @@ export function themeVariables(theme: ThemeResource): string {
 // <main> names the layout for wide screens and for phones, `data-large` and
 // `data-small`, each `<split|wallpaper|float|stack>-<left|right>`, and the
 // picture is a figure before the question. Split: one half of the screen
-// beside the question (a band above it on a phone); wallpaper: behind the
-// question, under the theme's background at the opacity that keeps the text
-// readable (--scrim); float: beside the text, which flows around it; stack:
-// above the question.
+// beside the question (a band above it on a phone); wallpaper: the whole
+// screen behind the question, under a light veil of the theme's background
+// (--wallpaper-veil) so the picture shows, with the question itself on a
+// panel of that background at the opacity that keeps its text readable
+// whatever the picture (--panel, --scrim); float: beside the text, which
+// flows around it; stack: above the question.
 const wide = '(min-width:768px)';
+// How much of the theme's background lies over a whole wallpaper: enough to
+// tint it toward the theme, little enough that the picture is what one sees.
+export const wallpaperVeil = 0.2;
 const narrow = '(max-width:767.98px)';
 function layoutRules(viewport: 'large' | 'small'): string {
   const at = (type: string) => `main[data-${viewport}^=${type}]`;
@@ -79,7 +87,8 @@ function layoutRules(viewport: 'large' | 'small'): string {
     split,
     fill('split'),
     `${at('wallpaper')} .layout-picture{position:fixed;inset:0;margin:0;z-index:-1}`,
-    `${at('wallpaper')} .layout-picture::after{content:"";position:absolute;inset:0;background:var(--background);opacity:var(--scrim)}`,
+    `${at('wallpaper')} .layout-picture::after{content:"";position:absolute;inset:0;background:var(--background);opacity:${wallpaperVeil}}`,
+    `${at('wallpaper')}>:not(.layout-picture){background:var(--panel);padding:1.5rem 1.75rem;border-radius:var(--radius)}`,
     fill('wallpaper'),
     `${at('float')} .layout-picture{width:40%;margin:0 0 1rem}`,
     `${side('float', 'left')} .layout-picture{float:left;margin-right:1.5rem}`,
