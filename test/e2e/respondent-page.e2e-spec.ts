@@ -1225,6 +1225,64 @@ describe('the respondent page in a browser', () => {
     expect(await page.getByRole('radio', { name: '否' }).isChecked()).toBe(true);
   });
 
+  it('lays an Arabic form out right to left, in Arabic, and submits it', async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'استبيان',
+        settings: { language: 'ar' },
+        fields: [
+          { ref: 'name', title: 'ما اسمك؟', type: 'short_text', validations: { required: true } },
+          {
+            ref: 'colour',
+            title: 'ما لونك المفضل؟',
+            type: 'multiple_choice',
+            properties: {
+              choices: [
+                { ref: 'red', label: 'أحمر' },
+                { ref: 'blue', label: 'أزرق' },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect([
+      await page.locator('html').getAttribute('lang'),
+      await page.locator('html').getAttribute('dir'),
+    ]).toEqual(['ar', 'rtl']);
+    // Lines start on the right: the question's OK button sits at the column's right edge.
+    const column = await boxOf(page, 'main');
+    const ok = await boxOf(page, 'form.block .actions button');
+    expect(Math.abs(column.x + column.width - 20 - (ok.x + ok.width))).toBeLessThanOrEqual(2);
+    expect(
+      await page.evaluate<string>("getComputedStyle(document.querySelector('form.block h1')).textAlign"),
+    ).toBe('start');
+    expect(await page.locator('form.block .number').innerText()).toBe('1 ←');
+    await page.keyboard.press('Enter');
+    expect(await page.getByRole('alert').innerText()).toBe('يُرجى ملء هذا الحقل');
+    await page.getByRole('textbox').fill('ليلى');
+    await page.keyboard.press('Enter');
+    await page.getByRole('radio', { name: 'أزرق' }).check();
+    // The buttons keep to the end of the line: bottom left, right to left.
+    const navigation = await boxOf(page, '.navigation');
+    expect(navigation.x).toBeLessThan(column.x);
+    await page.screenshot({ path: artifact('respondent-page-arabic.png') });
+    await page.locator('form.block button[type=submit]').click();
+    await page.locator('.ending').waitFor();
+    const stored = await responsesOf(alice, form.body.id, 'us');
+    expect(
+      stored.items[0].answers.map(
+        (answer: { text?: string; choice?: { label: string } }) => answer.text ?? answer.choice?.label,
+      ),
+    ).toEqual(['ليلى', 'أزرق']);
+  });
+
   it('passes an accessibility audit (axe-core, serious and critical) on the welcome screen, every kind of question and the ending', async () => {
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const pic = await uploadTestImage(base('us'), alice.token, 'audit.png');

@@ -28,6 +28,9 @@ export const languages = [
   'cs',
   'et',
   'di',
+  'ar',
+  'he',
+  'lt',
 ] as const;
 
 export const attachmentTypes = ['image', 'video'] as const;

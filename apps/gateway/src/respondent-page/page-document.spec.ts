@@ -56,6 +56,24 @@ describe('the respondent page document', () => {
     expect(page.contentSecurityPolicy).not.toMatch(/data:|blob:|\*/);
   });
 
+  it('names the language and its direction on <html>', () => {
+    const page = (language: string, direction?: 'rtl' | 'ltr') =>
+      respondentPage({
+        head: { title: 'T', language, direction, indexable: true },
+        data: {
+          formId: 'f1',
+          form: { title: 'T' } as never,
+          submitUrl: 'https://us.example/forms/f1/submissions',
+          texts: pageTexts(language),
+          images: {},
+        },
+        theme,
+        scriptPath: '/to/assets/respondent-page.abc.js',
+      }).html;
+    expect(page('ar', 'rtl')).toContain('<html lang="ar" dir="rtl">');
+    expect(page('en')).toContain('<html lang="en" dir="ltr">');
+  });
+
   it('reads texts in the form language, English when it has none', () => {
     expect(pageTexts('de').submit).toBe('Absenden');
     expect(pageTexts('xx').submit).toBe('Submit');

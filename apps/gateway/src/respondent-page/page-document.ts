@@ -38,6 +38,8 @@ export interface PageHead {
   description?: string;
   image?: string;
   language: string;
+  /** Right to left for Arabic and Hebrew; left to right when unsaid. */
+  direction?: 'ltr' | 'rtl';
   indexable: boolean;
 }
 
@@ -69,7 +71,7 @@ export function respondentPage(input: {
       : []),
   ];
   const html = `<!doctype html>
-<html lang="${escapeHtml(head.language)}">
+<html lang="${escapeHtml(head.language)}" dir="${head.direction === 'rtl' ? 'rtl' : 'ltr'}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -13,6 +13,8 @@ const hex = (value: string, fallback: string) =>
 const radius = { none: '0', small: '6px', large: '22px' } as const;
 const titleSize = { small: '1.35rem', medium: '1.6rem', large: '2rem' } as const;
 
+const startward = (alignment: string) => (alignment === 'left' ? 'start' : alignment);
+
 export function themeVariables(theme: ThemeResource): string {
   const colors = {
     question: hex(theme.colors.question, '#3D3D3D'),
@@ -47,8 +49,9 @@ export function themeVariables(theme: ThemeResource): string {
     `--radius:${radius[theme.rounded_corners]}`,
     `--title-size:${titleSize[theme.fields.font_size]}`,
     `--screen-title-size:${titleSize[theme.screens.font_size]}`,
-    `--align:${theme.fields.alignment}`,
-    `--screen-align:${theme.screens.alignment}`,
+    // The theme's `left` is the edge where lines start: the right one on a right-to-left page.
+    `--align:${startward(theme.fields.alignment)}`,
+    `--screen-align:${startward(theme.screens.alignment)}`,
     // Only fonts the visitor already has: nothing is fetched from a font host.
     `--font:"${font}",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif`,
   ].join(';');
@@ -81,7 +84,9 @@ function layoutRules(viewport: 'large' | 'small'): string {
         `${at('split')} .layout-picture{position:fixed;top:0;bottom:0;width:50vw;margin:0}` +
         `${side('split', 'left')} .layout-picture{left:0}${side('split', 'right')} .layout-picture{right:0}` +
         `${side('split', 'left')} .progress-wrap{left:50vw}${side('split', 'right')} .progress-wrap{right:50vw}` +
-        `${side('split', 'right')} .navigation{right:calc(50vw + 1.25rem)}`
+        // The buttons stay at the end of the question's half: its right edge, or its left one right to left.
+        `html:not([dir=rtl]) ${side('split', 'right')} .navigation{right:calc(50vw + 1.25rem)}` +
+        `html[dir=rtl] ${side('split', 'left')} .navigation{left:calc(50vw + 1.25rem)}`
       : `${at('split')}{padding-top:0}${at('split')} .layout-picture{height:38vh;margin:0 -1.25rem 1.25rem}`;
   return [
     split,
@@ -138,7 +143,7 @@ main{display:flow-root;max-width:44rem;margin:0 auto;padding:12vh 1.25rem 6rem;m
 h1{font-size:var(--title-size);font-weight:400;margin:0 0 .5rem;line-height:1.3}
 .welcome h1,.ending h1{font-size:var(--screen-title-size);font-size:calc(var(--screen-title-size) * 1.3)}
 h1:focus{outline:none}
-.number{color:var(--answer-text);font-size:.8em;margin-right:.25rem}
+.number{color:var(--answer-text);font-size:.8em;margin-inline-end:.25rem}
 .required{color:var(--answer-text)}
 .description{color:var(--muted);margin:0 0 1.25rem;white-space:pre-line}
 .answer{margin:1.25rem 0 .5rem}
@@ -172,7 +177,7 @@ button:disabled{opacity:.4;cursor:default}
 .progress{height:6px;border-radius:3px;background:color-mix(in srgb,var(--answer) 20%,transparent);overflow:hidden}
 .progress-fill{height:100%;background:var(--answer)}
 .progress-label{margin:.25rem 0 0;font-size:.8rem}
-.navigation{position:fixed;right:1.25rem;bottom:3.5rem}
+.navigation{position:fixed;inset-inline-end:1.25rem;bottom:3.5rem}
 .nav{padding:.35rem .8rem;background:var(--button);color:var(--button-text)}
 .attachment{margin:0 0 1.25rem}
 .attachment picture,.picture-frame picture{display:block}

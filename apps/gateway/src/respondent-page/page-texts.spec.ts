@@ -1,5 +1,5 @@
 import { languages } from '@formline/form-definition';
-import { pageLanguageTag, pageLanguages, pageTexts } from './page-texts';
+import { pageDirection, pageLanguageTag, pageLanguages, pageTexts } from './page-texts';
 
 // Every language Typeform's `settings.language` accepts has the page's words,
 // all of them, with the same placeholders as the English ones.
@@ -37,6 +37,16 @@ describe("the respondent page's texts", () => {
     expect(pageLanguageTag('zh')).toBe('zh-Hant');
     expect(pageLanguageTag('di')).toBe('de');
     expect(pageLanguageTag('fr')).toBe('fr');
+  });
+
+  it('lays Arabic and Hebrew out right to left, and every other language left to right', () => {
+    expect(languages.filter((language) => pageDirection(language) === 'rtl').sort()).toEqual(['ar', 'he']);
+    expect([pageLanguageTag('ar'), pageLanguageTag('he'), pageLanguageTag('lt')]).toEqual(['ar', 'he', 'lt']);
+    expect([pageDirection(undefined), pageDirection('__proto__'), pageDirection('xx')]).toEqual([
+      'ltr',
+      'ltr',
+      'ltr',
+    ]);
   });
 
   it('reads English for a language it does not know, and never an inherited key', () => {

@@ -1,4 +1,5 @@
 import type { languages } from '@formline/form-definition';
+import { ar } from './texts/ar.texts';
 import { ca } from './texts/ca.texts';
 import { ch } from './texts/ch.texts';
 import { cs } from './texts/cs.texts';
@@ -11,11 +12,13 @@ import { es } from './texts/es.texts';
 import { et } from './texts/et.texts';
 import { fi } from './texts/fi.texts';
 import { fr } from './texts/fr.texts';
+import { he } from './texts/he.texts';
 import { hr } from './texts/hr.texts';
 import { hu } from './texts/hu.texts';
 import { it } from './texts/it.texts';
 import { ja } from './texts/ja.texts';
 import { ko } from './texts/ko.texts';
+import { lt } from './texts/lt.texts';
 import { nl } from './texts/nl.texts';
 import { no } from './texts/no.texts';
 import { pl } from './texts/pl.texts';
@@ -89,10 +92,11 @@ export interface PageTexts {
 
 export type FormLanguage = (typeof languages)[number];
 
-// Each language's texts and its BCP 47 tag for `<html lang>`: Typeform's codes
-// are its own where they are not ISO 639-1 (`ch` is simplified Chinese, `zh`
-// traditional, `di` German in the informal "du").
-export const pageLanguages: Record<FormLanguage, { tag: string; texts: PageTexts }> = {
+// Each language's texts, its BCP 47 tag for `<html lang>` and, for Arabic and
+// Hebrew, its right-to-left direction: Typeform's codes are its own where they
+// are not ISO 639-1 (`ch` is simplified Chinese, `zh` traditional, `di`
+// German in the informal "du").
+export const pageLanguages: Record<FormLanguage, { tag: string; texts: PageTexts; rtl?: true }> = {
   en: { tag: 'en', texts: en },
   es: { tag: 'es', texts: es },
   ca: { tag: 'ca', texts: ca },
@@ -119,6 +123,9 @@ export const pageLanguages: Record<FormLanguage, { tag: string; texts: PageTexts
   cs: { tag: 'cs', texts: cs },
   et: { tag: 'et', texts: et },
   di: { tag: 'de', texts: di },
+  ar: { tag: 'ar', texts: ar, rtl: true },
+  he: { tag: 'he', texts: he, rtl: true },
+  lt: { tag: 'lt', texts: lt },
 };
 
 function known(language: string | undefined): FormLanguage | undefined {
@@ -135,4 +142,9 @@ export function pageTexts(language: string | undefined): PageTexts {
 /** The language as `<html lang>` names it (BCP 47). */
 export function pageLanguageTag(language: string | undefined): string {
   return pageLanguages[known(language) ?? 'en'].tag;
+}
+
+/** The page's direction in the language: `rtl` for Arabic and Hebrew. */
+export function pageDirection(language: string | undefined): 'ltr' | 'rtl' {
+  return pageLanguages[known(language) ?? 'en'].rtl ? 'rtl' : 'ltr';
 }

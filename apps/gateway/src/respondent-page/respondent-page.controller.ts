@@ -10,7 +10,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { missingFormPage, respondentPage } from './page-document';
 import { pageScript } from './page-script';
-import { pageLanguageTag, pageTexts } from './page-texts';
+import { pageDirection, pageLanguageTag, pageTexts } from './page-texts';
 import { withFormMessages } from './form-messages.texts';
 
 interface PageReply {
@@ -97,6 +97,7 @@ export class RespondentPageController {
         description: settings.meta?.description,
         image: settings.meta?.image?.href,
         language: pageLanguageTag(language),
+        direction: pageDirection(language),
         indexable: settings.meta?.allow_indexing !== false,
       },
       data: {

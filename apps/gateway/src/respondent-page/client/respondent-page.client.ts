@@ -294,7 +294,8 @@ function renderBlock(field: Field, visited: readonly string[]): void {
     { id: ids.title, class: 'title', tabindex: '-1' },
     settings.show_question_number !== false &&
       field.type !== 'statement' &&
-      el('span', { class: 'number' }, `${number} →`),
+      // The arrow points along the line: leftward on a right-to-left page.
+      el('span', { class: 'number' }, `${number} ${document.documentElement.dir === 'rtl' ? '←' : '→'}`),
     ' ',
     recall(field.title),
     required && el('span', { class: 'required', 'aria-hidden': 'true' }, ' *'),
