@@ -1040,6 +1040,16 @@ describe('the respondent page in a browser', () => {
             attachment: { type: 'video', href: 'https://www.youtube.com/embed/dQw4w9WgXcQ', scale: 0.8 },
           },
           {
+            ref: 'clip_beside',
+            title: 'And this one?',
+            type: 'yes_no',
+            layout: {
+              type: 'split',
+              placement: 'right',
+              attachment: { type: 'video', href: 'https://player.vimeo.com/video/76979871' },
+            },
+          },
+          {
             ref: 'call',
             title: 'Book a call',
             type: 'calendly',
@@ -1116,6 +1126,18 @@ describe('the respondent page in a browser', () => {
     expect(await page.locator('iframe').count()).toBe(0);
     await page.screenshot({ path: artifact('respondent-page-video.png') });
     await page.keyboard.press('y');
+    await page.keyboard.press('Enter');
+
+    // A video a split layout places: its link fills the right half, the question the left.
+    const beside = page.locator('.layout-picture').getByRole('link', {
+      name: 'Watch the video on Vimeo (opens in a new tab)',
+    });
+    expect(await beside.getAttribute('href')).toBe('https://vimeo.com/76979871');
+    expect(await boxOf(page, '.layout-picture')).toEqual({ x: 640, y: 0, width: 640, height: 800 });
+    expect(await beside.boundingBox()).toEqual({ x: 640, y: 0, width: 640, height: 800 });
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.screenshot({ path: artifact('respondent-page-video-split.png') });
+    await page.keyboard.press('n');
     await page.keyboard.press('Enter');
 
     // Calendly: its scheduler only as a link; the booking's link asked in a field labelled as such.

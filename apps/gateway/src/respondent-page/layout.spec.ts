@@ -54,9 +54,24 @@ describe("the page's layouts", () => {
     expect(blockMedia({ layout: { type: 'split' } })).toEqual({ inline: undefined });
   });
 
-  it('never lays out a video: it is a link under the title', () => {
-    expect(blockMedia({ layout: { type: 'wallpaper', attachment: video } })).toEqual({ inline: video });
-    expect(blockMedia({ attachment: video, layout: { type: 'split' } })).toEqual({ inline: video });
+  it('places a video as a picture, but stacks a wallpaper video above the question', () => {
+    expect(blockMedia({ attachment: video, layout: { type: 'split', placement: 'right' } })).toEqual({
+      placed: { attachment: video, large: 'split-right', small: 'stack-right' },
+      inline: undefined,
+    });
+    expect(blockMedia({ layout: { type: 'float', attachment: video } }).placed).toMatchObject({
+      large: 'float-left',
+      small: 'stack-left',
+    });
+    expect(blockMedia({ layout: { type: 'wallpaper', attachment: video } })).toEqual({
+      placed: { attachment: video, large: 'stack-left', small: 'stack-left' },
+      inline: undefined,
+    });
+    expect(
+      blockMedia({
+        layout: { type: 'split', attachment: video, viewport_overrides: { small: { type: 'wallpaper' } } },
+      }).placed,
+    ).toMatchObject({ large: 'split-left', small: 'stack-left' });
   });
 
   it('links a video to its own page on its site, whatever address the form names it by', () => {

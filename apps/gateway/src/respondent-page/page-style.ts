@@ -102,7 +102,8 @@ function layoutRules(viewport: 'large' | 'small'): string {
     `${at('stack')} .layout-picture img{max-height:40vh}`,
   ].join('');
 }
-const layoutStyle = `.layout-picture{margin:0 0 1.25rem}.layout-picture picture{display:block}.layout-picture img{display:block;max-width:100%;height:auto;border-radius:var(--radius)}
+// A placed video's link fills its place whatever its `scale`; its poster takes the height left.
+const layoutStyle = `.layout-picture{margin:0 0 1.25rem}.layout-picture picture{display:block}.layout-picture img{display:block;max-width:100%;height:auto;border-radius:var(--radius)}.layout-picture .video{height:100%;margin:0}.layout-picture .video-poster{flex:1 1 auto;min-height:8rem}
 @media ${wide}{${layoutRules('large')}}
 @media ${narrow}{${layoutRules('small')}}`;
 

@@ -6,9 +6,10 @@ import type { Field } from '@formline/form-definition';
 // `split` beside the question, `wallpaper` behind it, `float` beside the
 // text, `stack` above it; on a phone, split and float stack unless the
 // layout's `viewport_overrides.small` says otherwise. A block without a
-// layout shows its attachment under its title, as before layouts. Videos are
-// never placed by a layout: they are a link to the video's own site, under
-// the title (the page loads nothing from other sites).
+// layout shows its attachment under its title, as before layouts. A video
+// (a poster linking to the video's own site: the page loads nothing from
+// other sites) is placed as a picture is, except that a wallpaper video
+// stacks above the question: a poster behind the words could not be clicked.
 
 type Attachment = NonNullable<Field['attachment']>;
 type Layout = NonNullable<Field['layout']>;
@@ -16,26 +17,30 @@ type LayoutType = Layout['type'];
 type Viewport = 'large' | 'small';
 
 export interface BlockMedia {
-  /** The picture the layout places, and where: `<type>-<placement>` on each viewport. */
+  /** The picture or video the layout places, and where: `<type>-<placement>` on each viewport. */
   placed?: { attachment: Attachment; large: string; small: string };
   /** Shown under the block's title. */
   inline?: Attachment;
 }
 
-function placement(layout: Layout, viewport: Viewport): string {
+function placement(layout: Layout, viewport: Viewport, media: Attachment): string {
   const override = layout.viewport_overrides?.[viewport];
   const stacksOnPhones = layout.type === 'split' || layout.type === 'float';
   const type: LayoutType = override?.type ?? (viewport === 'small' && stacksOnPhones ? 'stack' : layout.type);
-  return `${type}-${override?.placement ?? layout.placement ?? 'left'}`;
+  const shown = type === 'wallpaper' && media.type === 'video' ? 'stack' : type;
+  return `${shown}-${override?.placement ?? layout.placement ?? 'left'}`;
 }
 
 export function blockMedia(block: Pick<Field, 'attachment' | 'layout'>): BlockMedia {
   const { layout, attachment } = block;
   const media = layout?.attachment ?? attachment;
   if (!layout || !media) return { inline: attachment };
-  if (media.type !== 'image') return { inline: media };
   return {
-    placed: { attachment: media, large: placement(layout, 'large'), small: placement(layout, 'small') },
+    placed: {
+      attachment: media,
+      large: placement(layout, 'large', media),
+      small: placement(layout, 'small', media),
+    },
     // A block with a picture of its own besides its layout's shows both.
     inline: layout.attachment && attachment !== layout.attachment ? attachment : undefined,
   };

@@ -383,13 +383,16 @@ function renderBlock(field: Field, visited: readonly string[]): void {
 }
 
 // The media of a question or screen (client/layout.client.ts says where):
-// the layout's picture, a figure placed before the screen, and what shows
-// under the title (a picture, or a video's link). A picture's alternative
+// the layout's picture or video link, a figure placed before the screen, and
+// what shows under the title (a picture, or a video's link). A picture's alternative
 // text is the form's description of it.
 function stage(block: Pick<Field, 'attachment' | 'layout'>): { placed?: HTMLElement; inline?: Node } {
   const { placed, inline } = blockMedia(block);
   const placedPicture =
-    placed && picture(placed.attachment, data.images, 'attachment', altText(placed.attachment));
+    placed &&
+    (placed.attachment.type === 'video'
+      ? videoCard(placed.attachment, t, true)
+      : picture(placed.attachment, data.images, 'attachment', altText(placed.attachment)));
   const inlineNode =
     inline?.type === 'video'
       ? videoCard(inline, t)

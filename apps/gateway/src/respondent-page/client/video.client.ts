@@ -7,13 +7,15 @@ import { videoLink } from './layout.client';
 // their scripts, cookies and trackers on a page that promises no third-party
 // request (its Content-Security-Policy allows no frame at all): the
 // respondent chooses to go there, and nothing is fetched from there before.
-// The attachment's `scale` (0.4 to 1) sizes the poster, as Typeform's player.
+// The attachment's `scale` (0.4 to 1) sizes the poster, as Typeform's player,
+// unless a layout places it (then it fills its place).
 
 type Attachment = NonNullable<Field['attachment']>;
 
 export function videoCard(
   attachment: Attachment,
   t: Pick<PageTexts, 'watchVideo' | 'newTab'>,
+  placedByLayout = false,
 ): HTMLElement | undefined {
   const link = attachment.type === 'video' ? videoLink(attachment.href) : undefined;
   if (!link) return undefined;
@@ -22,7 +24,7 @@ export function videoCard(
   anchor.href = link.url;
   anchor.target = '_blank';
   anchor.rel = 'noopener noreferrer';
-  anchor.style.maxWidth = `${Math.round((attachment.scale ?? 0.6) * 100)}%`;
+  if (!placedByLayout) anchor.style.maxWidth = `${Math.round((attachment.scale ?? 0.6) * 100)}%`;
   const poster = document.createElement('span');
   poster.className = 'video-poster';
   poster.setAttribute('aria-hidden', 'true');
