@@ -1305,6 +1305,98 @@ describe('the respondent page in a browser', () => {
     ).toEqual(['ليلى', 'أزرق']);
   });
 
+  // What a screen reader is handed: Chromium's accessibility tree for the
+  // focused element (role, accessible name, description, states), as the
+  // platform's accessibility API passes it to NVDA, JAWS, VoiceOver or Orca.
+  // No screen reader runs here (none runs headless on this machine).
+  it("hands a screen reader each question's name, description, required state and error, and moves its focus along", async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: {
+        title: 'Spoken',
+        fields: [
+          {
+            ref: 'name',
+            title: 'Your name?',
+            type: 'short_text',
+            properties: { description: 'As on your passport' },
+            validations: { required: true },
+          },
+          {
+            ref: 'colour',
+            title: 'Favourite colour?',
+            type: 'multiple_choice',
+            properties: {
+              choices: [
+                { ref: 'red', label: 'Red' },
+                { ref: 'blue', label: 'Blue' },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    interface AxValue {
+      value?: unknown;
+    }
+    interface AxNode {
+      role?: AxValue;
+      name?: AxValue;
+      description?: AxValue;
+      properties?: { name: string; value: AxValue }[];
+      ignored?: boolean;
+    }
+    // The focused element as the accessibility tree gives it, with its nearest named group.
+    const spoken = async () => {
+      const { result } = (await cdp.send('Runtime.evaluate', { expression: 'document.activeElement' })) as {
+        result: { objectId: string };
+      };
+      const { nodes } = (await cdp.send('Accessibility.getPartialAXTree', {
+        objectId: result.objectId,
+        fetchRelatives: true,
+      })) as { nodes: AxNode[] };
+      const focused = nodes.find((node) =>
+        node.properties?.some((p) => p.name === 'focused' && p.value.value),
+      )!;
+      const state = (name: string) => focused.properties?.find((p) => p.name === name)?.value.value;
+      const group = nodes.find((node) => node.role?.value === 'radiogroup');
+      return {
+        role: focused.role?.value,
+        name: focused.name?.value,
+        description: focused.description?.value,
+        required: state('required') ?? false,
+        invalid: state('invalid') ?? 'false',
+        group: group?.name?.value,
+      };
+    };
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    expect(await spoken()).toMatchObject({
+      role: 'textbox',
+      name: expect.stringContaining('Your name?') as unknown,
+      description: expect.stringContaining('As on your passport') as unknown,
+      required: true,
+      invalid: 'false',
+    });
+    await page.keyboard.press('Enter');
+    expect(await spoken()).toMatchObject({
+      role: 'textbox',
+      invalid: 'true',
+      description: expect.stringContaining('Please fill this in') as unknown,
+    });
+    await page.keyboard.type('Ada');
+    await page.keyboard.press('Enter');
+    expect(await spoken()).toMatchObject({
+      role: 'radio',
+      name: 'Red',
+      group: expect.stringContaining('Favourite colour?') as unknown,
+    });
+  });
+
   it('passes an accessibility audit (axe-core, serious and critical) on the welcome screen, every kind of question and the ending', async () => {
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const pic = await uploadTestImage(base('us'), alice.token, 'audit.png');
