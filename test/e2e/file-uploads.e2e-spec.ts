@@ -1,6 +1,13 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { callApi, eventually, type TestAccount, useTestRegions } from '@formline/testing';
+import {
+  callApi,
+  eventually,
+  type TestAccount,
+  testArtifactPath,
+  testInfra,
+  useTestRegions,
+} from '@formline/testing';
 
 // `file_upload` questions: a respondent uploads to the region of the form's
 // account (EU files land in the EU store only), answers with the `file_url`,
@@ -290,5 +297,68 @@ describe('file uploads', () => {
     expect(fileName).toMatch(/-resume.pdf$/);
     const got = await download(bob, 'eu', mine!.response_id, fileName);
     expect(Buffer.from(await got.arrayBuffer())).toEqual(pdf);
+  });
+
+  it('records a multi_format answer on the page (a fake microphone here), uploads it, and the owner downloads it', async () => {
+    const created = await callApi(`${base('us')}/forms`, {
+      token: bob.token,
+      method: 'POST',
+      body: {
+        title: 'Say hello',
+        fields: [
+          {
+            ref: 'hello',
+            title: 'Say hello on video',
+            type: 'multi_format',
+            validations: { required: true },
+          },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const videoForm: string = created.body.id;
+    const videoField: string = created.body.fields[0].id;
+    const context = await browser.newContext({ fakeMedia: true });
+    const page = await context.newPage();
+    await page.goto(`${base('eu')}/to/${videoForm}`);
+    // Typing first, then recording: the recording, the last, is the answer.
+    await page.getByRole('textbox').fill('Hello in words');
+    // Audio: a second of video is larger than this spec's FILE_MAX_BYTES (64 KB).
+    const record = page.getByRole('button', { name: 'Record audio' });
+    const stop = page.getByRole('button', { name: 'Stop recording' });
+    expect(await stop.isVisible()).toBe(false);
+    await record.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Recording…' }).waitFor();
+    expect([await record.isVisible(), await stop.isVisible()]).toEqual([false, true]);
+    expect(await page.evaluate<string>("document.activeElement?.textContent ?? ''")).toBe('Stop recording');
+    await page.waitForTimeout(1200);
+    await stop.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Uploaded: audio-recording\.(webm|mp4|ogg)$/ })
+      .waitFor();
+    expect(await page.getByRole('textbox').inputValue()).toBe('');
+    await page.screenshot({ path: testArtifactPath(testInfra().dataDir, 'respondent-page-recording.png') });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.ending').waitFor();
+    await context.close();
+
+    const listed = await callApi(`${base('eu')}/forms/${videoForm}/responses`, { token: bob.token });
+    expect(listed.body.items).toHaveLength(1);
+    const [answer] = listed.body.items[0].answers as Array<{
+      multi_format: { format: string; file_url: string };
+    }>;
+    expect(answer.multi_format.format).toBe('audio');
+    const prefix = `${base('eu')}/forms/${videoForm}/responses/${listed.body.items[0].response_id}/fields/${videoField}/files/`;
+    expect(answer.multi_format.file_url.startsWith(prefix)).toBe(true);
+    const got = await fetch(answer.multi_format.file_url, {
+      headers: { authorization: `bearer ${bob.token}` },
+    });
+    expect(got.status).toBe(200);
+    const bytes = Buffer.from(await got.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(1000);
+    // A WebM (Matroska) file starts with its EBML header.
+    expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
   });
 });

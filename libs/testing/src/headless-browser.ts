@@ -36,6 +36,8 @@ export interface HeadlessBrowser {
   newContext(options?: {
     viewport?: { width: number; height: number };
     isMobile?: boolean;
+    /** A fake camera and microphone, granted without asking (for pages that record). */
+    fakeMedia?: boolean;
   }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
@@ -52,7 +54,9 @@ export function launchHeadlessBrowser(): HeadlessBrowser {
       const context = await chromium.launchPersistentContext(dir, {
         executablePath,
         headless: true,
-        args: flags,
+        args: options.fakeMedia
+          ? [...flags, '--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']
+          : flags,
         viewport: options.viewport ?? { width: 1280, height: 800 },
         isMobile: options.isMobile,
         hasTouch: options.isMobile,

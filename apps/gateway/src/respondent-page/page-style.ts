@@ -136,6 +136,7 @@ export function backgroundStyle(
 
 export const pageStyle = `
 *,*::before,*::after{box-sizing:border-box}
+[hidden]{display:none!important}
 html,body{margin:0;min-height:100%}
 body{background:var(--background);color:var(--question);font:18px/1.45 var(--font);-webkit-text-size-adjust:100%}
 main{display:flow-root;max-width:44rem;margin:0 auto;padding:12vh 1.25rem 6rem;min-height:100vh}

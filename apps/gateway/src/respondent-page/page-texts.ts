@@ -88,6 +88,10 @@ export interface PageTexts {
   fileTooLarge: string;
   watchVideo: string;
   newTab: string;
+  recordVideo: string;
+  recordAudio: string;
+  stopRecording: string;
+  recording: string;
 }
 
 export type FormLanguage = (typeof languages)[number];

@@ -30,7 +30,7 @@ export function fileUploadControl(
   },
 ): FileUploadControl {
   const t = options.texts;
-  const uploadUrl = `${options.submitUrl.replace(/\/submissions$/, '')}/files/${encodeURIComponent(field.id)}`;
+  const uploadUrl = fileUploadUrl(options.submitUrl, field);
   const input = document.createElement('input');
   input.type = 'file';
   input.id = `q-${field.id}-input`;
@@ -64,7 +64,7 @@ export function fileUploadControl(
     }
     const mine = ++attempt;
     status.textContent = named(t.uploading, file.name);
-    void upload(uploadUrl, file).then(
+    void uploadFile(uploadUrl, file, file.name).then(
       (url) => {
         if (mine !== attempt) return; // a newer pick replaced this one
         fileUrl = url;
@@ -96,18 +96,24 @@ export function fileUploadControl(
   };
 }
 
-async function upload(url: string, file: File): Promise<string> {
-  const response = await fetch(`${url}?filename=${encodeURIComponent(file.name)}`, {
+// Where a question's files go: beside the form's submissions address.
+export function fileUploadUrl(submitUrl: string, field: Pick<Field, 'id'>): string {
+  return `${submitUrl.replace(/\/submissions$/, '')}/files/${encodeURIComponent(field.id)}`;
+}
+
+// Sends the bytes; resolves to the `file_url` an answer names, or rejects with UploadRefused.
+export async function uploadFile(url: string, bytes: Blob, name: string): Promise<string> {
+  const response = await fetch(`${url}?filename=${encodeURIComponent(name)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/octet-stream' },
-    body: file,
+    body: bytes,
   });
   const body = (await response.json().catch(() => ({}))) as { file_url?: string };
   if (!response.ok || typeof body.file_url !== 'string') throw new UploadRefused(response.status);
   return body.file_url;
 }
 
-class UploadRefused extends Error {
+export class UploadRefused extends Error {
   constructor(readonly status: number) {
     super(`the upload answered ${status}`);
   }

@@ -13,6 +13,7 @@ import { answerProblem, toSubmitted } from './answer-check.client';
 import { progressSender } from './partial-progress.client';
 import { blockMedia } from './layout.client';
 import { description as altText, picture } from './picture.client';
+import { mediaRecorderControl } from './media-recorder.client';
 import { videoCard } from './video.client';
 
 // The respondent's page, in the browser: one block at a time, the form's logic
@@ -590,14 +591,31 @@ function readerFor(
     case 'file_upload':
       return fileUploadControl(field, { submitUrl: data.submitUrl, aria, saved, texts: t });
     case 'multi_format': {
-      // The page records no video or audio: it takes the text answer the question also allows.
+      // A recording (video or audio) or a typed answer, whichever came last.
       const text = textInput('textarea', 'text');
       const area = text.node.firstChild as HTMLTextAreaElement;
       if (saved?.multi_format?.text) area.value = saved.multi_format.text;
+      const recorder = mediaRecorderControl(field, {
+        submitUrl: data.submitUrl,
+        saved: saved?.multi_format,
+        texts: t,
+        onRecorded: () => {
+          area.value = '';
+        },
+      });
+      area.addEventListener('input', () => recorder.clear());
+      text.node.append(recorder.node);
       return {
         node: text.node,
         reader: {
           read: (): StoredAnswer | undefined => {
+            const recording = recorder.recording();
+            if (recording)
+              return {
+                ...answerBase(field),
+                type: 'multi_format',
+                multi_format: { format: recording.format, file_url: recording.fileUrl },
+              };
             const value = area.value.trim();
             return value === ''
               ? undefined

@@ -54,4 +54,8 @@ export const ar: PageTexts = {
   fileTooLarge: 'هذا الملف كبير جدًا. اختر ملفًا أصغر.',
   watchVideo: 'شاهد الفيديو على {site}',
   newTab: 'يُفتح في علامة تبويب جديدة',
+  recordVideo: 'سجّل فيديو',
+  recordAudio: 'سجّل صوتًا',
+  stopRecording: 'أوقف التسجيل',
+  recording: 'جارٍ التسجيل…',
 };

@@ -53,4 +53,8 @@ export const ca: PageTexts = {
   fileTooLarge: 'Aquest fitxer és massa gran. Tria’n un de més petit.',
   watchVideo: 'Mira el vídeo a {site}',
   newTab: 's’obre en una pestanya nova',
+  recordVideo: 'Grava un vídeo',
+  recordAudio: 'Grava àudio',
+  stopRecording: 'Atura la gravació',
+  recording: 'S’està gravant…',
 };

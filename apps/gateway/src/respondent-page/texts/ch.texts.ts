@@ -54,4 +54,8 @@ export const ch: PageTexts = {
   fileTooLarge: '文件太大。请选择较小的文件。',
   watchVideo: '在 {site} 上观看视频',
   newTab: '在新标签页中打开',
+  recordVideo: '录制视频',
+  recordAudio: '录制音频',
+  stopRecording: '停止录制',
+  recording: '正在录制…',
 };

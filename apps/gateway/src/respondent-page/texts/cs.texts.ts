@@ -53,4 +53,8 @@ export const cs: PageTexts = {
   fileTooLarge: 'Tento soubor je příliš velký. Vyberte menší.',
   watchVideo: 'Přehrát video na {site}',
   newTab: 'otevře se na nové kartě',
+  recordVideo: 'Nahrát video',
+  recordAudio: 'Nahrát zvuk',
+  stopRecording: 'Zastavit nahrávání',
+  recording: 'Nahrává se…',
 };

@@ -53,4 +53,8 @@ export const da: PageTexts = {
   fileTooLarge: 'Filen er for stor. Vælg en mindre.',
   watchVideo: 'Se videoen på {site}',
   newTab: 'åbner i en ny fane',
+  recordVideo: 'Optag en video',
+  recordAudio: 'Optag lyd',
+  stopRecording: 'Stop optagelsen',
+  recording: 'Optager…',
 };

@@ -55,4 +55,8 @@ export const de: PageTexts = {
   fileTooLarge: 'Diese Datei ist zu groß. Wählen Sie eine kleinere.',
   watchVideo: 'Video auf {site} ansehen',
   newTab: 'öffnet sich in einem neuen Tab',
+  recordVideo: 'Video aufnehmen',
+  recordAudio: 'Audio aufnehmen',
+  stopRecording: 'Aufnahme beenden',
+  recording: 'Aufnahme läuft…',
 };

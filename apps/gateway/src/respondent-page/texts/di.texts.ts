@@ -54,4 +54,8 @@ export const di: PageTexts = {
   fileTooLarge: 'Diese Datei ist zu groß. Wähle eine kleinere.',
   watchVideo: 'Video auf {site} ansehen',
   newTab: 'öffnet sich in einem neuen Tab',
+  recordVideo: 'Video aufnehmen',
+  recordAudio: 'Audio aufnehmen',
+  stopRecording: 'Aufnahme beenden',
+  recording: 'Aufnahme läuft…',
 };

@@ -53,4 +53,8 @@ export const el: PageTexts = {
   fileTooLarge: 'Το αρχείο είναι πολύ μεγάλο. Επιλέξτε μικρότερο.',
   watchVideo: 'Δείτε το βίντεο στο {site}',
   newTab: 'ανοίγει σε νέα καρτέλα',
+  recordVideo: 'Εγγραφή βίντεο',
+  recordAudio: 'Εγγραφή ήχου',
+  stopRecording: 'Διακοπή εγγραφής',
+  recording: 'Γίνεται εγγραφή…',
 };

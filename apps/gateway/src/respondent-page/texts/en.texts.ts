@@ -53,4 +53,8 @@ export const en: PageTexts = {
   fileTooLarge: 'This file is too large. Choose a smaller one.',
   watchVideo: 'Watch the video on {site}',
   newTab: 'opens in a new tab',
+  recordVideo: 'Record a video',
+  recordAudio: 'Record audio',
+  stopRecording: 'Stop recording',
+  recording: 'Recording…',
 };

@@ -53,4 +53,8 @@ export const es: PageTexts = {
   fileTooLarge: 'El archivo es demasiado grande. Elige uno más pequeño.',
   watchVideo: 'Ver el vídeo en {site}',
   newTab: 'se abre en una pestaña nueva',
+  recordVideo: 'Grabar un vídeo',
+  recordAudio: 'Grabar audio',
+  stopRecording: 'Detener la grabación',
+  recording: 'Grabando…',
 };

@@ -53,4 +53,8 @@ export const et: PageTexts = {
   fileTooLarge: 'See fail on liiga suur. Vali väiksem.',
   watchVideo: 'Vaata videot saidil {site}',
   newTab: 'avaneb uuel vahelehel',
+  recordVideo: 'Salvesta video',
+  recordAudio: 'Salvesta heli',
+  stopRecording: 'Lõpeta salvestamine',
+  recording: 'Salvestan…',
 };

@@ -53,4 +53,8 @@ export const fi: PageTexts = {
   fileTooLarge: 'Tiedosto on liian suuri. Valitse pienempi.',
   watchVideo: 'Katso video palvelussa {site}',
   newTab: 'avautuu uuteen välilehteen',
+  recordVideo: 'Tallenna video',
+  recordAudio: 'Tallenna ääntä',
+  stopRecording: 'Lopeta tallennus',
+  recording: 'Tallennetaan…',
 };

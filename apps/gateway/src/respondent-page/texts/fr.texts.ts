@@ -53,4 +53,8 @@ export const fr: PageTexts = {
   fileTooLarge: 'Ce fichier est trop volumineux. Choisissez-en un plus petit.',
   watchVideo: 'Regarder la vidéo sur {site}',
   newTab: 's’ouvre dans un nouvel onglet',
+  recordVideo: 'Enregistrer une vidéo',
+  recordAudio: 'Enregistrer un audio',
+  stopRecording: 'Arrêter l’enregistrement',
+  recording: 'Enregistrement…',
 };

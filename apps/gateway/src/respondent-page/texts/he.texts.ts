@@ -54,4 +54,8 @@ export const he: PageTexts = {
   fileTooLarge: 'הקובץ גדול מדי. בחרו קובץ קטן יותר.',
   watchVideo: 'צפייה בסרטון ב-{site}',
   newTab: 'נפתח בכרטיסייה חדשה',
+  recordVideo: 'הקלטת וידאו',
+  recordAudio: 'הקלטת שמע',
+  stopRecording: 'עצירת ההקלטה',
+  recording: 'מקליט…',
 };

@@ -53,4 +53,8 @@ export const hr: PageTexts = {
   fileTooLarge: 'Datoteka je prevelika. Odaberi manju.',
   watchVideo: 'Pogledaj videozapis na {site}',
   newTab: 'otvara se u novoj kartici',
+  recordVideo: 'Snimi videozapis',
+  recordAudio: 'Snimi zvuk',
+  stopRecording: 'Zaustavi snimanje',
+  recording: 'Snimanje…',
 };

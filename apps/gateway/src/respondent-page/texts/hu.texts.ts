@@ -53,4 +53,8 @@ export const hu: PageTexts = {
   fileTooLarge: 'Ez a fájl túl nagy. Válassz kisebbet.',
   watchVideo: 'Videó megtekintése itt: {site}',
   newTab: 'új lapon nyílik meg',
+  recordVideo: 'Videó felvétele',
+  recordAudio: 'Hang felvétele',
+  stopRecording: 'Felvétel leállítása',
+  recording: 'Felvétel folyamatban…',
 };

@@ -53,4 +53,8 @@ export const it: PageTexts = {
   fileTooLarge: 'Questo file è troppo grande. Scegline uno più piccolo.',
   watchVideo: 'Guarda il video su {site}',
   newTab: 'si apre in una nuova scheda',
+  recordVideo: 'Registra un video',
+  recordAudio: 'Registra un audio',
+  stopRecording: 'Interrompi la registrazione',
+  recording: 'Registrazione in corso…',
 };

@@ -53,4 +53,8 @@ export const ja: PageTexts = {
   fileTooLarge: 'ファイルが大きすぎます。もっと小さいファイルを選んでください。',
   watchVideo: '{site} で動画を見る',
   newTab: '新しいタブで開きます',
+  recordVideo: '動画を録画',
+  recordAudio: '音声を録音',
+  stopRecording: '録画・録音を停止',
+  recording: '録画・録音中…',
 };

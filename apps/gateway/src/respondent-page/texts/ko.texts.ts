@@ -53,4 +53,8 @@ export const ko: PageTexts = {
   fileTooLarge: '파일이 너무 큽니다. 더 작은 파일을 선택하세요.',
   watchVideo: '{site}에서 동영상 보기',
   newTab: '새 탭에서 열림',
+  recordVideo: '동영상 녹화',
+  recordAudio: '오디오 녹음',
+  stopRecording: '녹화/녹음 중지',
+  recording: '녹화/녹음 중…',
 };

@@ -54,4 +54,8 @@ export const lt: PageTexts = {
   fileTooLarge: 'Failas per didelis. Pasirinkite mažesnį.',
   watchVideo: 'Žiūrėti vaizdo įrašą svetainėje {site}',
   newTab: 'atsidaro naujame skirtuke',
+  recordVideo: 'Įrašyti vaizdo įrašą',
+  recordAudio: 'Įrašyti garsą',
+  stopRecording: 'Sustabdyti įrašymą',
+  recording: 'Įrašoma…',
 };

@@ -55,4 +55,8 @@ export const nl: PageTexts = {
   fileTooLarge: 'Dit bestand is te groot. Kies een kleiner bestand.',
   watchVideo: 'Bekijk de video op {site}',
   newTab: 'opent in een nieuw tabblad',
+  recordVideo: 'Neem een video op',
+  recordAudio: 'Neem audio op',
+  stopRecording: 'Stop de opname',
+  recording: 'Bezig met opnemen…',
 };

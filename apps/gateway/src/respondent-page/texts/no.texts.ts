@@ -53,4 +53,8 @@ export const no: PageTexts = {
   fileTooLarge: 'Filen er for stor. Velg en mindre.',
   watchVideo: 'Se videoen på {site}',
   newTab: 'åpnes i en ny fane',
+  recordVideo: 'Ta opp en video',
+  recordAudio: 'Ta opp lyd',
+  stopRecording: 'Stopp opptaket',
+  recording: 'Tar opp…',
 };

@@ -53,4 +53,8 @@ export const pl: PageTexts = {
   fileTooLarge: 'Ten plik jest za duży. Wybierz mniejszy.',
   watchVideo: 'Obejrzyj film w serwisie {site}',
   newTab: 'otwiera się w nowej karcie',
+  recordVideo: 'Nagraj wideo',
+  recordAudio: 'Nagraj dźwięk',
+  stopRecording: 'Zatrzymaj nagrywanie',
+  recording: 'Nagrywanie…',
 };

@@ -53,4 +53,8 @@ export const pt: PageTexts = {
   fileTooLarge: 'Este ficheiro é demasiado grande. Escolha um mais pequeno.',
   watchVideo: 'Ver o vídeo no {site}',
   newTab: 'abre num novo separador',
+  recordVideo: 'Gravar um vídeo',
+  recordAudio: 'Gravar áudio',
+  stopRecording: 'Parar a gravação',
+  recording: 'A gravar…',
 };

@@ -53,4 +53,8 @@ export const ru: PageTexts = {
   fileTooLarge: 'Файл слишком большой. Выберите файл поменьше.',
   watchVideo: 'Смотреть видео на {site}',
   newTab: 'откроется в новой вкладке',
+  recordVideo: 'Записать видео',
+  recordAudio: 'Записать аудио',
+  stopRecording: 'Остановить запись',
+  recording: 'Идёт запись…',
 };

@@ -53,4 +53,8 @@ export const sv: PageTexts = {
   fileTooLarge: 'Filen är för stor. Välj en mindre.',
   watchVideo: 'Se videon på {site}',
   newTab: 'öppnas i en ny flik',
+  recordVideo: 'Spela in en video',
+  recordAudio: 'Spela in ljud',
+  stopRecording: 'Stoppa inspelningen',
+  recording: 'Spelar in…',
 };

@@ -53,4 +53,8 @@ export const tr: PageTexts = {
   fileTooLarge: 'Bu dosya çok büyük. Daha küçük bir dosya seçin.',
   watchVideo: 'Videoyu {site} üzerinde izleyin',
   newTab: 'yeni sekmede açılır',
+  recordVideo: 'Video kaydet',
+  recordAudio: 'Ses kaydet',
+  stopRecording: 'Kaydı durdur',
+  recording: 'Kaydediliyor…',
 };

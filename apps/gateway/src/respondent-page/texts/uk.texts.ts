@@ -53,4 +53,8 @@ export const uk: PageTexts = {
   fileTooLarge: 'Файл завеликий. Виберіть менший.',
   watchVideo: 'Дивитися відео на {site}',
   newTab: 'відкриється в новій вкладці',
+  recordVideo: 'Записати відео',
+  recordAudio: 'Записати аудіо',
+  stopRecording: 'Зупинити запис',
+  recording: 'Триває запис…',
 };

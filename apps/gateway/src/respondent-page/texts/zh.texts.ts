@@ -54,4 +54,8 @@ export const zh: PageTexts = {
   fileTooLarge: '檔案太大。請選擇較小的檔案。',
   watchVideo: '在 {site} 上觀看影片',
   newTab: '在新分頁中開啟',
+  recordVideo: '錄製影片',
+  recordAudio: '錄製音訊',
+  stopRecording: '停止錄製',
+  recording: '正在錄製…',
 };
