@@ -1397,6 +1397,38 @@ describe('the respondent page in a browser', () => {
     });
   });
 
+  it('records a video answer with the camera (a fake one here) and stores it with the response', async () => {
+    const form = await callApi(`${base('us')}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: { title: 'On camera', fields: [{ ref: 'hello', title: 'Say hello', type: 'multi_format' }] },
+    });
+    expect(form.status).toBe(201);
+    const context = await browser.newContext({ fakeMedia: true });
+    const page = await context.newPage();
+    await page.goto(`${base('us')}/to/${form.body.id}`);
+    await page.getByRole('button', { name: 'Record a video' }).click();
+    await page.getByRole('status').filter({ hasText: 'Recording…' }).waitFor();
+    await page.waitForTimeout(1000);
+    await page.getByRole('button', { name: 'Stop recording' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Uploaded: video-recording\.webm$/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.locator('.ending').waitFor();
+    await context.close();
+    const [response] = (await responsesOf(alice, form.body.id, 'us')).items;
+    const recording = response.answers[0].multi_format as { format: string; file_url: string };
+    expect(recording.format).toBe('video');
+    const got = await fetch(recording.file_url, { headers: { authorization: `bearer ${alice.token}` } });
+    expect(got.status).toBe(200);
+    const bytes = Buffer.from(await got.arrayBuffer());
+    // A WebM file, with video in it: its EBML header, and the VP8 or VP9 codec named.
+    expect(bytes.subarray(0, 4)).toEqual(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]));
+    expect(/V_VP[89]/.test(bytes.subarray(0, 4096).toString('latin1'))).toBe(true);
+  });
+
   it('passes an accessibility audit (axe-core, serious and critical) on the welcome screen, every kind of question and the ending', async () => {
     const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const pic = await uploadTestImage(base('us'), alice.token, 'audit.png');
