@@ -1410,11 +1410,14 @@ describe('the respondent page in a browser', () => {
     await page.getByRole('button', { name: 'Record a video' }).click();
     await page.getByRole('status').filter({ hasText: 'Recording…' }).waitFor();
     await page.waitForTimeout(1000);
-    await page.getByRole('button', { name: 'Stop recording' }).click();
+    // Submitting while recording stops the recording and waits for it: the camera goes off, the clip goes up.
+    await page.getByRole('button', { name: 'Submit' }).click();
     await page
       .getByRole('status')
       .filter({ hasText: /^Uploaded: video-recording\.webm$/ })
       .waitFor();
+    expect(await page.locator('.ending').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Record a video' }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Submit' }).click();
     await page.locator('.ending').waitFor();
     await context.close();

@@ -101,12 +101,26 @@ export function mediaRecorderControl(
     // 10 MB upload limit (FILE_MAX_BYTES); the browser's own are several times higher.
     const running = new MediaRecorder(stream, { videoBitsPerSecond: 1_000_000, audioBitsPerSecond: 64_000 });
     recorder = running;
+    // Confirming the question while recording stops the recording instead:
+    // the clip goes up, and the next press of OK answers with it.
+    const stopOnSubmit = (event: Event) => {
+      if (running.state !== 'recording' || !(event.target instanceof Node) || !event.target.contains(node))
+        return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      running.stop();
+    };
+    document.addEventListener('submit', stopOnSubmit, true);
     running.addEventListener('dataavailable', (event) => {
       if (event.data.size > 0) chunks.push(event.data);
+      // The question left the screen (Back, a reload of the step): camera and microphone go off.
+      if (!node.isConnected && running.state === 'recording') running.stop();
     });
     running.addEventListener('stop', () => {
+      document.removeEventListener('submit', stopOnSubmit, true);
       for (const track of stream.getTracks()) track.stop();
       showRecording(false);
+      if (!node.isConnected) return; // nobody is there to answer with it
       const type = running.mimeType || (format === 'video' ? 'video/webm' : 'audio/webm');
       const name = `${format}-recording.${type.includes('mp4') ? 'mp4' : type.includes('ogg') ? 'ogg' : 'webm'}`;
       status.textContent = named(t.uploading, name);
@@ -126,7 +140,8 @@ export function mediaRecorderControl(
       // Where the keyboard was: back on the buttons.
       (format === 'video' ? video : audio).focus();
     });
-    running.start();
+    // A chunk a second, so that a recording left behind is noticed and stopped within one.
+    running.start(1000);
     showRecording(true);
     status.textContent = t.recording;
     stop.focus();
