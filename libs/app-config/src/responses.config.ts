@@ -40,7 +40,7 @@ export const responsesConfigSchema = z.object({
     .min(1)
     .default(10)
     .describe(
-      'Failed publishes of one event (while others get through) before the relay sets it aside (dead_lettered_at), logs it and counts it in formline_outbox_dead_letters. NATS being away counts against no event.',
+      'Failed publishes of one event (while others get through) before the relay sets it aside (dead_lettered_at), logs it and counts it in formline_outbox_dead_letters. NATS being away, a timeout, or a refusal while the stream itself does not answer (JetStream still starting) counts against no event.',
     ),
   OUTBOX_RETENTION_MS: milliseconds(
     86_400_000,
