@@ -168,17 +168,19 @@ async function setUpDeliveryForm(baseUrl: string, token: string, receiver: Bench
 }
 
 // GET /forms/{id} with a token, against bare Fastify answering the same bytes
-// after the same bearer check.
+// after the same bearer check; and that same server written on NestJS (the
+// stack's floor), which shows how much of the gap is the framework's.
 async function readPath(c: Context): Promise<void> {
   const path = `/forms/${c.readFormId}`;
   const sample = await api(c.stack.baseUrl, c.token, 'GET', path);
   progress(`read path: GET ${path} (${sample.text.length} bytes), ${settings.connections} connections`);
-  const bare = BenchChild.start('baseline/bare-read.server.js', {
-    body: sample.text,
-    etag: sample.etag,
-    tokenHashes: [hashAccessToken(c.token)],
-  });
-  const { url } = await bare.ready<{ url: string }>();
+  const serverInput = { body: sample.text, etag: sample.etag, tokenHashes: [hashAccessToken(c.token)] };
+  const bare = BenchChild.start('baseline/bare-read.server.js', serverInput);
+  const nest = BenchChild.start('baseline/nest-read.server.js', serverInput);
+  const [{ url }, { url: nestUrl }] = await Promise.all([
+    bare.ready<{ url: string }>(),
+    nest.ready<{ url: string }>(),
+  ]);
   const load = (base: string, seconds = settings.seconds) =>
     runAutocannon({
       url: `${base}${path}`,
@@ -187,11 +189,12 @@ async function readPath(c: Context): Promise<void> {
       headers: { authorization: `bearer ${c.token}` },
     });
   try {
-    await load(c.stack.baseUrl, 1);
-    await load(url, 1);
+    for (const warmUp of [c.stack.baseUrl, nestUrl, url]) await load(warmUp, 1);
     const formline = [];
+    const floor = [];
     const baseline = [];
     const formlineCpu: number[] = [];
+    const floorCpu: number[] = [];
     const baselineCpu: number[] = [];
     // CPU microseconds per answered request of the process serving it.
     const measured = async (base: string, pid: number | undefined, into: number[]) => {
@@ -202,11 +205,13 @@ async function readPath(c: Context): Promise<void> {
     };
     for (let round = 1; round <= settings.rounds; round++) {
       const product = await measured(c.stack.baseUrl, c.stack.app('gateway').pid, formlineCpu);
+      const nestResult = await measured(nestUrl, nest.child.pid, floorCpu);
       const bareResult = await measured(url, bare.child.pid, baselineCpu);
       formline.push(product);
+      floor.push(nestResult);
       baseline.push(bareResult);
       progress(
-        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms ${round1(formlineCpu.at(-1)!)} µs CPU/req (non-2xx ${product.non2xx}, errors ${product.errors}) | bare ${round1(bareResult.rps)} req/s p99 ${bareResult.p99} ms ${round1(baselineCpu.at(-1)!)} µs CPU/req`,
+        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms ${round1(formlineCpu.at(-1)!)} µs CPU/req (non-2xx ${product.non2xx}, errors ${product.errors}) | NestJS floor ${round1(nestResult.rps)} req/s ${round1(floorCpu.at(-1)!)} µs CPU/req | bare ${round1(bareResult.rps)} req/s p99 ${bareResult.p99} ms ${round1(baselineCpu.at(-1)!)} µs CPU/req`,
       );
     }
     c.figures.push(
@@ -226,9 +231,26 @@ async function readPath(c: Context): Promise<void> {
         baseline.map((r) => r.p99),
         below(20),
       ),
+      // The framework's own share: NestJS doing the bare server's work, against it.
+      figure(
+        'read: NestJS floor, same work',
+        'req/s',
+        floor.map((r) => r.rps),
+        baseline.map((r) => r.rps),
+        null,
+      ),
+      figure('read: NestJS floor CPU per request', 'µs', floorCpu, baselineCpu, null),
+      // Formline against what its stack allows for the same work.
+      figure(
+        'read: GET /forms/{id} against the NestJS floor',
+        'req/s',
+        formline.map((r) => r.rps),
+        floor.map((r) => r.rps),
+        null,
+      ),
     );
   } finally {
-    await bare.stop();
+    await Promise.all([bare.stop(), nest.stop()]);
   }
 }
 

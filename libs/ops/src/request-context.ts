@@ -2,11 +2,13 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 
 // The request id follows one submission from the gateway to the webhook
-// receiver: taken from the caller's X-Request-Id (or made up), it rides in
-// AsyncLocalStorage through every await of the code that handles the request,
-// so logs carry it without passing it by hand, and it leaves the process on
-// every hop: NATS headers, the stored response, the delivery job, the webhook
-// POST. Each hop reads it back with runWithRequestId().
+// receiver: taken from the caller's X-Request-Id (or made up), and it leaves
+// each process on every hop: NATS headers, the stored response, the delivery
+// job, the webhook POST. In the services it rides in AsyncLocalStorage through
+// every await of the code that handles a message, so logs carry it without
+// passing it by hand; each hop reads it back with runWithRequestId(). The
+// gateway, whose every request would pay for the storage's promise hooks,
+// keeps it on the HTTP request and passes it on explicitly instead.
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 

@@ -9,6 +9,7 @@ import { RpcClient } from '@formline/messaging';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 @Controller('me')
 export class MeController {
@@ -23,7 +24,7 @@ export class MeController {
       "With the account's region and that region's base address, where its responses and webhooks live.",
     responses: { 200: { description: 'The account.', body: accountProfileSchema } },
   })
-  me(@Principal() principal: AccessTokenPrincipal): Promise<AccountProfile> {
-    return this.rpc.request(getAccountProfile, { accountId: principal.accountId });
+  me(@RequestId() requestId: string, @Principal() principal: AccessTokenPrincipal): Promise<AccountProfile> {
+    return this.rpc.request(getAccountProfile, { accountId: principal.accountId }, requestId);
   }
 }

@@ -92,7 +92,7 @@ export class AccessGuard implements CanActivate {
       (await this.cache.principals
         .getOrLoad(
           tokenHash,
-          () => this.rpc.request(verifyAccessToken, { tokenHash }),
+          () => this.rpc.request(verifyAccessToken, { tokenHash }, request.requestId),
           (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
         )
         .catch((error: unknown) => {
@@ -121,7 +121,9 @@ export class AccessGuard implements CanActivate {
     }
     const owner = { email: email.data, password: credentials.password };
     return this.signIns
-      .attempt(owner.email, request.ip, () => this.rpc.request(verifyAccountCredentials, owner))
+      .attempt(owner.email, request.ip, () =>
+        this.rpc.request(verifyAccountCredentials, owner, request.requestId),
+      )
       .catch((error: unknown) => {
         throw error instanceof DomainError && error.code === ErrorCode.AuthenticationFailed
           ? DomainErrorWithHeaders.from(error, challenge)

@@ -5,6 +5,8 @@ export interface AuthenticatedRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The client's address: the socket's, or X-Forwarded-For's from a trusted proxy (TRUSTED_PROXIES). */
   ip: string;
+  /** Its id (X-Request-Id), passed on with every NATS call. */
+  requestId: string;
   principal?: AccessTokenPrincipal;
   owner?: AccountOwner;
 }

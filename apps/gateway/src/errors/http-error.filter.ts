@@ -29,7 +29,9 @@ export class HttpErrorFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<Reply>();
-    const body = this.toBody(exception);
+    // Named on the log lines below: the gateway has no request context to add it.
+    const { requestId } = host.switchToHttp().getRequest<{ requestId?: string }>();
+    const body = this.toBody(exception, requestId);
     const status = httpStatusByCode[body.code];
     for (const [name, value] of Object.entries(headersFor(exception, body.code, status))) {
       reply.header(name, value);
@@ -40,7 +42,7 @@ export class HttpErrorFilter implements ExceptionFilter {
       .send(oauthError ? { ...body, error: oauthError, error_description: body.description } : body);
   }
 
-  private toBody(exception: unknown): ErrorBody {
+  private toBody(exception: unknown, requestId: string | undefined): ErrorBody {
     if (exception instanceof DomainError) return exception.toBody();
     if (exception instanceof HttpException)
       return fromFrameworkError(exception.getStatus(), exception.message);
@@ -55,12 +57,13 @@ export class HttpErrorFilter implements ExceptionFilter {
       // and a stack per request would make the log the next bottleneck.
       this.logger.warn({
         errorId,
+        requestId,
         unavailable: exception instanceof Error ? exception.message : String(exception),
       });
       return unavailableError('A server the gateway depends on').toBody();
     }
     const detail = exception instanceof Error ? (exception.stack ?? exception.message) : String(exception);
-    this.logger.error({ errorId, error: detail });
+    this.logger.error({ errorId, requestId, error: detail });
     return { code: ErrorCode.InternalError, description: `Internal error, id ${errorId}.` };
   }
 }

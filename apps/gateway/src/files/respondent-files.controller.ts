@@ -25,6 +25,7 @@ import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { SubmissionTargets } from '../responses/submission-target';
 import { FILE_STORE } from './file.store';
+import { RequestId } from '../http/request-id.decorator';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
 // The body is the file itself, whatever it holds (checked by size only).
@@ -71,6 +72,7 @@ export class RespondentFilesController {
     errors: [ErrorCode.FormNotFound, ErrorCode.NotFound, ErrorCode.WrongRegion, ErrorCode.PayloadTooLarge],
   })
   async upload(
+    @RequestId() requestId: string,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
@@ -80,7 +82,7 @@ export class RespondentFilesController {
   ): Promise<z.output<typeof uploadAnswer>> {
     const target = await this.targets.locate(
       formId,
-      { principal, clientAddress },
+      { principal, clientAddress, requestId },
       { budget: 'submissions', verb: 'upload' },
     );
     // Files are responses data: only the form's region takes them (refused, not redirected).
@@ -104,7 +106,11 @@ export class RespondentFilesController {
     // The record first: bytes without one could never be pruned. A record
     // whose bytes never arrive is an upload no submission can name (its
     // address was never given out), pruned in time.
-    await this.rpc.request(recordUpload, { formId, fieldId: field.id, fileName, size: body.length });
+    await this.rpc.request(
+      recordUpload,
+      { formId, fieldId: field.id, fileName, size: body.length },
+      requestId,
+    );
     await this.store.put(
       fileKey(this.config.REGION, formId, field.id, fileName),
       body,
@@ -127,6 +133,7 @@ export class RespondentFilesController {
     errors: [ErrorCode.FormNotFound, ErrorCode.NotFound],
   })
   async download(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('response_id') responseId: string,
@@ -134,15 +141,19 @@ export class RespondentFilesController {
     @Param('filename') filename: string,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const page = await this.rpc.request(listResponses, {
-      accountId: principal.accountId,
-      formId,
-      query: {
-        pageSize: 1,
-        includedResponseIds: [responseId],
-        sort: { field: 'submitted_at', order: 'desc' },
+    const page = await this.rpc.request(
+      listResponses,
+      {
+        accountId: principal.accountId,
+        formId,
+        query: {
+          pageSize: 1,
+          includedResponseIds: [responseId],
+          sort: { field: 'submitted_at', order: 'desc' },
+        },
       },
-    });
+      requestId,
+    );
     const answers = (page.items[0]?.answers ?? []) as Array<{
       field?: { id?: string };
       type?: string;

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 // Typeform's form messages: the page's own texts as the form's owner words them.
 @Controller('forms')
@@ -26,10 +27,11 @@ export class FormMessagesController {
     errors: [ErrorCode.FormNotFound],
   })
   retrieve(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
   ): Promise<Record<string, string>> {
-    return this.rpc.request(getFormMessages, { accountId: principal.accountId, formId });
+    return this.rpc.request(getFormMessages, { accountId: principal.accountId, formId }, requestId);
   }
 
   @Put(':form_id/messages')
@@ -43,10 +45,15 @@ export class FormMessagesController {
     errors: [ErrorCode.FormNotFound],
   })
   async replace(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Body() body: unknown,
   ): Promise<void> {
-    await this.rpc.request(replaceFormMessages, { accountId: principal.accountId, formId, messages: body });
+    await this.rpc.request(
+      replaceFormMessages,
+      { accountId: principal.accountId, formId, messages: body },
+      requestId,
+    );
   }
 }

@@ -43,6 +43,7 @@ import { etagOf, versionFromIfMatch } from '../http/etag';
 import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 const listQuery = z.object({
   ...pagingQuery,
@@ -81,11 +82,16 @@ export class FormsController {
     },
   })
   async create(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Body() body: unknown,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<FormResource> {
-    const created = await this.rpc.request(createForm, { accountId: principal.accountId, definition: body });
+    const created = await this.rpc.request(
+      createForm,
+      { accountId: principal.accountId, definition: body },
+      requestId,
+    );
     return withEtag(reply, created);
   }
 
@@ -98,18 +104,23 @@ export class FormsController {
     },
   })
   async list(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
   ): Promise<Page<FormSummary>> {
-    return this.rpc.request(listForms, {
-      accountId: principal.accountId,
-      page: query.page,
-      pageSize: query.page_size,
-      search: query.search,
-      workspaceId: query.workspace_id,
-      sortBy: query.sort_by,
-      orderBy: query.order_by,
-    });
+    return this.rpc.request(
+      listForms,
+      {
+        accountId: principal.accountId,
+        page: query.page,
+        pageSize: query.page_size,
+        search: query.search,
+        workspaceId: query.workspace_id,
+        sortBy: query.sort_by,
+        orderBy: query.order_by,
+      },
+      requestId,
+    );
   }
 
   @Get(':form_id')
@@ -122,6 +133,7 @@ export class FormsController {
     errors: notFound,
   })
   async retrieve(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Res({ passthrough: true }) reply: FastifyReply,
@@ -132,7 +144,11 @@ export class FormsController {
     const cached =
       this.cache.forms.get(key) ??
       (await this.cache.forms.getOrLoad(key, async () => {
-        const { form, version } = await this.rpc.request(getForm, { accountId: principal.accountId, formId });
+        const { form, version } = await this.rpc.request(
+          getForm,
+          { accountId: principal.accountId, formId },
+          requestId,
+        );
         return { formId, version, body: JSON.stringify(form) };
       }));
     void reply.header('ETag', etagOf(cached.version)).type('application/json; charset=utf-8');
@@ -149,18 +165,23 @@ export class FormsController {
     errors: [...notFound, ErrorCode.PreconditionFailed],
   })
   async replace(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<FormResource> {
-    const replaced = await this.rpc.request(replaceForm, {
-      accountId: principal.accountId,
-      formId,
-      definition: body,
-      expectedVersion: versionFromIfMatch(ifMatch),
-    });
+    const replaced = await this.rpc.request(
+      replaceForm,
+      {
+        accountId: principal.accountId,
+        formId,
+        definition: body,
+        expectedVersion: versionFromIfMatch(ifMatch),
+      },
+      requestId,
+    );
     return withEtag(reply, replaced);
   }
 
@@ -175,18 +196,23 @@ export class FormsController {
     errors: [...notFound, ErrorCode.PreconditionFailed],
   })
   async patch(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Body() body: unknown,
     @Headers('if-match') ifMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<void> {
-    const { version } = await this.rpc.request(patchForm, {
-      accountId: principal.accountId,
-      formId,
-      operations: body,
-      expectedVersion: versionFromIfMatch(ifMatch),
-    });
+    const { version } = await this.rpc.request(
+      patchForm,
+      {
+        accountId: principal.accountId,
+        formId,
+        operations: body,
+        expectedVersion: versionFromIfMatch(ifMatch),
+      },
+      requestId,
+    );
     void reply.header('ETag', etagOf(version));
   }
 
@@ -199,10 +225,11 @@ export class FormsController {
     errors: notFound,
   })
   async delete(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
   ): Promise<void> {
-    await this.rpc.request(deleteForm, { accountId: principal.accountId, formId });
+    await this.rpc.request(deleteForm, { accountId: principal.accountId, formId }, requestId);
   }
 }
 

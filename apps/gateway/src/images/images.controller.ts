@@ -31,6 +31,7 @@ import { imageDimensions, inspectImage, renderVariant } from './image-processing
 import { variantBox } from './image-sizes';
 import { fetchImageUrl, tooLarge } from './image-url.fetcher';
 import { IMAGE_STORE, originalKey, variantKey } from './image.store';
+import { RequestId } from '../http/request-id.decorator';
 
 // Images never change once uploaded, so their bytes may be cached for good.
 const immutable = 'public, max-age=31536000, immutable';
@@ -67,7 +68,11 @@ export class ImagesController {
     responses: { 201: { description: 'The new image.', body: imageResourceSchema } },
     errors: [ErrorCode.PayloadTooLarge],
   })
-  async upload(@Principal() principal: AccessTokenPrincipal, @Body() body: unknown): Promise<ImageResource> {
+  async upload(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Body() body: unknown,
+  ): Promise<ImageResource> {
     const upload = parseRequest(imageUploadSchema, body, 'body');
     const limits = { maxBytes: this.config.IMAGE_MAX_BYTES, timeoutMs: this.config.IMAGE_FETCH_TIMEOUT_MS };
     const bytes =
@@ -78,10 +83,14 @@ export class ImagesController {
     const id = newPublicId(16);
     await this.store.put(originalKey(id), bytes, facts.mediaType);
     try {
-      return await this.rpc.request(recordImage, {
-        accountId: principal.accountId,
-        image: { id, fileName: upload.file_name, byteSize: bytes.length, ...facts },
-      });
+      return await this.rpc.request(
+        recordImage,
+        {
+          accountId: principal.accountId,
+          image: { id, fileName: upload.file_name, byteSize: bytes.length, ...facts },
+        },
+        requestId,
+      );
     } catch (error) {
       // No record, no image: the bytes go too (best effort; without a record they are never served).
       await this.store.delete([originalKey(id)]).catch(() => undefined);
@@ -96,8 +105,11 @@ export class ImagesController {
     description: 'The account’s images, newest first (at most 2000).',
     responses: { 200: { description: 'The images.', body: z.array(imageResourceSchema) } },
   })
-  list(@Principal() principal: AccessTokenPrincipal): Promise<ImageResource[]> {
-    return this.rpc.request(listImages, { accountId: principal.accountId });
+  list(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+  ): Promise<ImageResource[]> {
+    return this.rpc.request(listImages, { accountId: principal.accountId }, requestId);
   }
 
   @Get(':image_id')
@@ -114,6 +126,7 @@ export class ImagesController {
     errors: notFound,
   })
   async retrieve(
+    @RequestId() requestId: string,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('image_id') imageId: string,
     @Headers('accept') accept: string | undefined,
@@ -121,10 +134,12 @@ export class ImagesController {
     @Res() reply: FastifyReply,
   ): Promise<void> {
     if (wantsJson(accept, principal)) {
-      void reply.send(await this.rpc.request(getImage, { accountId: owner(principal).accountId, imageId }));
+      void reply.send(
+        await this.rpc.request(getImage, { accountId: owner(principal).accountId, imageId }, requestId),
+      );
       return;
     }
-    const image = await this.rpc.request(locateImage, { imageId });
+    const image = await this.rpc.request(locateImage, { imageId }, requestId);
     await this.sendBytes(reply, `"${image.id}"`, image.mediaType, ifNoneMatch, () => this.original(image.id));
   }
 
@@ -145,6 +160,7 @@ export class ImagesController {
     errors: notFound,
   })
   async variant(
+    @RequestId() requestId: string,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('image_id') imageId: string,
     @Param('kind') kind: string,
@@ -161,12 +177,16 @@ export class ImagesController {
       );
     }
     if (wantsJson(accept, principal)) {
-      const image = await this.rpc.request(getImage, { accountId: owner(principal).accountId, imageId });
+      const image = await this.rpc.request(
+        getImage,
+        { accountId: owner(principal).accountId, imageId },
+        requestId,
+      );
       const bytes = await this.sized(image.id, image.media_type, kind as ImageKind, size);
       void reply.send({ ...image, src: `${image.src}/${kind}/${size}`, ...(await imageDimensions(bytes)) });
       return;
     }
-    const image = await this.rpc.request(locateImage, { imageId });
+    const image = await this.rpc.request(locateImage, { imageId }, requestId);
     await this.sendBytes(reply, `"${image.id}-${kind}-${size}"`, image.mediaType, ifNoneMatch, () =>
       this.sized(image.id, image.mediaType, kind as ImageKind, size),
     );
@@ -181,10 +201,11 @@ export class ImagesController {
     errors: notFound,
   })
   async delete(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('image_id') imageId: string,
   ): Promise<void> {
-    await this.rpc.request(deleteImage, { accountId: principal.accountId, imageId });
+    await this.rpc.request(deleteImage, { accountId: principal.accountId, imageId }, requestId);
     const variants = Object.entries(imageSizes).flatMap(([kind, sizes]) =>
       sizes.map((size) => variantKey(imageId, kind as ImageKind, size)),
     );

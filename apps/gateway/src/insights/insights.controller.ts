@@ -10,6 +10,7 @@ import { RpcClient } from '@formline/messaging';
 import { Principal } from '../auth/principal.decorator';
 import { RequiredScope } from '../auth/required-scope.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 // Typeform's Insights API: a form's summary, counted from its responses.
 @Controller('insights')
@@ -27,9 +28,10 @@ export class InsightsController {
     errors: [ErrorCode.FormNotFound],
   })
   summary(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
   ): Promise<InsightsSummary> {
-    return this.rpc.request(getInsightsSummary, { accountId: principal.accountId, formId });
+    return this.rpc.request(getInsightsSummary, { accountId: principal.accountId, formId }, requestId);
   }
 }

@@ -52,6 +52,7 @@ const echoed = [
 export async function readAuthorizationRequest(
   rpc: RpcClient,
   params: OAuthParameters,
+  requestId: string,
 ): Promise<AuthorizationRequest> {
   let clientId: string | undefined;
   let redirectUri: string | undefined;
@@ -64,7 +65,7 @@ export async function readAuthorizationRequest(
   if (!clientId) throw new AuthorizationPageError(400, 'The request names no application (client_id).');
   if (!redirectUri) throw new AuthorizationPageError(400, 'The request has no redirect_uri.');
   const { applicationName } = await rpc
-    .request(validateAuthorization, { clientId, redirectUri })
+    .request(validateAuthorization, { clientId, redirectUri }, requestId)
     .catch((error: unknown) => {
       throw pageErrorFrom(error);
     });

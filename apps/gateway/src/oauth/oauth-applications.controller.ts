@@ -16,6 +16,7 @@ import { OwnerCredentials } from '../auth/owner-credentials.decorator';
 import { Owner } from '../auth/owner.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { parseRequest } from '../validation/parse-request';
+import { RequestId } from '../http/request-id.decorator';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(100),
@@ -54,18 +55,23 @@ export class OAuthApplicationsController {
     },
   })
   async create(
+    @RequestId() requestId: string,
     @Owner() owner: AccountOwner,
     @Body() body: unknown,
   ): Promise<OAuthApplicationResource & { client_secret: string }> {
     const request = parseRequest(createBody, body, 'body');
     const clientSecret = generateToken('clientSecret');
-    const created = await this.rpc.request(createOAuthApplication, {
-      accountId: owner.accountId,
-      name: request.name,
-      redirectUris: [...new Set(request.redirect_uris)],
-      clientId: generateClientId(),
-      clientSecretHash: hashAccessToken(clientSecret),
-    });
+    const created = await this.rpc.request(
+      createOAuthApplication,
+      {
+        accountId: owner.accountId,
+        name: request.name,
+        redirectUris: [...new Set(request.redirect_uris)],
+        clientId: generateClientId(),
+        clientSecretHash: hashAccessToken(clientSecret),
+      },
+      requestId,
+    );
     return { ...present(created), client_secret: clientSecret };
   }
 
@@ -80,8 +86,12 @@ export class OAuthApplicationsController {
       },
     },
   })
-  async list(@Owner() owner: AccountOwner) {
-    const { items } = await this.rpc.request(listOAuthApplications, { accountId: owner.accountId });
+  async list(@RequestId() requestId: string, @Owner() owner: AccountOwner) {
+    const { items } = await this.rpc.request(
+      listOAuthApplications,
+      { accountId: owner.accountId },
+      requestId,
+    );
     return { total_items: items.length, page_count: 1, items: items.map(present) };
   }
 
@@ -95,8 +105,12 @@ export class OAuthApplicationsController {
     responses: { 204: { description: 'Deleted.', body: null } },
     errors: [ErrorCode.ApplicationNotFound],
   })
-  async delete(@Owner() owner: AccountOwner, @Param('client_id') clientId: string): Promise<void> {
-    await this.rpc.request(deleteOAuthApplication, { accountId: owner.accountId, clientId });
+  async delete(
+    @RequestId() requestId: string,
+    @Owner() owner: AccountOwner,
+    @Param('client_id') clientId: string,
+  ): Promise<void> {
+    await this.rpc.request(deleteOAuthApplication, { accountId: owner.accountId, clientId }, requestId);
   }
 }
 

@@ -21,6 +21,7 @@ import {
 } from './authorization-request';
 import { consentPage, errorPage } from './authorize.page';
 import { asParameters, type OAuthParameters } from './oauth-parameters';
+import { RequestId } from '../http/request-id.decorator';
 
 interface PageReply {
   status(code: number): PageReply;
@@ -94,12 +95,13 @@ export class OAuthAuthorizeController {
     },
   })
   async show(
+    @RequestId() requestId: string,
     @Query() query: unknown,
     @Headers('cookie') cookies: string | undefined,
     @Res() reply: PageReply,
   ): Promise<void> {
     await this.answer(reply, 302, async () => {
-      const request = await readAuthorizationRequest(this.rpc, asParameters(query));
+      const request = await readAuthorizationRequest(this.rpc, asParameters(query), requestId);
       const csrfToken = csrfTokenFrom(cookies) ?? randomBytes(32).toString('base64url');
       this.setCsrfCookie(reply, csrfToken);
       this.sendPage(reply, 200, consentPage(this.view(request, csrfToken)));
@@ -123,6 +125,7 @@ export class OAuthAuthorizeController {
     },
   })
   async decide(
+    @RequestId() requestId: string,
     @Body() body: unknown,
     @Headers('cookie') cookies: string | undefined,
     @Ip() clientAddress: string,
@@ -137,7 +140,7 @@ export class OAuthAuthorizeController {
           'This form has expired or was not sent from this site; start again from the application.',
         );
       }
-      const request = await readAuthorizationRequest(this.rpc, params);
+      const request = await readAuthorizationRequest(this.rpc, params, requestId);
       if (params.decision === 'deny') {
         throw new AuthorizationRedirectError(
           request.redirectUri,
@@ -160,15 +163,19 @@ export class OAuthAuthorizeController {
       const code = generateAuthorizationCode();
       try {
         await this.signIns.attempt(email.data, clientAddress, () =>
-          this.rpc.request(approveAuthorization, {
-            email: email.data,
-            password,
-            clientId: request.clientId,
-            redirectUri: request.redirectUri,
-            scopes: request.scopes,
-            codeChallenge: request.codeChallenge,
-            codeHash: hashAccessToken(code),
-          }),
+          this.rpc.request(
+            approveAuthorization,
+            {
+              email: email.data,
+              password,
+              clientId: request.clientId,
+              redirectUri: request.redirectUri,
+              scopes: request.scopes,
+              codeChallenge: request.codeChallenge,
+              codeHash: hashAccessToken(code),
+            },
+            requestId,
+          ),
         );
       } catch (error) {
         if (error instanceof DomainErrorWithHeaders && error.code === ErrorCode.RateLimited) {

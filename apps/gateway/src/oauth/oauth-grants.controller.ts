@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { OwnerCredentials } from '../auth/owner-credentials.decorator';
 import { Owner } from '../auth/owner.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 // What the API shows of a grant: which application, with which scopes, since when.
 const oauthGrantResourceSchema = z.object({
@@ -37,8 +38,8 @@ export class OAuthGrantsController {
       200: { description: 'Every live grant, newest first.', body: pageOf(oauthGrantResourceSchema) },
     },
   })
-  async list(@Owner() owner: AccountOwner) {
-    const { items } = await this.rpc.request(listOAuthGrants, { accountId: owner.accountId });
+  async list(@RequestId() requestId: string, @Owner() owner: AccountOwner) {
+    const { items } = await this.rpc.request(listOAuthGrants, { accountId: owner.accountId }, requestId);
     return { total_items: items.length, page_count: 1, items: items.map(present) };
   }
 
@@ -51,8 +52,12 @@ export class OAuthGrantsController {
     responses: { 204: { description: 'Revoked.', body: null } },
     errors: [ErrorCode.NotFound],
   })
-  async revoke(@Owner() owner: AccountOwner, @Param('grant_id') grantId: string): Promise<void> {
-    await this.rpc.request(revokeOAuthGrant, { accountId: owner.accountId, grantId });
+  async revoke(
+    @RequestId() requestId: string,
+    @Owner() owner: AccountOwner,
+    @Param('grant_id') grantId: string,
+  ): Promise<void> {
+    await this.rpc.request(revokeOAuthGrant, { accountId: owner.accountId, grantId }, requestId);
   }
 }
 

@@ -15,6 +15,7 @@ import {
   parseScopes,
   requiredParameter,
 } from './oauth-parameters';
+import { RequestId } from '../http/request-id.decorator';
 
 // RFC 6749 5.1, as Typeform answers it.
 const tokenResponseSchema = z.object({
@@ -94,6 +95,7 @@ export class OAuthTokenController {
     ],
   })
   async token(
+    @RequestId() requestId: string,
     @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,
   ): Promise<TokenResponse> {
@@ -110,11 +112,15 @@ export class OAuthTokenController {
       newAccessTokenHash: hashAccessToken(accessToken),
       newRefreshTokenHash: hashAccessToken(refreshToken),
     };
-    const issued = await this.rpc.request(issueOAuthToken, {
-      ...grantOf(grantType, params),
-      ...clientAuthentication,
-      ...newTokens,
-    });
+    const issued = await this.rpc.request(
+      issueOAuthToken,
+      {
+        ...grantOf(grantType, params),
+        ...clientAuthentication,
+        ...newTokens,
+      },
+      requestId,
+    );
     return {
       access_token: accessToken,
       token_type: 'bearer',
@@ -137,16 +143,21 @@ export class OAuthTokenController {
     errors: [ErrorCode.InvalidRequest, ErrorCode.InvalidClient],
   })
   async revoke(
+    @RequestId() requestId: string,
     @Body() body: unknown,
     @Headers('authorization') authorization: string | undefined,
   ): Promise<Record<string, never>> {
     const params = asParameters(body);
     const client = clientCredentialsFrom(authorization, params);
-    await this.rpc.request(revokeOAuthToken, {
-      clientId: client.clientId,
-      clientSecretHash: hashAccessToken(client.clientSecret),
-      tokenHash: hashAccessToken(requiredParameter(params, 'token')),
-    });
+    await this.rpc.request(
+      revokeOAuthToken,
+      {
+        clientId: client.clientId,
+        clientSecretHash: hashAccessToken(client.clientSecret),
+        tokenHash: hashAccessToken(requiredParameter(params, 'token')),
+      },
+      requestId,
+    );
     return {};
   }
 }

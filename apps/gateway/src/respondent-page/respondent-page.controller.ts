@@ -12,6 +12,7 @@ import { missingFormPage, respondentPage } from './page-document';
 import { pageScript } from './page-script';
 import { pageDirection, pageLanguageTag, pageTexts } from './page-texts';
 import { withFormMessages } from './form-messages.texts';
+import { RequestId } from '../http/request-id.decorator';
 
 interface PageReply {
   status(code: number): PageReply;
@@ -60,12 +61,13 @@ export class RespondentPageController {
     },
   })
   async show(
+    @RequestId() requestId: string,
     @Param('form_id') formId: string,
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Req() request: { url: string },
     @Res() reply: PageReply,
   ): Promise<void> {
-    const found = formIdPattern.test(formId) ? await this.findPublic(formId) : undefined;
+    const found = formIdPattern.test(formId) ? await this.findPublic(formId, requestId) : undefined;
     if (!found) {
       const missing = missingFormPage(pageTexts(undefined));
       return this.send(reply, 404, missing.html, {
@@ -105,7 +107,9 @@ export class RespondentPageController {
         form: definition,
         submitUrl: `${this.baseUrls[found.region]}/forms/${formId}/submissions`,
         texts,
-        submissionCount: settings.show_number_of_submissions ? await this.count(formId) : undefined,
+        submissionCount: settings.show_number_of_submissions
+          ? await this.count(formId, requestId)
+          : undefined,
         images: this.imagePaths(definition),
       },
       theme: found.theme,
@@ -154,9 +158,9 @@ export class RespondentPageController {
       .send(script.body);
   }
 
-  private async findPublic(formId: string): Promise<FormPage | undefined> {
+  private async findPublic(formId: string, requestId: string): Promise<FormPage | undefined> {
     try {
-      const found = await this.rpc.request(getFormPage, { formId });
+      const found = await this.rpc.request(getFormPage, { formId }, requestId);
       return found.isPublic ? found : undefined;
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.FormNotFound) return undefined;
@@ -186,9 +190,9 @@ export class RespondentPageController {
   }
 
   // The page is served only in the form's region, which holds its responses.
-  private async count(formId: string): Promise<number | undefined> {
+  private async count(formId: string, requestId: string): Promise<number | undefined> {
     try {
-      return (await this.rpc.request(countResponses, { formId })).count;
+      return (await this.rpc.request(countResponses, { formId }, requestId)).count;
     } catch {
       return undefined; // the welcome screen does without it
     }

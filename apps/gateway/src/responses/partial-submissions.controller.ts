@@ -12,6 +12,7 @@ import { OptionalPrincipal } from '../auth/optional-principal.decorator';
 import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { SubmissionTargets } from './submission-target';
+import { RequestId } from '../http/request-id.decorator';
 
 // Partial responses: a respondent's answers saved before the final submit, as
 // the respondent's page sends them at a milestone and as autosave goes. Who
@@ -53,6 +54,7 @@ export class PartialSubmissionsController {
     errors: [ErrorCode.FormNotFound, ErrorCode.WrongRegion, ErrorCode.Conflict],
   })
   async save(
+    @RequestId() requestId: string,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('form_id') formId: string,
     @Body() body: unknown,
@@ -62,7 +64,7 @@ export class PartialSubmissionsController {
   ): Promise<unknown> {
     const target = await this.targets.locate(
       formId,
-      { principal, clientAddress },
+      { principal, clientAddress, requestId },
       { budget: 'progress', verb: 'save' },
     );
     const redirected = this.targets.elsewhere(target, {
@@ -72,12 +74,16 @@ export class PartialSubmissionsController {
     });
     if (redirected) return redirected;
     const { form } = target;
-    const { response } = await this.rpc.request(saveProgress, {
-      formId,
-      body,
-      metadata: { user_agent: headers['user-agent'], referer: headers.referer },
-      form: { accountId: form.accountId, region: form.region, definition: form.definition },
-    });
+    const { response } = await this.rpc.request(
+      saveProgress,
+      {
+        formId,
+        body,
+        metadata: { user_agent: headers['user-agent'], referer: headers.referer },
+        form: { accountId: form.accountId, region: form.region, definition: form.definition },
+      },
+      requestId,
+    );
     return response;
   }
 }

@@ -41,6 +41,7 @@ import {
   toResponseQuery,
 } from './response-list.query';
 import { SubmissionTargets } from './submission-target';
+import { RequestId } from '../http/request-id.decorator';
 
 // Submissions and Typeform's Responses API. Responses live only in the region
 // of the form's account: a submission sent to the other region's address is
@@ -78,6 +79,7 @@ export class ResponsesController {
     errors: [ErrorCode.FormNotFound, ErrorCode.WrongRegion, ErrorCode.IdempotencyKeyReused],
   })
   async submit(
+    @RequestId() requestId: string,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('form_id') formId: string,
     @Body() body: unknown,
@@ -89,7 +91,7 @@ export class ResponsesController {
     // checked against, handed on so the responses service does not ask for it again.
     const target = await this.targets.locate(
       formId,
-      { principal, clientAddress },
+      { principal, clientAddress, requestId },
       { budget: 'submissions', verb: 'submit' },
     );
     const redirected = this.targets.elsewhere(target, {
@@ -99,13 +101,17 @@ export class ResponsesController {
     });
     if (redirected) return redirected;
     const { form } = target;
-    const { response, replayed } = await this.rpc.request(submitResponse, {
-      formId,
-      body,
-      idempotencyKey: headers['idempotency-key'],
-      metadata: { user_agent: headers['user-agent'], referer: headers.referer },
-      form: { accountId: form.accountId, region: form.region, definition: form.definition },
-    });
+    const { response, replayed } = await this.rpc.request(
+      submitResponse,
+      {
+        formId,
+        body,
+        idempotencyKey: headers['idempotency-key'],
+        metadata: { user_agent: headers['user-agent'], referer: headers.referer },
+        form: { accountId: form.accountId, region: form.region, definition: form.definition },
+      },
+      requestId,
+    );
     if (replayed) void reply.status(200).header('Idempotent-Replayed', 'true');
     return response;
   }
@@ -119,15 +125,20 @@ export class ResponsesController {
     errors: [ErrorCode.FormNotFound],
   })
   list(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Query(new QueryPipe(responseListQuery)) query: z.output<typeof responseListQuery>,
   ): Promise<Page<ResponseResource>> {
-    return this.rpc.request(listResponses, {
-      accountId: principal.accountId,
-      formId,
-      query: toResponseQuery(query),
-    });
+    return this.rpc.request(
+      listResponses,
+      {
+        accountId: principal.accountId,
+        formId,
+        query: toResponseQuery(query),
+      },
+      requestId,
+    );
   }
 
   @Delete('responses')
@@ -143,6 +154,7 @@ export class ResponsesController {
     errors: [ErrorCode.FormNotFound],
   })
   async delete(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Query(new QueryPipe(responseDeleteQuery)) query: z.output<typeof responseDeleteQuery>,
@@ -151,6 +163,10 @@ export class ResponsesController {
     const named =
       body === undefined || body === null ? undefined : parseRequest(responseDeleteBody, body, 'body');
     const responseIds = responseIdsToDelete(query, named);
-    await this.rpc.request(deleteResponses, { accountId: principal.accountId, formId, responseIds });
+    await this.rpc.request(
+      deleteResponses,
+      { accountId: principal.accountId, formId, responseIds },
+      requestId,
+    );
   }
 }

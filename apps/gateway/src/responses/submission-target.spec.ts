@@ -24,7 +24,7 @@ const targetsFor = (form: FormSnapshot) =>
     config,
   );
 
-const owner = { principal: { accountId: 'acc1' } as never, clientAddress: '127.0.0.1' };
+const owner = { principal: { accountId: 'acc1' } as never, clientAddress: '127.0.0.1', requestId: 'req-1' };
 const submit = { budget: 'submissions', verb: 'submit' } as const;
 
 class FakeReply {

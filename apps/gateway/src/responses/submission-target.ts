@@ -42,16 +42,16 @@ export class SubmissionTargets {
 
   async locate(
     formId: string,
-    caller: { principal: AccessTokenPrincipal | undefined; clientAddress: string },
+    caller: { principal: AccessTokenPrincipal | undefined; clientAddress: string; requestId: string },
     what: { budget: 'submissions' | 'progress'; verb: string },
   ): Promise<SubmissionTarget> {
-    const { principal, clientAddress } = caller;
+    const { principal, clientAddress, requestId } = caller;
     if (!principal) {
       if (what.budget === 'progress') await this.throttle.admitAnonymousProgress(formId, clientAddress);
       else await this.throttle.admitAnonymous(formId, clientAddress);
     }
     const form = await this.cache.snapshots.getOrLoad(formId, () =>
-      this.rpc.request(getFormSnapshot, { formId }),
+      this.rpc.request(getFormSnapshot, { formId }, requestId),
     );
     if (!form.isPublic && principal?.accountId !== form.accountId) {
       if (!principal) {

@@ -10,6 +10,7 @@ import { RequiredScope } from '../auth/required-scope.decorator';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { parseRequest } from '../validation/parse-request';
+import { RequestId } from '../http/request-id.decorator';
 
 // Typeform's body: a bare array of addresses.
 const emailList = z.array(z.string().trim().min(3).max(320)).min(1).max(100);
@@ -40,6 +41,7 @@ export class RtbfController {
     errors: [ErrorCode.NotFound, ErrorCode.WrongRegion],
   })
   async erase(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('account_id') accountId: string,
     @Body() body: unknown,
@@ -57,7 +59,7 @@ export class RtbfController {
         `This account's responses live in the ${principal.region} region: call ${baseUrl}/rtbf/${accountId}/responses.`,
       );
     }
-    await this.rpc.request(eraseRespondents, { accountId, emails });
+    await this.rpc.request(eraseRespondents, { accountId, emails }, requestId);
     return [randomUUID()];
   }
 }

@@ -22,6 +22,7 @@ import { RequiredScope } from '../auth/required-scope.decorator';
 import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 const listQuery = z.object(pagingQuery);
 const notFound = [ErrorCode.ThemeNotFound];
@@ -41,14 +42,19 @@ export class ThemesController {
     responses: { 200: { description: 'One page of themes.', body: pageOf(themeResourceSchema) } },
   })
   list(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
   ): Promise<Page<ThemeResource>> {
-    return this.rpc.request(listThemes, {
-      accountId: principal.accountId,
-      page: query.page,
-      pageSize: query.page_size,
-    });
+    return this.rpc.request(
+      listThemes,
+      {
+        accountId: principal.accountId,
+        page: query.page,
+        pageSize: query.page_size,
+      },
+      requestId,
+    );
   }
 
   @Post()
@@ -59,8 +65,12 @@ export class ThemesController {
     body: themeBodySchema,
     responses: { 201: { description: 'The new theme.', body: themeResourceSchema } },
   })
-  create(@Principal() principal: AccessTokenPrincipal, @Body() body: unknown): Promise<ThemeResource> {
-    return this.rpc.request(createTheme, { accountId: principal.accountId, body });
+  create(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Body() body: unknown,
+  ): Promise<ThemeResource> {
+    return this.rpc.request(createTheme, { accountId: principal.accountId, body }, requestId);
   }
 
   @Get(':theme_id')
@@ -71,10 +81,11 @@ export class ThemesController {
     errors: notFound,
   })
   retrieve(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('theme_id') themeId: string,
   ): Promise<ThemeResource> {
-    return this.rpc.request(getTheme, { accountId: principal.accountId, themeId });
+    return this.rpc.request(getTheme, { accountId: principal.accountId, themeId }, requestId);
   }
 
   @Put(':theme_id')
@@ -87,11 +98,12 @@ export class ThemesController {
     errors: [...notFound, ErrorCode.Conflict],
   })
   replace(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('theme_id') themeId: string,
     @Body() body: unknown,
   ): Promise<ThemeResource> {
-    return this.rpc.request(replaceTheme, { accountId: principal.accountId, themeId, body });
+    return this.rpc.request(replaceTheme, { accountId: principal.accountId, themeId, body }, requestId);
   }
 
   @Patch(':theme_id')
@@ -104,11 +116,12 @@ export class ThemesController {
     errors: [...notFound, ErrorCode.Conflict],
   })
   patch(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('theme_id') themeId: string,
     @Body() body: unknown,
   ): Promise<ThemeResource> {
-    return this.rpc.request(patchTheme, { accountId: principal.accountId, themeId, body });
+    return this.rpc.request(patchTheme, { accountId: principal.accountId, themeId, body }, requestId);
   }
 
   @Delete(':theme_id')
@@ -121,9 +134,10 @@ export class ThemesController {
     errors: [...notFound, ErrorCode.Conflict],
   })
   async delete(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('theme_id') themeId: string,
   ): Promise<void> {
-    await this.rpc.request(deleteTheme, { accountId: principal.accountId, themeId });
+    await this.rpc.request(deleteTheme, { accountId: principal.accountId, themeId }, requestId);
   }
 }

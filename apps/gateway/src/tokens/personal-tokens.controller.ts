@@ -17,6 +17,7 @@ import { OwnerCredentials } from '../auth/owner-credentials.decorator';
 import { Owner } from '../auth/owner.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { parseRequest } from '../validation/parse-request';
+import { RequestId } from '../http/request-id.decorator';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(100),
@@ -56,18 +57,23 @@ export class PersonalTokensController {
     responses: { 201: { description: 'The token, with its secret (shown once).', body: createdTokenSchema } },
   })
   async create(
+    @RequestId() requestId: string,
     @Owner() owner: AccountOwner,
     @Body() body: unknown,
   ): Promise<PersonalTokenResource & { token: string }> {
     const request = parseRequest(createBody, body, 'body');
     const token = generatePersonalAccessToken();
-    const created = await this.rpc.request(createPersonalToken, {
-      accountId: owner.accountId,
-      name: request.name,
-      scopes: [...new Set(request.scopes)],
-      expiresAt: request.expires_at ? new Date(request.expires_at).toISOString() : undefined,
-      tokenHash: hashAccessToken(token),
-    });
+    const created = await this.rpc.request(
+      createPersonalToken,
+      {
+        accountId: owner.accountId,
+        name: request.name,
+        scopes: [...new Set(request.scopes)],
+        expiresAt: request.expires_at ? new Date(request.expires_at).toISOString() : undefined,
+        tokenHash: hashAccessToken(token),
+      },
+      requestId,
+    );
     return { ...present(created), token };
   }
 
@@ -79,8 +85,8 @@ export class PersonalTokensController {
       200: { description: 'Every token, without its secret.', body: pageOf(personalTokenResourceSchema) },
     },
   })
-  async list(@Owner() owner: AccountOwner) {
-    const { items } = await this.rpc.request(listPersonalTokens, { accountId: owner.accountId });
+  async list(@RequestId() requestId: string, @Owner() owner: AccountOwner) {
+    const { items } = await this.rpc.request(listPersonalTokens, { accountId: owner.accountId }, requestId);
     return { total_items: items.length, page_count: 1, items: items.map(present) };
   }
 
@@ -92,8 +98,12 @@ export class PersonalTokensController {
     responses: { 204: { description: 'Revoked.', body: null } },
     errors: [ErrorCode.TokenNotFound],
   })
-  async revoke(@Owner() owner: AccountOwner, @Param('token_id') tokenId: string): Promise<void> {
-    await this.rpc.request(revokePersonalToken, { accountId: owner.accountId, tokenId });
+  async revoke(
+    @RequestId() requestId: string,
+    @Owner() owner: AccountOwner,
+    @Param('token_id') tokenId: string,
+  ): Promise<void> {
+    await this.rpc.request(revokePersonalToken, { accountId: owner.accountId, tokenId }, requestId);
   }
 }
 

@@ -25,6 +25,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation, type ApiOperationOptions } from '../openapi/api-operation.decorator';
 import { parseRequest } from '../validation/parse-request';
+import { RequestId } from '../http/request-id.decorator';
 
 // Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
 const deliveryListQuery = z
@@ -75,11 +76,12 @@ export class WebhooksController {
     errors: formHere,
   })
   async list(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
   ): Promise<{ items: WebhookResource[] }> {
-    await this.ownFormHere(principal, formId);
-    return this.rpc.request(listWebhooks, { accountId: principal.accountId, formId });
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(listWebhooks, { accountId: principal.accountId, formId }, requestId);
   }
 
   @Put(':tag')
@@ -87,12 +89,13 @@ export class WebhooksController {
   @RequiredScope('webhooks:write')
   @ApiOperation(upsertOperation)
   upsert(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
     @Body() body: unknown,
   ): Promise<WebhookResource> {
-    return this.save(principal, formId, tag, body);
+    return this.save(principal, formId, tag, body, requestId);
   }
 
   // POST on the same path does the same (SPEC 4.2).
@@ -101,12 +104,13 @@ export class WebhooksController {
   @RequiredScope('webhooks:write')
   @ApiOperation({ ...upsertOperation, summary: 'Create or change a webhook (as PUT)' })
   upsertByPost(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
     @Body() body: unknown,
   ): Promise<WebhookResource> {
-    return this.save(principal, formId, tag, body);
+    return this.save(principal, formId, tag, body, requestId);
   }
 
   @Get(':tag')
@@ -117,12 +121,17 @@ export class WebhooksController {
     errors: [...formHere, ErrorCode.NotFound],
   })
   async get(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
   ): Promise<WebhookResource> {
-    await this.ownFormHere(principal, formId);
-    return this.rpc.request(getWebhook, { accountId: principal.accountId, formId, tag: checkedTag(tag) });
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      getWebhook,
+      { accountId: principal.accountId, formId, tag: checkedTag(tag) },
+      requestId,
+    );
   }
 
   @Delete(':tag')
@@ -134,12 +143,17 @@ export class WebhooksController {
     errors: [...formHere, ErrorCode.NotFound],
   })
   async delete(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
   ): Promise<void> {
-    await this.ownFormHere(principal, formId);
-    await this.rpc.request(deleteWebhook, { accountId: principal.accountId, formId, tag: checkedTag(tag) });
+    await this.ownFormHere(principal, formId, requestId);
+    await this.rpc.request(
+      deleteWebhook,
+      { accountId: principal.accountId, formId, tag: checkedTag(tag) },
+      requestId,
+    );
   }
 
   @Get(':tag/deliveries')
@@ -152,20 +166,25 @@ export class WebhooksController {
     errors: [...formHere, ErrorCode.NotFound],
   })
   async deliveries(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
     @Query(new QueryPipe(deliveryListQuery)) query: z.output<typeof deliveryListQuery>,
   ): Promise<{ items: DeliveryResource[] }> {
-    await this.ownFormHere(principal, formId);
-    return this.rpc.request(listDeliveries, {
-      accountId: principal.accountId,
-      formId,
-      tag: checkedTag(tag),
-      pageSize: query.page_size,
-      before: query.before,
-      after: query.after,
-    });
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      listDeliveries,
+      {
+        accountId: principal.accountId,
+        formId,
+        tag: checkedTag(tag),
+        pageSize: query.page_size,
+        before: query.before,
+        after: query.after,
+      },
+      requestId,
+    );
   }
 
   @Post(':tag/deliveries/:delivery_id/redeliver')
@@ -177,18 +196,23 @@ export class WebhooksController {
     errors: [...formHere, ErrorCode.NotFound],
   })
   async redeliver(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('form_id') formId: string,
     @Param('tag') tag: string,
     @Param('delivery_id') deliveryId: string,
   ): Promise<DeliveryResource> {
-    await this.ownFormHere(principal, formId);
-    return this.rpc.request(redeliverDelivery, {
-      accountId: principal.accountId,
-      formId,
-      tag: checkedTag(tag),
-      deliveryId,
-    });
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      redeliverDelivery,
+      {
+        accountId: principal.accountId,
+        formId,
+        tag: checkedTag(tag),
+        deliveryId,
+      },
+      requestId,
+    );
   }
 
   private async save(
@@ -196,22 +220,31 @@ export class WebhooksController {
     formId: string,
     tag: string,
     body: unknown,
+    requestId: string,
   ): Promise<WebhookResource> {
     const validTag = checkedTag(tag);
     const input = parseRequest(webhookInputSchema, body, 'body');
-    await this.ownFormHere(principal, formId);
-    const { webhook } = await this.rpc.request(upsertWebhook, {
-      accountId: principal.accountId,
-      formId,
-      tag: validTag,
-      input,
-    });
+    await this.ownFormHere(principal, formId, requestId);
+    const { webhook } = await this.rpc.request(
+      upsertWebhook,
+      {
+        accountId: principal.accountId,
+        formId,
+        tag: validTag,
+        input,
+      },
+      requestId,
+    );
     return webhook;
   }
 
   // The form is the caller's, and its account lives in this region.
-  private async ownFormHere(principal: AccessTokenPrincipal, formId: string): Promise<void> {
-    const location = await this.rpc.request(locateForm, { formId });
+  private async ownFormHere(
+    principal: AccessTokenPrincipal,
+    formId: string,
+    requestId: string,
+  ): Promise<void> {
+    const location = await this.rpc.request(locateForm, { formId }, requestId);
     if (location.accountId !== principal.accountId) {
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
     }

@@ -16,6 +16,7 @@ import { RequiredScope } from '../auth/required-scope.decorator';
 import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 const listQuery = z.object({ ...pagingQuery, search: boundedText(inputLimits.text).optional() });
 
@@ -40,17 +41,22 @@ export class AccountWorkspacesController {
     errors: [ErrorCode.NotFound],
   })
   list(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('account_id') accountId: string,
     @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
   ): Promise<Page<WorkspaceResource>> {
     if (accountId !== principal.accountId)
       throw new DomainError(ErrorCode.NotFound, `Non existing account with id ${accountId}.`);
-    return this.rpc.request(listWorkspaces, {
-      accountId,
-      page: query.page,
-      pageSize: query.page_size,
-      search: query.search,
-    });
+    return this.rpc.request(
+      listWorkspaces,
+      {
+        accountId,
+        page: query.page,
+        pageSize: query.page_size,
+        search: query.search,
+      },
+      requestId,
+    );
   }
 }

@@ -22,6 +22,7 @@ import { RequiredScope } from '../auth/required-scope.decorator';
 import { pagingQuery } from '../http/listing.query';
 import { QueryPipe } from '../http/query.pipe';
 import { ApiOperation } from '../openapi/api-operation.decorator';
+import { RequestId } from '../http/request-id.decorator';
 
 const listQuery = z.object({ ...pagingQuery, search: boundedText(inputLimits.text).optional() });
 const notFound = [ErrorCode.WorkspaceNotFound];
@@ -43,15 +44,20 @@ export class WorkspacesController {
     },
   })
   list(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Query(new QueryPipe(listQuery)) query: z.output<typeof listQuery>,
   ): Promise<Page<WorkspaceResource>> {
-    return this.rpc.request(listWorkspaces, {
-      accountId: principal.accountId,
-      page: query.page,
-      pageSize: query.page_size,
-      search: query.search,
-    });
+    return this.rpc.request(
+      listWorkspaces,
+      {
+        accountId: principal.accountId,
+        page: query.page,
+        pageSize: query.page_size,
+        search: query.search,
+      },
+      requestId,
+    );
   }
 
   @Post()
@@ -62,8 +68,12 @@ export class WorkspacesController {
     body: workspaceBodySchema,
     responses: { 201: { description: 'The new workspace.', body: workspaceResourceSchema } },
   })
-  create(@Principal() principal: AccessTokenPrincipal, @Body() body: unknown): Promise<WorkspaceResource> {
-    return this.rpc.request(createWorkspace, { accountId: principal.accountId, body });
+  create(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Body() body: unknown,
+  ): Promise<WorkspaceResource> {
+    return this.rpc.request(createWorkspace, { accountId: principal.accountId, body }, requestId);
   }
 
   @Get(':workspace_id')
@@ -74,10 +84,11 @@ export class WorkspacesController {
     errors: notFound,
   })
   retrieve(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('workspace_id') workspaceId: string,
   ): Promise<WorkspaceResource> {
-    return this.rpc.request(getWorkspace, { accountId: principal.accountId, workspaceId });
+    return this.rpc.request(getWorkspace, { accountId: principal.accountId, workspaceId }, requestId);
   }
 
   @Patch(':workspace_id')
@@ -92,11 +103,16 @@ export class WorkspacesController {
     errors: [...notFound, ErrorCode.Forbidden],
   })
   async patch(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('workspace_id') workspaceId: string,
     @Body() body: unknown,
   ): Promise<void> {
-    await this.rpc.request(patchWorkspace, { accountId: principal.accountId, workspaceId, operations: body });
+    await this.rpc.request(
+      patchWorkspace,
+      { accountId: principal.accountId, workspaceId, operations: body },
+      requestId,
+    );
   }
 
   @Delete(':workspace_id')
@@ -110,9 +126,10 @@ export class WorkspacesController {
     errors: [...notFound, ErrorCode.Conflict, ErrorCode.Forbidden],
   })
   async delete(
+    @RequestId() requestId: string,
     @Principal() principal: AccessTokenPrincipal,
     @Param('workspace_id') workspaceId: string,
   ): Promise<void> {
-    await this.rpc.request(deleteWorkspace, { accountId: principal.accountId, workspaceId });
+    await this.rpc.request(deleteWorkspace, { accountId: principal.accountId, workspaceId }, requestId);
   }
 }

@@ -1,3 +1,4 @@
+import { currentRequestId } from '@formline/ops';
 import { Injectable } from '@nestjs/common';
 import { forgetDeliveries } from '@formline/contracts';
 import { RpcClient } from '@formline/messaging';
@@ -30,7 +31,7 @@ export class RespondentErasureService {
     let deleted = 0;
     for (let start = 0; start < all.length; start += tokensPerCall) {
       const batch = all.slice(start, start + tokensPerCall);
-      await this.rpc.request(forgetDeliveries, { accountId, responseTokens: batch });
+      await this.rpc.request(forgetDeliveries, { accountId, responseTokens: batch }, currentRequestId());
       deleted += await this.erasure.deleteWithEvents(accountId, batch);
     }
     return deleted;

@@ -1,3 +1,4 @@
+import { currentRequestId } from '@formline/ops';
 import { Inject, Injectable } from '@nestjs/common';
 import { getFormSnapshot, type InsightsSummary } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -19,7 +20,7 @@ export class InsightsService {
   ) {}
 
   async summary(accountId: string, formId: string): Promise<InsightsSummary> {
-    const form = await this.rpc.request(getFormSnapshot, { formId });
+    const form = await this.rpc.request(getFormSnapshot, { formId }, currentRequestId());
     if (form.accountId !== accountId) {
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
     }

@@ -1,3 +1,4 @@
+import { currentRequestId } from '@formline/ops';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   locateForm,
@@ -41,7 +42,7 @@ export class ResponseListingService {
   // The caller's form (else 404, as for every other verb), and whether its
   // responses live in this region.
   private async ownedHere(accountId: string, formId: string): Promise<boolean> {
-    const location = await this.rpc.request(locateForm, { formId });
+    const location = await this.rpc.request(locateForm, { formId }, currentRequestId());
     if (location.accountId !== accountId) {
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
     }

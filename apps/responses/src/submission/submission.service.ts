@@ -1,3 +1,4 @@
+import { currentRequestId } from '@formline/ops';
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -69,7 +70,9 @@ export class SubmissionService {
 
   // The form's snapshot, refused unless its account lives in this region.
   async formOf(request: RpcRequest<typeof submitResponse>) {
-    const snapshot = request.form ?? (await this.rpc.request(getFormSnapshot, { formId: request.formId }));
+    const snapshot =
+      request.form ??
+      (await this.rpc.request(getFormSnapshot, { formId: request.formId }, currentRequestId()));
     if (snapshot.region !== this.config.REGION) {
       throw new DomainError(
         ErrorCode.WrongRegion,
