@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 // Every secret we hand out starts with a recognisable prefix so that secret
 // scanners can spot a leaked one, and so that a glance says what it is.
@@ -32,7 +32,8 @@ export function isBearerTokenShape(token: string): boolean {
 // What is stored and compared: never the token itself. Also used for OAuth
 // codes, refresh tokens and client secrets, all high-entropy random values.
 export function hashAccessToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // One-shot: no Hash object per request on the auth path.
+  return hash('sha256', token, 'hex');
 }
 
 // Authorization codes travel in a redirect URL; no prefix, they live minutes.
