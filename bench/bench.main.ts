@@ -254,13 +254,14 @@ async function readPath(c: Context): Promise<void> {
   }
 }
 
-// Anonymous submissions against a raw pg transaction writing rows of the same size.
+// Anonymous submissions against a raw pg transaction writing rows of the same
+// size, and against that transaction behind the architecture's floor.
 async function intake(c: Context): Promise<void> {
   const path = `/forms/${c.readFormId}/submissions`;
   progress(`intake: POST ${path} (2 answers), ${settings.connections} connections`);
-  const load = (seconds = settings.seconds) =>
+  const load = (seconds = settings.seconds, base = c.stack.baseUrl) =>
     runAutocannon({
-      url: `${c.stack.baseUrl}${path}`,
+      url: `${base}${path}`,
       connections: settings.connections,
       seconds,
       method: 'POST',
@@ -286,16 +287,35 @@ async function intake(c: Context): Promise<void> {
       event,
     }).result<{ rps: number; p50: number; p99: number }>();
   await raw(2);
+  // The same transaction behind NestJS on Fastify and one NATS request/reply
+  // to a NestJS microservice: the architecture's floor.
+  const floorService = BenchChild.start('baseline/stack-intake.service.js', {
+    databaseUrl: responsesUrl,
+    natsUrl: c.infra.natsUrl,
+    response,
+    event,
+  });
+  const floorServer = BenchChild.start('baseline/stack-intake.server.js', { natsUrl: c.infra.natsUrl });
+  await floorService.ready();
+  const { url: floorUrl } = await floorServer.ready<{ url: string }>();
+  await load(2, floorUrl);
   const formline = [];
+  const floor = [];
   const baseline = [];
-  for (let round = 1; round <= settings.rounds; round++) {
-    const product = await load();
-    const rawResult = await raw();
-    formline.push(product);
-    baseline.push(rawResult);
-    progress(
-      `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
-    );
+  try {
+    for (let round = 1; round <= settings.rounds; round++) {
+      const product = await load();
+      const floorResult = await load(settings.seconds, floorUrl);
+      const rawResult = await raw();
+      formline.push(product);
+      floor.push(floorResult);
+      baseline.push(rawResult);
+      progress(
+        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | stack floor ${round1(floorResult.rps)} req/s (non-2xx ${floorResult.non2xx}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
+      );
+    }
+  } finally {
+    await Promise.all([floorServer.stop(), floorService.stop()]);
   }
   c.figures.push(
     figure(
@@ -310,6 +330,22 @@ async function intake(c: Context): Promise<void> {
       'ms',
       formline.map((r) => r.p99),
       baseline.map((r) => r.p99),
+      null,
+    ),
+    // The architecture's own share: its floor doing the raw transaction, against it.
+    figure(
+      'intake: stack floor, same transaction',
+      'req/s',
+      floor.map((r) => r.rps),
+      baseline.map((r) => r.rps),
+      null,
+    ),
+    // Formline against what its architecture allows for the same write.
+    figure(
+      'intake: POST submissions against the stack floor',
+      'req/s',
+      formline.map((r) => r.rps),
+      floor.map((r) => r.rps),
       null,
     ),
   );

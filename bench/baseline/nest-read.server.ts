@@ -36,7 +36,10 @@ class BearerGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const token = bearerTokenFrom(request.headers.authorization);
     if (!token || !isBearerTokenShape(token) || !known.has(hashAccessToken(token))) {
-      throw new UnauthorizedException({ code: 'INVALID_TOKEN', description: 'The access token is not valid.' });
+      throw new UnauthorizedException({
+        code: 'INVALID_TOKEN',
+        description: 'The access token is not valid.',
+      });
     }
     return true;
   }

@@ -1,31 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
+import { writeSubmissionRows, type SubmissionRows } from '../lib/intake-transaction';
 import { percentile } from '../lib/stats';
 
 // The intake's baseline: the work a submission must do at the least, one
 // PostgreSQL transaction inserting a response row and an outbox row of the
 // same size (copies of rows the product wrote), through a pool of 10, with as
 // many callers as the product's load generator has connections.
-interface Input {
+interface Input extends SubmissionRows {
   databaseUrl: string;
   seconds: number;
   callers: number;
-  response: Record<string, unknown>;
-  event: Record<string, unknown>;
-}
-
-function insert(table: string, row: Record<string, unknown>): { text: string; values: unknown[] } {
-  const columns = Object.keys(row);
-  const placeholders = columns.map((_, i) => `$${i + 1}`);
-  return {
-    text: `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`,
-    values: columns.map((c) => {
-      const value = row[c];
-      return value !== null && typeof value === 'object' && !(value instanceof Date)
-        ? JSON.stringify(value)
-        : value;
-    }),
-  };
 }
 
 async function main(): Promise<void> {
@@ -38,18 +22,7 @@ async function main(): Promise<void> {
   const caller = async () => {
     while (Date.now() < end) {
       const begun = performance.now();
-      const client = await pool.connect();
-      try {
-        const id = randomBytes(16).toString('hex');
-        await client.query('BEGIN');
-        const response = insert('bench_responses', { ...input.response, id, idempotency_key: null });
-        await client.query(response.text, response.values);
-        const event = insert('bench_outbox_events', { ...input.event, id: `${id}-event` });
-        await client.query(event.text, event.values);
-        await client.query('COMMIT');
-      } finally {
-        client.release();
-      }
+      await writeSubmissionRows(pool, input);
       latencies.push(performance.now() - begun);
       done += 1;
     }
