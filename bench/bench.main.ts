@@ -255,7 +255,8 @@ async function readPath(c: Context): Promise<void> {
 }
 
 // Anonymous submissions against a raw pg transaction writing rows of the same
-// size, and against that transaction behind the architecture's floor.
+// size; and that transaction behind bare Fastify (the HTTP floor) and behind
+// NestJS + one NATS hop to a NestJS microservice (the stack floor).
 async function intake(c: Context): Promise<void> {
   const path = `/forms/${c.readFormId}/submissions`;
   progress(`intake: POST ${path} (2 answers), ${settings.connections} connections`);
@@ -287,6 +288,22 @@ async function intake(c: Context): Promise<void> {
       event,
     }).result<{ rps: number; p50: number; p99: number }>();
   await raw(2);
+  // Formline's relay publishes each round's outbox after the round: the
+  // baselines wait for it, so none of them shares the cores with that work.
+  const outboxDrained = () =>
+    waitFor(async () => {
+      const { rows } = await pg.query(
+        'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL',
+      );
+      return (rows[0] as { n: number }).n === 0;
+    }, 120_000);
+  const httpFloor = BenchChild.start('baseline/fastify-intake.server.js', {
+    databaseUrl: responsesUrl,
+    response,
+    event,
+  });
+  const { url: httpFloorUrl } = await httpFloor.ready<{ url: string }>();
+  await load(2, httpFloorUrl);
   // The same transaction behind NestJS on Fastify and one NATS request/reply
   // to a NestJS microservice: the architecture's floor.
   const floorService = BenchChild.start('baseline/stack-intake.service.js', {
@@ -301,21 +318,25 @@ async function intake(c: Context): Promise<void> {
   await load(2, floorUrl);
   const formline = [];
   const floor = [];
+  const http = [];
   const baseline = [];
   try {
     for (let round = 1; round <= settings.rounds; round++) {
       const product = await load();
+      await outboxDrained();
       const floorResult = await load(settings.seconds, floorUrl);
+      const httpResult = await load(settings.seconds, httpFloorUrl);
       const rawResult = await raw();
       formline.push(product);
       floor.push(floorResult);
+      http.push(httpResult);
       baseline.push(rawResult);
       progress(
-        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | stack floor ${round1(floorResult.rps)} req/s (non-2xx ${floorResult.non2xx}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
+        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | stack floor ${round1(floorResult.rps)} req/s (non-2xx ${floorResult.non2xx}) | HTTP floor ${round1(httpResult.rps)} req/s (non-2xx ${httpResult.non2xx}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
       );
     }
   } finally {
-    await Promise.all([floorServer.stop(), floorService.stop()]);
+    await Promise.all([floorServer.stop(), floorService.stop(), httpFloor.stop()]);
   }
   c.figures.push(
     figure(
@@ -330,6 +351,22 @@ async function intake(c: Context): Promise<void> {
       'ms',
       formline.map((r) => r.p99),
       baseline.map((r) => r.p99),
+      null,
+    ),
+    // What serving HTTP at all costs (the load generator shares the cores too).
+    figure(
+      'intake: HTTP floor, same transaction',
+      'req/s',
+      http.map((r) => r.rps),
+      baseline.map((r) => r.rps),
+      null,
+    ),
+    // What NestJS and one NATS hop add to it.
+    figure(
+      'intake: stack floor against the HTTP floor',
+      'req/s',
+      floor.map((r) => r.rps),
+      http.map((r) => r.rps),
       null,
     ),
     // The architecture's own share: its floor doing the raw transaction, against it.
@@ -350,12 +387,7 @@ async function intake(c: Context): Promise<void> {
     ),
   );
   // Let the relay publish what the rounds wrote before deliveries are timed.
-  await waitFor(async () => {
-    const { rows } = await pg.query(
-      'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL',
-    );
-    return (rows[0] as { n: number }).n === 0;
-  }, 120_000);
+  await outboxDrained();
   await pg.query('DROP TABLE bench_responses, bench_outbox_events');
   await pg.end();
 }

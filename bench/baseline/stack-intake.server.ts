@@ -24,8 +24,13 @@ class SubmissionsController {
   @HttpCode(201)
   async submit(@Param('form_id') formId: string, @Body() body: unknown): Promise<unknown> {
     const request = JSON.stringify({ pattern: subject, data: { formId, body }, id: randomUUID() });
-    const reply = await nats.request(subject, request, { timeout: 5000 });
-    return reply.json<{ response: unknown }>().response;
+    const reply = (await nats.request(subject, request, { timeout: 5000 })).json<{
+      response?: unknown;
+      err?: unknown;
+    }>();
+    // A failed write answers 500, as the product's RpcClient would: never a 201 to count.
+    if (reply.err !== undefined) throw new Error('the floor service failed');
+    return reply.response;
   }
 }
 

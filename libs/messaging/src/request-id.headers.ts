@@ -1,5 +1,5 @@
 import { headers, type MsgHdrs } from '@nats-io/transport-node';
-import { currentRequestId, REQUEST_ID_HEADER } from '@formline/ops';
+import { REQUEST_ID_HEADER } from '@formline/ops';
 
 // The request id on NATS messages: a header, so payloads and their contracts
 // stay as they are. RpcClient sends it on every request; the services'
@@ -7,7 +7,8 @@ import { currentRequestId, REQUEST_ID_HEADER } from '@formline/ops';
 // stored submission, the webhooks consumer reading it) use the same two
 // functions with the id stored beside the submission.
 
-export function natsHeadersWithRequestId(requestId = currentRequestId()): MsgHdrs | undefined {
+// The caller names the id (currentRequestId() in a service): none, no header.
+export function natsHeadersWithRequestId(requestId: string | undefined): MsgHdrs | undefined {
   if (!requestId) return undefined;
   const h = headers();
   h.set(REQUEST_ID_HEADER, requestId);

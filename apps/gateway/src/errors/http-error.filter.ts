@@ -30,7 +30,7 @@ export class HttpErrorFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<Reply>();
     // Named on the log lines below: the gateway has no request context to add it.
-    const { requestId } = host.switchToHttp().getRequest<{ requestId?: string }>();
+    const requestId = host.switchToHttp().getRequest<{ requestId?: string } | undefined>()?.requestId;
     const body = this.toBody(exception, requestId);
     const status = httpStatusByCode[body.code];
     for (const [name, value] of Object.entries(headersFor(exception, body.code, status))) {
