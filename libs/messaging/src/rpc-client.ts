@@ -21,7 +21,7 @@ interface NestReply {
 // The request id travels as a header; every call's wait is measured. The
 // caller names the request id (the gateway from its HTTP request, the services
 // from their context): the gateway keeps no AsyncLocalStorage, whose promise
-// hooks cost every await of every request on Node 20 (issue 18).
+// hooks cost every await of every request on Node 20.
 export class RpcClient {
   private readonly link: NatsLink;
 

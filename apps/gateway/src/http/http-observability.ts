@@ -16,7 +16,7 @@ declare module 'fastify' {
 //
 // No AsyncLocalStorage here: on Node 20 its promise hooks run on every promise
 // of every request once any context is entered, and the read path paid ~20 µs
-// of its ~105 µs CPU per request for it (bench, issue 18).
+// of its ~105 µs CPU per request for it (bench).
 export function observeHttpRequests(fastify: FastifyInstance, logger: AppLogger): void {
   // Straight to pino with the context bound once: the line every request
   // writes skips the Nest logger's argument sorting.
