@@ -1,12 +1,18 @@
 import { Logger } from '@nestjs/common';
-import { type ChangeAnnouncement, formChanged, tokensRevoked } from '@formline/contracts';
+import {
+  type ChangeAnnouncement,
+  formChanged,
+  tokensRevoked,
+  workspaceAccessRevoked,
+} from '@formline/contracts';
 import type { NatsConnection } from '@nats-io/transport-node';
 import type { z } from 'zod';
 
 // Tells this region's gateways, on NATS, what their caches must drop: a token
-// revoked, a form changed. Called after the change is committed and before
-// its reply is sent; the flush makes the server route the announcement before
-// the reply (sent on another connection) can overtake it. Never fails the
+// revoked, a form changed, a member removed from a shared workspace. Called
+// after the change is committed and before its reply is sent; the flush makes
+// the server route the announcement before the reply (sent on another
+// connection) can overtake it. Never fails the
 // change: if NATS is away, the gateways drop their caches themselves (they see
 // the outage) and entries end with their lifetime anyway.
 export class ChangeAnnouncer {
@@ -23,6 +29,10 @@ export class ChangeAnnouncer {
 
   formChanged(formId: string): Promise<void> {
     return this.announce(formChanged, { formId });
+  }
+
+  workspaceAccessRevoked(accountId: string): Promise<void> {
+    return this.announce(workspaceAccessRevoked, { accountId });
   }
 
   async close(): Promise<void> {

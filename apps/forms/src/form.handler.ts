@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
+  authorizeForm,
   createForm,
   deleteForm,
   getForm,
@@ -52,6 +53,11 @@ export class FormHandler {
       request.expectedVersion,
     );
     return { version };
+  }
+
+  @MessagePattern(authorizeForm.subject)
+  authorize(@Payload(new ContractPipe(authorizeForm.request)) request: RpcRequest<typeof authorizeForm>) {
+    return this.forms.authorize(request.accountId, request.formId, request.need);
   }
 
   @MessagePattern(locateForm.subject)

@@ -5,6 +5,8 @@ import { ResourceLinks } from './resource-links';
 const links = new ResourceLinks({ us: 'https://api.example.com', eu: 'https://api.eu.example.com' });
 const stored = {
   id: 'abc123',
+  accountId: 'acc1',
+  region: 'us' as const,
   title: 'Feedback',
   workspaceId: 'ws1',
   definition: normalizeForm({

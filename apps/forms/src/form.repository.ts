@@ -5,6 +5,10 @@ import type { FormDefinition } from '@formline/form-definition';
 
 export interface StoredForm {
   id: string;
+  /** The owning account: its data, its region, whoever else the form is shared with. */
+  accountId: string;
+  /** The owning account's region, where the form's responses live. */
+  region: Region;
   title: string;
   workspaceId: string;
   definition: FormDefinition;
@@ -24,6 +28,8 @@ export interface FormListQuery {
 
 const formColumns = {
   id: true,
+  accountId: true,
+  account: { select: { region: true } },
   title: true,
   workspaceId: true,
   definition: true,
@@ -32,36 +38,18 @@ const formColumns = {
   updatedAt: true,
 } as const;
 
-// Forms in the global database. Every query is scoped by account: another
-// account's form is simply not found.
+// Forms in the global database. A caller reaches a form through FormAccess
+// (its own, or one in a workspace shared with it); the writes here are scoped
+// by the owning account that access resolved to, so another account's form is
+// simply not found.
 @Injectable()
 export class FormRepository {
   constructor(private readonly db: GlobalPrismaClient) {}
 
-  async findOwned(accountId: string, formId: string): Promise<StoredForm | undefined> {
-    const form = await this.db.form.findFirst({ where: { id: formId, accountId }, select: formColumns });
+  // Any account's form, with its owner and the owner's region: what access is decided on.
+  async findAnywhere(formId: string): Promise<StoredForm | undefined> {
+    const form = await this.db.form.findUnique({ where: { id: formId }, select: formColumns });
     return form ? toStored(form) : undefined;
-  }
-
-  // Any account's form, with its owner's region: for the internal lookups only.
-  async findAnywhere(
-    formId: string,
-  ): Promise<(StoredForm & { accountId: string; region: Region }) | undefined> {
-    const form = await this.db.form.findUnique({
-      where: { id: formId },
-      select: { ...formColumns, accountId: true, account: { select: { region: true } } },
-    });
-    if (!form) return undefined;
-    const { account, ...rest } = form;
-    return { ...toStored(rest), accountId: rest.accountId, region: account.region };
-  }
-
-  async accountRegion(accountId: string): Promise<Region> {
-    const account = await this.db.account.findUniqueOrThrow({
-      where: { id: accountId },
-      select: { region: true },
-    });
-    return account.region;
   }
 
   async create(form: {
@@ -113,9 +101,20 @@ export class FormRepository {
     return count === 1;
   }
 
-  async list(accountId: string, query: FormListQuery): Promise<{ total: number; forms: StoredForm[] }> {
+  // The account's own forms and those of the workspaces shared with it
+  // (`sharedWorkspaceIds`, bounded by the caller). Without shared workspaces
+  // the query is the account's alone, served by its (account_id, created_at) index.
+  async list(
+    accountId: string,
+    sharedWorkspaceIds: readonly string[],
+    query: FormListQuery,
+  ): Promise<{ total: number; forms: StoredForm[] }> {
+    const reachable =
+      sharedWorkspaceIds.length === 0
+        ? { accountId }
+        : { OR: [{ accountId }, { workspaceId: { in: [...sharedWorkspaceIds] } }] };
     const where = {
-      accountId,
+      ...reachable,
       ...(query.workspaceId ? { workspaceId: query.workspaceId } : {}),
       ...(query.search ? { title: { contains: query.search, mode: 'insensitive' as const } } : {}),
     };
@@ -140,6 +139,12 @@ function asJson(definition: FormDefinition): GlobalDb.Prisma.InputJsonValue {
 }
 
 // Rows hold definitions this service wrote: normalised by construction.
-function toStored(row: Omit<StoredForm, 'definition'> & { definition: unknown }): StoredForm {
-  return { ...row, definition: row.definition as FormDefinition };
+function toStored({
+  account,
+  ...row
+}: Omit<StoredForm, 'definition' | 'region'> & {
+  definition: unknown;
+  account: { region: Region };
+}): StoredForm {
+  return { ...row, region: account.region, definition: row.definition as FormDefinition };
 }

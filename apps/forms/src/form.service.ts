@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import {
+  type FormAuthorization,
   type FormLocation,
   formMessagesSchema,
+  type FormNeed,
   type FormSummary,
   type Page,
   type VersionedForm,
@@ -11,13 +13,14 @@ import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
 import { type FormDefinition, parseFormDefinition } from '@formline/form-definition';
 import { newPublicId } from '@formline/ids';
 import { ChangeAnnouncer } from './change-announcer';
+import { allows, FormAccess, forbiddenToMove, formNotFound } from './form-access';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { FormImagesCheck } from './images/form-images.check';
 import { ResourceLinks } from './resource-links';
-import { WorkspaceRepository } from './workspace.repository';
+import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repository';
 
 // The properties PATCH may change, as Typeform allows.
 const patchableRoots = ['title', 'settings', 'theme', 'workspace', 'cui_settings'];
@@ -25,6 +28,9 @@ const patchableRoots = ['title', 'settings', 'theme', 'workspace', 'cui_settings
 // Creates, reads, replaces, patches and deletes forms. A write reads the form
 // under its row lock, so concurrent writers queue and none is lost; with an
 // expected version (If-Match) a write on a form changed since is refused (412).
+// Who may do what is FormAccess's: the caller's own forms, and those of the
+// workspaces shared with it. A form always stays its owning account's (its
+// images, its region, its responses), whoever edits it.
 @Injectable()
 export class FormService {
   private readonly links: ResourceLinks;
@@ -32,6 +38,7 @@ export class FormService {
   constructor(
     private readonly forms: FormRepository,
     private readonly workspaces: WorkspaceRepository,
+    private readonly access: FormAccess,
     private readonly announcer: ChangeAnnouncer,
     private readonly formImages: FormImagesCheck,
     @Inject(FORMS_CONFIG) config: FormsConfig,
@@ -39,27 +46,32 @@ export class FormService {
     this.links = new ResourceLinks(regionBaseUrls(config));
   }
 
+  // A form created in a workspace shared with the caller belongs to the
+  // workspace's owning account, like the workspace's other forms.
   async create(accountId: string, body: unknown): Promise<VersionedForm> {
     const { definition, workspaceHref } = parseFormDefinition(body);
-    await this.formImages.check(accountId, definition);
-    const workspaceId = await this.resolveWorkspace(accountId, workspaceHref);
-    const form = await this.forms.create({ id: newPublicId(), accountId, workspaceId, definition });
-    return this.present(accountId, form);
+    const target = await this.resolveWorkspace(accountId, workspaceHref, 'write');
+    await this.formImages.check(target.accountId, definition);
+    const form = await this.forms.create({
+      id: newPublicId(),
+      accountId: target.accountId,
+      workspaceId: target.workspaceId,
+      definition,
+    });
+    return this.present(form);
   }
 
   async get(accountId: string, formId: string): Promise<VersionedForm> {
-    return this.present(accountId, await this.owned(accountId, formId));
+    return this.present((await this.access.require(accountId, formId, 'read')).form);
   }
 
   async list(accountId: string, query: FormListQuery): Promise<Page<FormSummary>> {
-    const [{ total, forms }, region] = await Promise.all([
-      this.forms.list(accountId, query),
-      this.forms.accountRegion(accountId),
-    ]);
+    const shared = await this.workspaces.sharedWithIds(accountId);
+    const { total, forms } = await this.forms.list(accountId, shared, query);
     return {
       total_items: total,
       page_count: Math.ceil(total / query.pageSize),
-      items: forms.map((form) => presentFormSummary(form, region, this.links)),
+      items: forms.map((form) => presentFormSummary(form, form.region, this.links)),
     };
   }
 
@@ -69,13 +81,10 @@ export class FormService {
     body: unknown,
     expectedVersion?: number,
   ): Promise<VersionedForm> {
-    return this.write(accountId, formId, expectedVersion, async (current) => {
+    return this.write(accountId, formId, expectedVersion, async (current, access) => {
       const { definition, workspaceHref } = parseFormDefinition(body, current.definition);
-      await this.formImages.check(accountId, definition);
-      const workspaceId = workspaceHref
-        ? await this.resolveWorkspace(accountId, workspaceHref)
-        : current.workspaceId;
-      return { definition, workspaceId };
+      await this.formImages.check(current.accountId, definition);
+      return { definition, workspaceId: await this.destination(accountId, access, current, workspaceHref) };
     });
   }
 
@@ -86,20 +95,17 @@ export class FormService {
     expectedVersion?: number,
   ): Promise<number> {
     const parsedOperations = parsePatchOperations(operations);
-    const written = await this.write(accountId, formId, expectedVersion, async (current) => {
+    const written = await this.write(accountId, formId, expectedVersion, async (current, access) => {
       const patched = applyPatch(editableForm(current, this.links), parsedOperations, patchableRoots);
       const { definition, workspaceHref } = parseFormDefinition(patched, current.definition);
-      await this.formImages.check(accountId, definition);
-      const workspaceId = workspaceHref
-        ? await this.resolveWorkspace(accountId, workspaceHref)
-        : current.workspaceId;
-      return { definition, workspaceId };
+      await this.formImages.check(current.accountId, definition);
+      return { definition, workspaceId: await this.destination(accountId, access, current, workspaceHref) };
     });
     return written.version;
   }
 
   async messages(accountId: string, formId: string): Promise<Record<string, string>> {
-    return (await this.owned(accountId, formId)).definition.messages ?? {};
+    return (await this.access.require(accountId, formId, 'read')).form.definition.messages ?? {};
   }
 
   // Replaces every message of the form (Typeform's PUT): those left out read their defaults again.
@@ -121,6 +127,14 @@ export class FormService {
         definition: { ...current.definition, messages },
       }),
     );
+  }
+
+  // Whether the caller may do `need` with the form, for the services that
+  // keep the form's data elsewhere (responses): the owning account whose data
+  // to reach, and its region.
+  async authorize(accountId: string, formId: string, need: FormNeed): Promise<FormAuthorization> {
+    const { form } = await this.access.require(accountId, formId, need);
+    return { accountId: form.accountId, region: form.region };
   }
 
   // Where a form's responses live, for routing a submission (no caller scope:
@@ -149,7 +163,8 @@ export class FormService {
   }
 
   async delete(accountId: string, formId: string): Promise<void> {
-    if (!(await this.forms.delete(accountId, formId))) throw formNotFound(formId);
+    const { form } = await this.access.require(accountId, formId, 'delete');
+    if (!(await this.forms.delete(form.accountId, formId))) throw formNotFound(formId);
     await this.announcer.formChanged(formId);
   }
 
@@ -157,34 +172,66 @@ export class FormService {
     accountId: string,
     formId: string,
     expectedVersion: number | undefined,
-    change: (current: StoredForm) => Promise<Pick<StoredForm, 'definition' | 'workspaceId'>>,
+    change: (
+      current: StoredForm,
+      access: WorkspaceAccess,
+    ) => Promise<Pick<StoredForm, 'definition' | 'workspaceId'>>,
   ): Promise<VersionedForm> {
-    const updated = await this.forms.updateLocked(accountId, formId, (current) => {
+    const { form, access } = await this.access.require(accountId, formId, 'write');
+    const updated = await this.forms.updateLocked(form.accountId, formId, (current) => {
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw stale(formId);
-      return change(current);
+      return change(current, access);
     });
     if (!updated) throw formNotFound(formId);
     await this.announcer.formChanged(formId);
-    return this.present(accountId, updated);
+    return this.present(updated);
   }
 
-  private async owned(accountId: string, formId: string): Promise<StoredForm> {
-    const form = await this.forms.findOwned(accountId, formId);
-    if (!form) throw formNotFound(formId);
-    return form;
+  // `_links.responses` names the owning account's region, whoever reads it:
+  // that is where the form's responses are.
+  private present(form: StoredForm): VersionedForm {
+    return { form: presentForm(form, form.region, this.links), version: form.version };
   }
 
-  private async present(accountId: string, form: StoredForm): Promise<VersionedForm> {
-    const region = await this.forms.accountRegion(accountId);
-    return { form: presentForm(form, region, this.links), version: form.version };
+  // The workspace a written form names. Staying where it is needs nothing
+  // more than the write; moving needs `move` on the form and on the
+  // destination, which must be a workspace of the form's owning account: a
+  // form never changes hands by moving (its responses live in its account's region).
+  private async destination(
+    accountId: string,
+    access: WorkspaceAccess,
+    current: StoredForm,
+    workspaceHref: string | undefined,
+  ): Promise<string> {
+    if (!workspaceHref) return current.workspaceId;
+    const workspaceId = this.links.workspaceIdFromHref(workspaceHref);
+    if (workspaceId === current.workspaceId) return current.workspaceId;
+    if (!allows(access, 'move')) throw forbiddenToMove(current.id);
+    const target = await this.resolveWorkspace(accountId, workspaceHref, 'move');
+    if (target.accountId !== current.accountId) {
+      throw new DomainError(ErrorCode.ValidationError, 'The form names a workspace of another account.', [
+        {
+          code: 'INVALID_REFERENCE',
+          description: `a form moves only between workspaces of the account that owns it, and ${workspaceHref} is not one`,
+          field: 'workspace.href',
+          in: 'body',
+        },
+      ]);
+    }
+    return target.workspaceId;
   }
 
-  // The workspace named by href must be one of the account's; none named means the default.
-  private async resolveWorkspace(accountId: string, href: string | undefined): Promise<string> {
-    if (!href) return (await this.workspaces.findDefault(accountId)).id;
+  // The workspace named by href (the caller's own, or one shared with it);
+  // none named means the caller's default. The form goes to its owning account.
+  private async resolveWorkspace(
+    accountId: string,
+    href: string | undefined,
+    need: 'write' | 'move',
+  ): Promise<{ workspaceId: string; accountId: string }> {
+    if (!href) return { workspaceId: (await this.workspaces.findDefault(accountId)).id, accountId };
     const workspaceId = this.links.workspaceIdFromHref(href);
-    const workspace = workspaceId && (await this.workspaces.findOwned(accountId, workspaceId));
-    if (!workspace) {
+    const reached = workspaceId && (await this.access.requireWorkspace(accountId, workspaceId, need));
+    if (!reached) {
       throw new DomainError(ErrorCode.ValidationError, 'The form names a workspace that does not exist.', [
         {
           code: 'INVALID_REFERENCE',
@@ -194,12 +241,8 @@ export class FormService {
         },
       ]);
     }
-    return workspace.id;
+    return { workspaceId, accountId: reached.accountId };
   }
-}
-
-function formNotFound(formId: string): DomainError {
-  return new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
 }
 
 function stale(formId: string): DomainError {

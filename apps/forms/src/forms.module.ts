@@ -6,6 +6,7 @@ import { AccountCredentialsHandler } from './accounts/account-credentials.handle
 import { AccountCredentialsService } from './accounts/account-credentials.service';
 import { AccountRepository } from './accounts/account.repository';
 import { AccountProfileHandler } from './accounts/account-profile.handler';
+import { FormAccess } from './form-access';
 import { FormHandler } from './form.handler';
 import { FormMessagesHandler } from './form-messages.handler';
 import { FormRepository } from './form.repository';
@@ -87,6 +88,7 @@ export class FormsModule implements OnApplicationShutdown {
         OAuthGrantRepository,
         OAuthTokenService,
         FormRepository,
+        FormAccess,
         FormService,
         WorkspaceRepository,
         WorkspaceService,

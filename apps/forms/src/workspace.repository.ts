@@ -23,6 +23,9 @@ export type WorkspaceAccess = 'owning_account' | WorkspaceMemberRole;
 
 // Members beyond this many are not listed with the workspace (a page of a reply stays bounded).
 export const maxWorkspaceMembers = 500;
+// An account sees at most this many workspaces shared with it (the oldest
+// memberships first), so the lists that include them stay bounded queries.
+export const maxSharedWorkspaces = 1000;
 
 const workspaceColumns = {
   id: true,
@@ -57,7 +60,8 @@ const toStored = ({ _count, account, members, ...row }: WorkspaceRow): StoredWor
   })),
 });
 
-// Workspaces in the global database, scoped by account like forms.
+// Workspaces in the global database: an account's own, and those shared
+// with it by its email (workspace_members).
 @Injectable()
 export class WorkspaceRepository {
   constructor(private readonly db: GlobalPrismaClient) {}
@@ -80,16 +84,45 @@ export class WorkspaceRepository {
     if (!row) return undefined;
     const workspace = toStored(row);
     if (workspace.accountId === accountId) return { workspace, access: 'owning_account' };
-    const caller = await this.db.account.findUnique({ where: { id: accountId }, select: { email: true } });
-    const email = caller?.email.toLowerCase();
-    const member = email
-      ? await this.db.workspaceMember.findUnique({
-          where: { workspaceId_email: { workspaceId, email } },
-          select: { role: true },
-        })
-      : null;
-    if (!member) return undefined;
-    return { workspace, access: member.role === 'owner' ? 'owner' : 'member' };
+    const role = await this.memberRole(accountId, workspaceId);
+    return role ? { workspace, access: role } : undefined;
+  }
+
+  // Who owns the workspace and how the caller reaches it, without loading it
+  // (for a form put in it); undefined when the caller does not reach it.
+  async access(
+    accountId: string,
+    workspaceId: string,
+  ): Promise<{ accountId: string; access: WorkspaceAccess } | undefined> {
+    const row = await this.db.workspace.findUnique({
+      where: { id: workspaceId },
+      select: { accountId: true },
+    });
+    if (!row) return undefined;
+    if (row.accountId === accountId) return { accountId, access: 'owning_account' };
+    const role = await this.memberRole(accountId, workspaceId);
+    return role ? { accountId: row.accountId, access: role } : undefined;
+  }
+
+  // The role the account holds in a workspace shared with it (by its email,
+  // lower-cased), undefined when it is no member. One query on two primary keys.
+  async memberRole(accountId: string, workspaceId: string): Promise<WorkspaceMemberRole | undefined> {
+    const rows = await this.db.$queryRaw<Array<{ role: string }>>`
+      SELECT m.role FROM workspace_members m JOIN accounts a ON m.email = lower(a.email)
+      WHERE a.id = ${accountId} AND m.workspace_id = ${workspaceId}`;
+    const role = rows[0]?.role;
+    if (role === undefined) return undefined;
+    return role === 'owner' ? 'owner' : 'member';
+  }
+
+  // The workspaces other accounts share with this one, by the workspace_members(email) index.
+  async sharedWithIds(accountId: string): Promise<string[]> {
+    const rows = await this.db.$queryRaw<Array<{ workspace_id: string }>>`
+      SELECT m.workspace_id FROM workspace_members m JOIN accounts a ON m.email = lower(a.email)
+      WHERE a.id = ${accountId}
+      ORDER BY m.created_at, m.workspace_id
+      LIMIT ${maxSharedWorkspaces}`;
+    return rows.map((row) => row.workspace_id);
   }
 
   async findDefault(accountId: string): Promise<StoredWorkspace> {
@@ -108,7 +141,9 @@ export class WorkspaceRepository {
     return toStored(row);
   }
 
-  // One patch of a workspace in one transaction: its name, members added and removed.
+  // One patch of a workspace in one transaction: its name, members added and
+  // removed. Answers the accounts of the members removed (those that have
+  // one), which no longer reach the workspace's forms.
   async change(
     accountId: string,
     workspaceId: string,
@@ -118,10 +153,10 @@ export class WorkspaceRepository {
       addMembers: Array<{ email: string; role?: WorkspaceMemberRole }>;
       removeMembers: string[];
     },
-  ): Promise<void> {
-    await this.db.$transaction(async (tx) => {
+  ): Promise<{ removedAccountIds: string[] }> {
+    return this.db.$transaction(async (tx) => {
       const owned = await tx.workspace.count({ where: { id: workspaceId, accountId } });
-      if (owned === 0) return;
+      if (owned === 0) return { removedAccountIds: [] };
       if (change.name !== undefined)
         await tx.workspace.update({ where: { id: workspaceId }, data: { name: change.name } });
       if (change.removeMembers.length > 0)
@@ -132,6 +167,10 @@ export class WorkspaceRepository {
           create: { workspaceId, email, role: role ?? 'member' },
           update: role ? { role } : {},
         });
+      if (change.removeMembers.length === 0) return { removedAccountIds: [] };
+      const removed = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM accounts WHERE lower(email) = ANY(${change.removeMembers})`;
+      return { removedAccountIds: removed.map((row) => row.id) };
     });
   }
 
@@ -144,24 +183,45 @@ export class WorkspaceRepository {
     return count === 1;
   }
 
+  // The account's own workspaces (its default first), then those shared with
+  // it, oldest first: one listing paged across both, so the caller's own
+  // default workspace always leads whatever is shared with it.
   async list(
     accountId: string,
     query: { page: number; pageSize: number; search?: string },
   ): Promise<{ total: number; workspaces: StoredWorkspace[] }> {
-    const where = {
-      accountId,
-      ...(query.search ? { name: { contains: query.search, mode: 'insensitive' as const } } : {}),
-    };
-    const [total, rows] = await this.db.$transaction([
-      this.db.workspace.count({ where }),
-      this.db.workspace.findMany({
-        where,
-        select: workspaceColumns,
-        orderBy: [{ isDefault: 'desc' }, { createdAt: 'asc' }, { id: 'asc' }],
-        skip: (query.page - 1) * query.pageSize,
-        take: query.pageSize,
-      }),
+    const shared = await this.sharedWithIds(accountId);
+    const named = query.search ? { name: { contains: query.search, mode: 'insensitive' as const } } : {};
+    const ownWhere = { accountId, ...named };
+    const sharedWhere = { id: { in: shared }, accountId: { not: accountId }, ...named };
+    const order = [{ isDefault: 'desc' as const }, { createdAt: 'asc' as const }, { id: 'asc' as const }];
+    const skip = (query.page - 1) * query.pageSize;
+    const [ownTotal, sharedTotal] = await Promise.all([
+      this.db.workspace.count({ where: ownWhere }),
+      shared.length === 0 ? 0 : this.db.workspace.count({ where: sharedWhere }),
     ]);
-    return { total, workspaces: rows.map(toStored) };
+    const ownTake = Math.max(0, Math.min(query.pageSize, ownTotal - skip));
+    const sharedTake = query.pageSize - ownTake;
+    const [own, others] = await Promise.all([
+      ownTake > 0
+        ? this.db.workspace.findMany({
+            where: ownWhere,
+            select: workspaceColumns,
+            orderBy: order,
+            skip,
+            take: ownTake,
+          })
+        : [],
+      sharedTake > 0 && sharedTotal > 0
+        ? this.db.workspace.findMany({
+            where: sharedWhere,
+            select: workspaceColumns,
+            orderBy: order.slice(1),
+            skip: Math.max(0, skip - ownTotal),
+            take: sharedTake,
+          })
+        : [],
+    ]);
+    return { total: ownTotal + sharedTotal, workspaces: [...own, ...others].map(toStored) };
   }
 }

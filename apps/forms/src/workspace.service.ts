@@ -8,6 +8,7 @@ import {
 } from '@formline/contracts';
 import { isEmailAddress } from '@formline/form-logic';
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
+import { ChangeAnnouncer } from './change-announcer';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { ResourceLinks } from './resource-links';
@@ -28,6 +29,7 @@ export class WorkspaceService {
 
   constructor(
     private readonly workspaces: WorkspaceRepository,
+    private readonly announcer: ChangeAnnouncer,
     @Inject(FORMS_CONFIG) config: FormsConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));
@@ -102,7 +104,14 @@ export class WorkspaceService {
         `A workspace is shared with at most ${maxWorkspaceMembers} members.`,
       );
     }
-    await this.workspaces.change(current.accountId, workspaceId, { name, addMembers, removeMembers });
+    const { removedAccountIds } = await this.workspaces.change(current.accountId, workspaceId, {
+      name,
+      addMembers,
+      removeMembers,
+    });
+    // This region's gateways drop what they cached for them before the reply
+    // is sent, so the removal holds from the next request on.
+    for (const removed of removedAccountIds) await this.announcer.workspaceAccessRevoked(removed);
   }
 
   // Only the owning account deletes: the forms it may hold are that account's.

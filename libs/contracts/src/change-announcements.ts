@@ -23,3 +23,10 @@ export const formChanged = {
   subject: Subjects.formsFormChanged,
   payload: z.object({ formId: z.string().min(1) }),
 } satisfies ChangeAnnouncement<z.ZodType>;
+
+// The account lost its membership of a shared workspace: what it read of that
+// workspace's forms may no longer be answered to it.
+export const workspaceAccessRevoked = {
+  subject: Subjects.formsWorkspaceAccessRevoked,
+  payload: z.object({ accountId: z.string().min(1) }),
+} satisfies ChangeAnnouncement<z.ZodType>;

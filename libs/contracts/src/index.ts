@@ -11,6 +11,7 @@ export * from './forms.contract';
 export * from './workspaces.contract';
 export * from './json-patch.schema';
 export * from './form-lookup.contract';
+export * from './form-access.contract';
 export * from './responses.contract';
 export * from './response-submitted.event';
 export * from './streams';

@@ -31,6 +31,7 @@ export const Subjects = {
   formsWorkspaceDelete: 'forms.workspace.delete.v1',
   formsFormLocate: 'forms.form.locate.v1',
   formsFormSnapshot: 'forms.form.snapshot.v1',
+  formsFormAuthorize: 'forms.form.authorize.v1',
   formsFormPage: 'forms.form.page.v1',
   formsFormMessagesGet: 'forms.form-messages.get.v1',
   formsFormMessagesReplace: 'forms.form-messages.replace.v1',
@@ -65,6 +66,7 @@ export const Subjects = {
   // Announcements on core NATS for the gateway's caches (change-announcements.ts).
   accountsTokensRevoked: 'accounts.tokens.revoked.v1',
   formsFormChanged: 'forms.form.changed.v1',
+  formsWorkspaceAccessRevoked: 'forms.workspace.access-revoked.v1',
 } as const;
 
 export type Subject = (typeof Subjects)[keyof typeof Subjects];

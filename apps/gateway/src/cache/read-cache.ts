@@ -4,12 +4,20 @@ import {
   formChanged,
   type FormSnapshot,
   tokensRevoked,
+  workspaceAccessRevoked,
 } from '@formline/contracts';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { GatewayConfig } from '../gateway.config';
 import { TtlCache } from './ttl-cache';
 
 export type CachedPrincipal = AccessTokenPrincipal;
+/** A form as `accountId` read it. */
+export interface CachedForm {
+  accountId: string;
+  formId: string;
+  version: number;
+  body: string;
+}
 
 // What the gateway keeps so that reads mostly never leave it: token checks (by
 // the token's hash), form reads (by account and form) and
@@ -22,8 +30,12 @@ export type CachedPrincipal = AccessTokenPrincipal;
 export class ReadCache implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ReadCache');
   readonly principals: TtlCache<CachedPrincipal>;
-  /** By `<accountId>/<formId>`: a form is cached for the account that read it, never answered to another; as its JSON. */
-  readonly forms: TtlCache<{ formId: string; version: number; body: string }>;
+  /**
+   * By `<accountId>/<formId>`: a form is cached for the account that read it
+   * (its owner, or a member of the workspace shared with it), never answered
+   * to another; as its JSON.
+   */
+  readonly forms: TtlCache<CachedForm>;
   readonly snapshots: TtlCache<FormSnapshot>;
   private subscriptions: Subscription[] = [];
 
@@ -53,6 +65,16 @@ export class ReadCache implements OnModuleInit, OnApplicationShutdown {
           if (!parsed?.success) return this.clear();
           this.forms.deleteWhere((cached) => cached.formId === parsed.data.formId);
           this.snapshots.delete(parsed.data.formId);
+        },
+      }),
+      // A member removed from a shared workspace: what it read there must not
+      // be answered to it again. Its own forms go too (which ones were shared
+      // is not known here); they are read again on the next request.
+      this.nats.subscribe(workspaceAccessRevoked.subject, {
+        callback: (error, message) => {
+          const parsed = error ? undefined : workspaceAccessRevoked.payload.safeParse(message.json());
+          if (!parsed?.success) return this.clear();
+          this.forms.deleteWhere((cached) => cached.accountId === parsed.data.accountId);
         },
       }),
     ];

@@ -57,6 +57,11 @@ const etag = { ETag: "The form's version: send it back in If-Match to write only
 const ifMatch =
   'PUT and PATCH with If-Match write only if the form is still at that version (412 otherwise).';
 const notFound = [ErrorCode.FormNotFound];
+// A member of the shared workspace whose role does not allow it (moving or deleting the form).
+const forbidden = ErrorCode.Forbidden;
+const shared =
+  ' A form in a workspace shared with the account is reached too; a member with role `member` ' +
+  'may read and change it, but not move it to another workspace nor delete it (403).';
 
 // Typeform's Create API for forms. SPEC 4.1: the same answers on both base addresses.
 @Controller('forms')
@@ -99,6 +104,7 @@ export class FormsController {
   @RequiredScope('forms:read')
   @ApiOperation({
     summary: "List the account's forms",
+    description: 'With the forms of the workspaces shared with the account.',
     responses: {
       200: { description: 'One page of forms, newest first by default.', body: pageOf(formSummarySchema) },
     },
@@ -149,7 +155,7 @@ export class FormsController {
           { accountId: principal.accountId, formId },
           requestId,
         );
-        return { formId, version, body: JSON.stringify(form) };
+        return { accountId: principal.accountId, formId, version, body: JSON.stringify(form) };
       }));
     void reply.header('ETag', etagOf(cached.version)).type('application/json; charset=utf-8');
     return cached.body;
@@ -159,10 +165,10 @@ export class FormsController {
   @RequiredScope('forms:write')
   @ApiOperation({
     summary: 'Replace a form',
-    description: ifMatch,
+    description: ifMatch + shared,
     body: formInputSchema,
     responses: { 200: { description: 'The form as stored.', body: formResourceSchema, headers: etag } },
-    errors: [...notFound, ErrorCode.PreconditionFailed],
+    errors: [...notFound, ErrorCode.PreconditionFailed, forbidden],
   })
   async replace(
     @RequestId() requestId: string,
@@ -190,10 +196,10 @@ export class FormsController {
   @RequiredScope('forms:write')
   @ApiOperation({
     summary: 'Change parts of a form (JSON Patch)',
-    description: `RFC 6902 add, remove and replace under /title, /settings, /theme, /workspace and /cui_settings. ${ifMatch}`,
+    description: `RFC 6902 add, remove and replace under /title, /settings, /theme, /workspace and /cui_settings. ${ifMatch}${shared}`,
     body: patchOperationsSchema,
     responses: { 204: { description: 'Patched.', body: null, headers: etag } },
-    errors: [...notFound, ErrorCode.PreconditionFailed],
+    errors: [...notFound, ErrorCode.PreconditionFailed, forbidden],
   })
   async patch(
     @RequestId() requestId: string,
@@ -221,8 +227,9 @@ export class FormsController {
   @RequiredScope('forms:write')
   @ApiOperation({
     summary: 'Delete a form',
+    description: shared.trim(),
     responses: { 204: { description: 'Deleted.', body: null } },
-    errors: notFound,
+    errors: [...notFound, forbidden],
   })
   async delete(
     @RequestId() requestId: string,

@@ -120,7 +120,9 @@ export class ResponsesController {
   @RequiredScope('responses:read')
   @ApiOperation({
     summary: "A form's responses",
-    description: "Only the region of the form's account holds them; the other region lists none.",
+    description:
+      "Only the region of the form's account holds them; the other region lists none. " +
+      'Members of a workspace shared with the account read the responses of its forms too.',
     responses: { 200: { description: 'A page of responses.', body: pageOf(responseResourceSchema) } },
     errors: [ErrorCode.FormNotFound],
   })
@@ -147,11 +149,12 @@ export class ResponsesController {
     summary: "Delete some of a form's responses",
     description:
       'Name up to 1000 responses in `included_response_ids`: comma-separated in the query, ' +
-      'or as an array in a JSON body (`included_tokens` is the older spelling of the query parameter).',
+      'or as an array in a JSON body (`included_tokens` is the older spelling of the query parameter). ' +
+      'In a workspace shared with the account, only a member with role `owner` deletes responses (403 otherwise).',
     body: responseDeleteBody,
     bodyOptional: true,
     responses: { 200: { description: 'Deleted (unknown ids are ignored).', body: null } },
-    errors: [ErrorCode.FormNotFound],
+    errors: [ErrorCode.FormNotFound, ErrorCode.Forbidden],
   })
   async delete(
     @RequestId() requestId: string,

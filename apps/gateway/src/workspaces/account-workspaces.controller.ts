@@ -31,7 +31,9 @@ export class AccountWorkspacesController {
   @RequiredScope('workspaces:read')
   @ApiOperation({
     summary: "List an account's workspaces",
-    description: "The token's own account only (its `account_id`, as workspaces show it).",
+    description:
+      "The token's own account only (its `account_id`, as workspaces show it): its own workspaces, " +
+      'then those shared with it.',
     responses: {
       200: {
         description: 'One page of workspaces, the default one first.',

@@ -36,6 +36,7 @@ export class WorkspacesController {
   @RequiredScope('workspaces:read')
   @ApiOperation({
     summary: "List the account's workspaces",
+    description: 'Its own (the default one first), then those shared with it.',
     responses: {
       200: {
         description: 'One page of workspaces, the default one first.',

@@ -1,16 +1,16 @@
 import { currentRequestId } from '@formline/ops';
 import { Inject, Injectable } from '@nestjs/common';
-import { getFormSnapshot, type InsightsSummary } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import { authorizeForm, getFormSnapshot, type InsightsSummary } from '@formline/contracts';
 import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { InsightsRepository } from './insights.repository';
 import { summarizeInsights } from './insights.summary';
 
-// The Insights summary of the caller's form. Counted from this region's
-// responses: on the other region's address every counter is zero (SPEC 1
-// rule 2), with the form's questions still listed.
+// The Insights summary of the caller's form, or of a form in a workspace
+// shared with it. Counted from this region's responses: on the other region's
+// address every counter is zero (SPEC 1 rule 2), with the form's questions
+// still listed.
 @Injectable()
 export class InsightsService {
   constructor(
@@ -21,9 +21,14 @@ export class InsightsService {
 
   async summary(accountId: string, formId: string): Promise<InsightsSummary> {
     const form = await this.rpc.request(getFormSnapshot, { formId }, currentRequestId());
-    if (form.accountId !== accountId) {
-      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
-    }
+    // The owner's own form needs nothing more; anyone else asks the forms
+    // service, which answers 404 unless the form is shared with them.
+    if (form.accountId !== accountId)
+      await this.rpc.request(
+        authorizeForm,
+        { accountId, formId, need: 'responses-read' },
+        currentRequestId(),
+      );
     const definition = form.definition as FormDefinition;
     if (form.region !== this.config.REGION) return summarizeInsights(definition, [], [], []);
     const [platforms, answered, leftAfter] = await Promise.all([

@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import type { FormNeed } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { FormRepository, type StoredForm } from './form.repository';
+import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repository';
+
+// Who may do what with a form, decided in one place. A form is reached by the
+// account that owns it, or through the workspace that holds it when that
+// workspace is shared with the caller's account (by its email), with the role
+// the caller holds there. Members edit and read what the form collects;
+// removing things (the form, its responses) and taking the form elsewhere
+// stay with owners, as Typeform's member role cannot either.
+const allowed: Record<FormNeed, Record<WorkspaceAccess, boolean>> = {
+  read: { owning_account: true, owner: true, member: true },
+  write: { owning_account: true, owner: true, member: true },
+  delete: { owning_account: true, owner: true, member: false },
+  move: { owning_account: true, owner: true, member: false },
+  'responses-read': { owning_account: true, owner: true, member: true },
+  'responses-delete': { owning_account: true, owner: true, member: false },
+};
+
+export function allows(access: WorkspaceAccess, need: FormNeed): boolean {
+  return allowed[need][access];
+}
+
+export interface ReachedForm {
+  /** The form, with its owning account (whose data it is) and that account's region. */
+  form: StoredForm;
+  access: WorkspaceAccess;
+}
+
+@Injectable()
+export class FormAccess {
+  constructor(
+    private readonly forms: FormRepository,
+    private readonly workspaces: WorkspaceRepository,
+  ) {}
+
+  // The form, when the caller may do `need` with it. No access at all is the
+  // 404 of a form that does not exist (whether another account's form exists
+  // is nobody else's business); a member whose role falls short gets 403, as
+  // it may see the form and a 404 would lie. The owning account's own form
+  // costs one query, as before forms could be shared.
+  async require(accountId: string, formId: string, need: FormNeed): Promise<ReachedForm> {
+    const form = await this.forms.findAnywhere(formId);
+    if (!form) throw formNotFound(formId);
+    const access: WorkspaceAccess | undefined =
+      form.accountId === accountId
+        ? 'owning_account'
+        : await this.workspaces.memberRole(accountId, form.workspaceId);
+    if (!access) throw formNotFound(formId);
+    if (!allows(access, need)) throw forbidden(formId, need);
+    return { form, access };
+  }
+
+  // How the caller may put a form in a workspace: `write` to create one there,
+  // `move` to move one in. The form then belongs to the workspace's owning
+  // account. Undefined when the caller does not reach the workspace (the
+  // caller says it does not exist); 403 when its role falls short.
+  async requireWorkspace(
+    accountId: string,
+    workspaceId: string,
+    need: 'write' | 'move',
+  ): Promise<{ accountId: string } | undefined> {
+    const reached = await this.workspaces.access(accountId, workspaceId);
+    if (!reached) return undefined;
+    if (!allows(reached.access, need)) {
+      throw new DomainError(
+        ErrorCode.Forbidden,
+        `Workspace ${workspaceId} is shared with you as a member: only its owners may move forms into it.`,
+      );
+    }
+    return { accountId: reached.accountId };
+  }
+}
+
+function describe(need: FormNeed): string {
+  switch (need) {
+    case 'read':
+      return 'read it';
+    case 'write':
+      return 'change it';
+    case 'delete':
+      return 'delete it';
+    case 'move':
+      return 'move it to another workspace';
+    case 'responses-read':
+      return 'read its responses';
+    case 'responses-delete':
+      return 'delete its responses';
+  }
+}
+
+function forbidden(formId: string, need: FormNeed): DomainError {
+  return new DomainError(
+    ErrorCode.Forbidden,
+    `Form ${formId} is in a workspace shared with you as a member: only its owners may ${describe(need)}.`,
+  );
+}
+
+export function forbiddenToMove(formId: string): DomainError {
+  return forbidden(formId, 'move');
+}
+
+export function formNotFound(formId: string): DomainError {
+  return new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
+}

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "workspace_members_email_idx" ON "workspace_members"("email");
