@@ -242,7 +242,7 @@ export const webhookSecurityVars = {
 export const readCacheVars = {
   READ_CACHE_TTL_MS: count(
     5_000,
-    "Longest life of a cached token check or form read in the gateway: the bound on seeing the other region's revocations and form changes; 0 turns the caches off.",
+    "Longest life of a cached token check or form read in the gateway: the bound on seeing the other region's revocations, form changes and removals of workspace members; 0 turns the caches off.",
   ),
   READ_CACHE_MAX_ENTRIES: count(
     2_000,
