@@ -104,11 +104,12 @@ export class WorkspaceRepository {
     return role ? { accountId: row.accountId, access: role } : undefined;
   }
 
-  // The role the account holds in a workspace shared with it (by its email,
-  // lower-cased), undefined when it is no member. One query on two primary keys.
+  // The role the account holds in a workspace shared with it (by its email:
+  // both sides are stored lower-cased, so plain equality, which the indexes
+  // serve), undefined when it is no member. One query on two primary keys.
   async memberRole(accountId: string, workspaceId: string): Promise<WorkspaceMemberRole | undefined> {
     const rows = await this.db.$queryRaw<Array<{ role: string }>>`
-      SELECT m.role FROM workspace_members m JOIN accounts a ON m.email = lower(a.email)
+      SELECT m.role FROM workspace_members m JOIN accounts a ON m.email = a.email
       WHERE a.id = ${accountId} AND m.workspace_id = ${workspaceId}`;
     const role = rows[0]?.role;
     if (role === undefined) return undefined;
@@ -118,7 +119,7 @@ export class WorkspaceRepository {
   // The workspaces other accounts share with this one, by the workspace_members(email) index.
   async sharedWithIds(accountId: string): Promise<string[]> {
     const rows = await this.db.$queryRaw<Array<{ workspace_id: string }>>`
-      SELECT m.workspace_id FROM workspace_members m JOIN accounts a ON m.email = lower(a.email)
+      SELECT m.workspace_id FROM workspace_members m JOIN accounts a ON m.email = a.email
       WHERE a.id = ${accountId}
       ORDER BY m.created_at, m.workspace_id
       LIMIT ${maxSharedWorkspaces}`;
@@ -169,7 +170,7 @@ export class WorkspaceRepository {
         });
       if (change.removeMembers.length === 0) return { removedAccountIds: [] };
       const removed = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT id FROM accounts WHERE lower(email) = ANY(${change.removeMembers})`;
+        SELECT id FROM accounts WHERE email = ANY(${change.removeMembers})`;
       return { removedAccountIds: removed.map((row) => row.id) };
     });
   }
