@@ -140,6 +140,33 @@ describe('Forms in a shared workspace', () => {
       expect((await listResponses(owner, 'eu')).body.total_items).toBe(3);
     });
 
+    it('loses a form its owner moves out of the workspace, a read it cached included', async () => {
+      const leaving = await api(owner, 'POST', '/forms', {
+        title: 'Leaving',
+        workspace: { href: workspaceHref },
+      });
+      expect(leaving.status).toBe(201);
+      expect((await api(bee, 'GET', `/forms/${leaving.body.id}`)).status).toBe(200);
+      // Through the address whose gateway cached the member's read (the other
+      // region's may serve it for up to READ_CACHE_TTL_MS: decisions).
+      const moved = await api(
+        owner,
+        'PATCH',
+        `/forms/${leaving.body.id}`,
+        [
+          {
+            op: 'replace',
+            path: '/workspace/href',
+            value: `${baseUrl('eu')}/workspaces/${owner.workspaceId}`,
+          },
+        ],
+        'us',
+      );
+      expect(moved.status).toBe(204);
+      expect((await api(bee, 'GET', `/forms/${leaving.body.id}`)).status).toBe(404);
+      expect(ids((await api(bee, 'GET', '/forms?page_size=200')).body)).not.toContain(leaving.body.id);
+    });
+
     it("creates a form in the workspace, which is the owning account's", async () => {
       const created = await api(bee, 'POST', '/forms', {
         title: 'By Bee',
