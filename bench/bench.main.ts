@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import { demoFormDefinition } from '../tools/seed/demo-form';
 import { seedDemo } from '../tools/seed/demo-seed';
 import { BenchChild } from './lib/child';
+import { deliveryStages, describeStages, type StageName, stageNames } from './lib/delivery-stages';
 import {
   type BenchInfra,
   extraDispatcher,
@@ -408,9 +409,15 @@ async function deliveryLatency(c: Context): Promise<void> {
   progress('delivery latency: open-loop submissions -> signed webhook received');
   await openLoop(c, url, 20, 2); // warm-up
   const results: Record<number, { p50: number[]; p99: number[]; lost: number[]; refused: number[] }> = {};
+  const stageP50s = Object.fromEntries(
+    [50, 200].map((rate) => [rate, Object.fromEntries(stageNames.map((name) => [name, [] as number[]]))]),
+  ) as Record<number, Record<StageName, number[]>>;
   for (let round = 1; round <= settings.rounds; round++) {
     for (const rate of [50, 200]) {
       const r = await openLoop(c, url, rate, settings.deliverySeconds[rate]);
+      // Each stage's share, from the timestamps the pipeline stored.
+      const stages = await deliveryStages(c.infra.databaseHostUrl, 'us', c.receiver.arrivals);
+      for (const name of stageNames) stageP50s[rate][name].push(percentile(stages.stages[name], 50));
       results[rate] ??= { p50: [], p99: [], lost: [], refused: [] };
       results[rate].p50.push(r.p50);
       results[rate].p99.push(r.p99);
@@ -419,6 +426,7 @@ async function deliveryLatency(c: Context): Promise<void> {
       progress(
         `  round ${round} at ${rate}/s: p50 ${round1(r.p50)} ms, p99 ${round1(r.p99)} ms, lost ${r.lost} of ${r.accepted}, refused ${r.refused}`,
       );
+      progress(`    stages (ms, ${stages.traced} traced): ${describeStages(stages)}`);
     }
   }
   for (const rate of [50, 200]) {
@@ -439,6 +447,9 @@ async function deliveryLatency(c: Context): Promise<void> {
         results[rate].refused,
         undefined,
         null,
+      ),
+      ...stageNames.map((name) =>
+        figure(`delivery at ${rate}/s: ${name} p50`, 'ms', stageP50s[rate][name], undefined, null),
       ),
     );
   }
