@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { FormNeed } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FormRepository, type StoredForm } from './form.repository';
+import { type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repository';
 
 // Who may do what with a form, decided in one place. A form is reached by the
@@ -36,21 +36,27 @@ export class FormAccess {
     private readonly workspaces: WorkspaceRepository,
   ) {}
 
-  // The form, when the caller may do `need` with it. No access at all is the
-  // 404 of a form that does not exist (whether another account's form exists
-  // is nobody else's business); a member whose role falls short gets 403, as
-  // it may see the form and a 404 would lie. The owning account's own form
-  // costs one query, as before forms could be shared.
+  // The form, when the caller may do `need` with it (see decide).
   async require(accountId: string, formId: string, need: FormNeed): Promise<ReachedForm> {
     const form = await this.forms.findAnywhere(formId);
     if (!form) throw formNotFound(formId);
+    return { form, access: await this.decide(accountId, form, need) };
+  }
+
+  // How the caller reaches a form already read (by any lookup, or under its
+  // row lock, so that a concurrent move or removal is seen), when it may do
+  // `need` with it. No access at all is the 404 of a form that does not exist
+  // (whether another account's form exists is nobody else's business); a
+  // member whose role falls short gets 403, as it may see the form and a 404
+  // would lie. The owning account's own form costs no query.
+  async decide(accountId: string, form: FormOwnership, need: FormNeed): Promise<WorkspaceAccess> {
     const access: WorkspaceAccess | undefined =
       form.accountId === accountId
         ? 'owning_account'
         : await this.workspaces.memberRole(accountId, form.workspaceId);
-    if (!access) throw formNotFound(formId);
-    if (!allows(access, need)) throw forbidden(formId, need);
-    return { form, access };
+    if (!access) throw formNotFound(form.id);
+    if (!allows(access, need)) throw forbidden(form.id, need);
+    return access;
   }
 
   // How the caller may put a form in a workspace: `write` to create one there,

@@ -17,6 +17,9 @@ export interface StoredForm {
   updatedAt: Date;
 }
 
+/** Whose a form is and where it sits: what access to it is decided on. */
+export type FormOwnership = Pick<StoredForm, 'id' | 'accountId' | 'workspaceId' | 'region'>;
+
 export interface FormListQuery {
   page: number;
   pageSize: number;
@@ -39,17 +42,33 @@ const formColumns = {
 } as const;
 
 // Forms in the global database. A caller reaches a form through FormAccess
-// (its own, or one in a workspace shared with it); the writes here are scoped
-// by the owning account that access resolved to, so another account's form is
-// simply not found.
+// (its own, or one in a workspace shared with it): the lookups here take any
+// account's form, for FormAccess to decide on; deletes are scoped by the
+// owning account it resolved to.
 @Injectable()
 export class FormRepository {
   constructor(private readonly db: GlobalPrismaClient) {}
 
-  // Any account's form, with its owner and the owner's region: what access is decided on.
+  // Any account's form, with its owner and the owner's region.
   async findAnywhere(formId: string): Promise<StoredForm | undefined> {
     const form = await this.db.form.findUnique({ where: { id: formId }, select: formColumns });
     return form ? toStored(form) : undefined;
+  }
+
+  // The same without the definition, for deciding access alone (the
+  // responses service asks on every listing; a definition may be large).
+  async findOwnership(formId: string): Promise<FormOwnership | undefined> {
+    const form = await this.db.form.findUnique({
+      where: { id: formId },
+      select: { id: true, accountId: true, workspaceId: true, account: { select: { region: true } } },
+    });
+    if (!form) return undefined;
+    return {
+      id: form.id,
+      accountId: form.accountId,
+      workspaceId: form.workspaceId,
+      region: form.account.region,
+    };
   }
 
   async create(form: {
@@ -69,14 +88,15 @@ export class FormRepository {
   // form queue up instead of overwriting each other. `change` sees the form as
   // it is now and returns the new state (or throws, which changes nothing).
   // Undefined when the account has no such form.
+  // Any account's form under its row lock: `change` decides, on the locked
+  // row, whether the caller may write it (throwing ends the transaction).
   async updateLocked(
-    accountId: string,
     formId: string,
     change: (current: StoredForm) => Promise<{ workspaceId: string; definition: FormDefinition }>,
   ): Promise<StoredForm | undefined> {
     return this.db.$transaction(async (tx) => {
       const locked = await tx.$queryRaw<Array<{ id: string }>>`
-        SELECT id FROM forms WHERE id = ${formId} AND account_id = ${accountId} FOR UPDATE`;
+        SELECT id FROM forms WHERE id = ${formId} FOR UPDATE`;
       if (locked.length === 0) return undefined;
       const current = toStored(
         await tx.form.findUniqueOrThrow({ where: { id: formId }, select: formColumns }),

@@ -16,7 +16,7 @@ import { ChangeAnnouncer } from './change-announcer';
 import { allows, FormAccess, forbiddenToMove, formNotFound } from './form-access';
 import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
-import { type FormListQuery, FormRepository, type StoredForm } from './form.repository';
+import { type FormListQuery, type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { FormImagesCheck } from './images/form-images.check';
 import { ResourceLinks } from './resource-links';
@@ -133,7 +133,8 @@ export class FormService {
   // keep the form's data elsewhere (responses): the owning account whose data
   // to reach, and its region.
   async authorize(accountId: string, formId: string, need: FormNeed): Promise<FormAuthorization> {
-    const { form } = await this.access.require(accountId, formId, need);
+    const form = await this.ownership(formId);
+    await this.access.decide(accountId, form, need);
     return { accountId: form.accountId, region: form.region };
   }
 
@@ -163,7 +164,8 @@ export class FormService {
   }
 
   async delete(accountId: string, formId: string): Promise<void> {
-    const { form } = await this.access.require(accountId, formId, 'delete');
+    const form = await this.ownership(formId);
+    await this.access.decide(accountId, form, 'delete');
     if (!(await this.forms.delete(form.accountId, formId))) throw formNotFound(formId);
     await this.announcer.formChanged(formId);
   }
@@ -177,14 +179,21 @@ export class FormService {
       access: WorkspaceAccess,
     ) => Promise<Pick<StoredForm, 'definition' | 'workspaceId'>>,
   ): Promise<VersionedForm> {
-    const { form, access } = await this.access.require(accountId, formId, 'write');
-    const updated = await this.forms.updateLocked(form.accountId, formId, (current) => {
+    // Decided on the locked row: a move or a removal committed meanwhile is seen.
+    const updated = await this.forms.updateLocked(formId, async (current) => {
+      const access = await this.access.decide(accountId, current, 'write');
       if (expectedVersion !== undefined && current.version !== expectedVersion) throw stale(formId);
       return change(current, access);
     });
     if (!updated) throw formNotFound(formId);
     await this.announcer.formChanged(formId);
     return this.present(updated);
+  }
+
+  private async ownership(formId: string): Promise<FormOwnership> {
+    const form = await this.forms.findOwnership(formId);
+    if (!form) throw formNotFound(formId);
+    return form;
   }
 
   // `_links.responses` names the owning account's region, whoever reads it:
