@@ -3,7 +3,7 @@ import { percentile, round } from './stats';
 
 // Where a delivery's time goes, from the timestamps the pipeline stores
 // anyway, all taken by the one PostgreSQL server's clock: the response row
-// (inserted), its outbox row (published to JetStream by the relay), the
+// (inserted), its outbox row (marked once published to JetStream), the
 // delivery row (planned by the webhooks service) and its first attempt
 // (started by the dispatcher); then the receiver's arrival time, on this
 // machine's clock (the same clock, as PostgreSQL runs here too).
@@ -79,8 +79,12 @@ export async function deliveryStages(
     if (published === undefined || planned === undefined || attempted === undefined || arrived === undefined)
       continue;
     traced += 1;
-    stages.relay.push(published - inserted);
-    stages['consume and plan'].push(planned - published);
+    // published_at is written once JetStream acknowledged the event, which
+    // can be after the webhooks service planned it: the relay's stage ends
+    // at whichever came first.
+    const relayed = Math.min(published, planned);
+    stages.relay.push(relayed - inserted);
+    stages['consume and plan'].push(planned - relayed);
     stages['queue to dispatch'].push(attempted - planned);
     stages['send and receive'].push(arrived - attempted);
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResponseQuery } from '@formline/contracts';
+import { type ResponseQuery, Subjects } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from './response.repository';
@@ -70,14 +70,14 @@ describe('ResponseRepository against PostgreSQL', () => {
     database = await scratchResponsesDatabase();
     repository = new ResponseRepository(database.client);
     for (const response of fixture) {
-      expect(await repository.insertWithEvent(newResponse(response))).toBe(true);
+      expect(await repository.insertWithEvent(newResponse(response))).not.toBeNull();
     }
     // The same account's response to another form.
     const elsewhere = newResponse(
       { id: 'r-elsewhere', submitted: 25, landed: 25 },
       { formId: 'form-elsewhere' },
     );
-    expect(await repository.insertWithEvent(elsewhere)).toBe(true);
+    expect(await repository.insertWithEvent(elsewhere)).not.toBeNull();
   });
 
   afterAll(() => database?.dispose());
@@ -150,18 +150,28 @@ describe('ResponseRepository against PostgreSQL', () => {
       { id: 'r-keyed', submitted: 60, landed: 60 },
       { formId: 'form-keyed', idempotencyKey: 'k1' },
     );
-    expect(await repository.insertWithEvent(keyed)).toBe(true);
+    const written = await repository.insertWithEvent(keyed);
+    expect(written).toEqual({
+      id: keyed.built.event.event_id,
+      subject: Subjects.responsesResponseSubmitted,
+      payload: JSON.stringify(keyed.built.event),
+      requestId: null,
+    });
     const again = newResponse(
       { id: 'r-keyed-2', submitted: 61, landed: 61 },
       { formId: 'form-keyed', idempotencyKey: 'k1' },
     );
-    expect(await repository.insertWithEvent(again)).toBe(false);
+    expect(await repository.insertWithEvent(again)).toBeNull();
 
     const outbox = await database.client.outboxEvent.findMany({
       where: { id: { in: [keyed.built.event.event_id, again.built.event.event_id] } },
     });
     expect(outbox.map((row) => row.id)).toEqual([keyed.built.event.event_id]);
     expect(outbox[0].payload).toEqual(keyed.built.event);
+    // What the relay publishes at once is what it would read back from the row.
+    const [stored] = await database.client.$queryRaw<{ payload: string }[]>`
+      SELECT payload::text AS payload FROM outbox_events WHERE id = ${keyed.built.event.event_id}`;
+    expect(stored.payload).toBe(written?.payload);
     expect(await database.client.response.findUnique({ where: { id: 'r-keyed-2' } })).toBeNull();
     expect(await repository.findByIdempotencyKey('form-keyed', 'k1')).toEqual({
       payload: keyed.built.resource,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { type ResponseQuery, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient, type ResponsesDb } from '@formline/db';
+import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool } from '@formline/db';
+import type { OutboxRow } from './outbox/outbox.repository';
 import type { BuiltResponse } from './submission/response.builder';
 import { UploadRepository } from './uploads/upload.repository';
 
@@ -53,11 +54,12 @@ type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date
 export class ResponseRepository {
   constructor(private readonly db: ResponsesPrismaClient) {}
 
-  // False when the idempotency key was taken meanwhile (a concurrent retry).
-  async insertWithEvent(response: NewResponse): Promise<boolean> {
+  // The event written with the response (for the relay to publish at once),
+  // or null when the idempotency key was taken meanwhile (a concurrent retry).
+  async insertWithEvent(response: NewResponse): Promise<OutboxRow | null> {
     const { built } = response;
-    const statement = [
-      insertWithEventSql,
+    const event = outboxRowOf(response);
+    const values = [
       built.token,
       response.formId,
       response.accountId,
@@ -68,25 +70,32 @@ export class ResponseRepository {
       built.searchText,
       response.idempotencyKey ?? null,
       response.requestHash,
-      response.requestId ?? null,
-      built.event.event_id,
-      Subjects.responsesResponseSubmitted,
-      JSON.stringify(built.event),
+      event.requestId,
+      event.id,
+      event.subject,
+      event.payload,
       built.responseType,
       response.progressKey ?? null,
-    ] as const;
+    ];
     const fileNames = response.fileNames ?? [];
     try {
-      if (fileNames.length === 0) await this.db.$executeRawUnsafe(...statement);
+      if (fileNames.length === 0)
+        // Plain SQL on Prisma's own pool: Prisma's runtime around this one
+        // statement cost more CPU than the statement.
+        await responsesSqlPool(this.db).query({
+          name: 'response-insert-with-event',
+          text: insertWithEventSql,
+          values,
+        });
       else
         // With files (rare), the uploads it holds are marked in the same transaction.
         await this.db.$transaction(async (tx) => {
-          await tx.$executeRawUnsafe(...statement);
+          await tx.$executeRawUnsafe(insertWithEventSql, ...values);
           await UploadRepository.attach(tx, response.formId, built.token, fileNames);
         });
-      return true;
+      return event;
     } catch (error) {
-      if (isUniqueViolation(error) && (response.idempotencyKey || response.progressKey)) return false;
+      if (isUniqueViolation(error) && (response.idempotencyKey || response.progressKey)) return null;
       throw error;
     }
   }
@@ -100,10 +109,12 @@ export class ResponseRepository {
 
   // Writes a new state of the response in progress `id` (a later partial save,
   // or the final submission completing it) with its event, in one
-  // transaction. False when the response was completed meanwhile: then
-  // nothing is written, and no event exists for the write that lost.
-  async updateInProgress(id: string, response: NewResponse): Promise<boolean> {
+  // transaction, answering the event written. Null when the response was
+  // completed meanwhile: then nothing is written, and no event exists for the
+  // write that lost.
+  async updateInProgress(id: string, response: NewResponse): Promise<OutboxRow | null> {
     const { built } = response;
+    const event = outboxRowOf(response);
     try {
       return await this.db.$transaction(async (tx) => {
         const { count } = await tx.response.updateMany({
@@ -119,21 +130,15 @@ export class ResponseRepository {
             ...(response.idempotencyKey ? { idempotencyKey: response.idempotencyKey } : {}),
           },
         });
-        if (count === 0) return false;
+        if (count === 0) return null;
         await UploadRepository.attach(tx, response.formId, id, response.fileNames ?? []);
-        await tx.outboxEvent.create({
-          data: {
-            id: built.event.event_id,
-            subject: Subjects.responsesResponseSubmitted,
-            payload: asJson(built.event),
-            requestId: response.requestId ?? null,
-          },
-        });
-        return true;
+        await tx.$executeRaw`INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
+          VALUES (${event.id}, ${event.subject}, ${event.payload}::json, ${event.requestId}, now() AT TIME ZONE 'UTC')`;
+        return event;
       });
     } catch (error) {
       // Another response already holds this Idempotency-Key: the caller replays it.
-      if (isUniqueViolation(error) && response.idempotencyKey) return false;
+      if (isUniqueViolation(error) && response.idempotencyKey) return null;
       throw error;
     }
   }
@@ -255,14 +260,30 @@ export function answeredFilter(fields: readonly string[] | undefined) {
   };
 }
 
-// Prisma's P2002, or a raw statement's P2010 whose driver error is PostgreSQL's 23505.
+// The event row a write stores, as the relay publishes it: the payload text
+// is stored as it is (a json column keeps its text), so both are the same bytes.
+function outboxRowOf(response: NewResponse): OutboxRow {
+  return {
+    id: response.built.event.event_id,
+    subject: Subjects.responsesResponseSubmitted,
+    payload: JSON.stringify(response.built.event),
+    requestId: response.requestId ?? null,
+  };
+}
+
+// PostgreSQL's 23505: from pg itself, as Prisma's P2002, or as a raw
+// statement's P2010 whose driver error it is.
 function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, meta } = error as {
     code?: string;
     meta?: { driverAdapterError?: { cause?: { originalCode?: string } } };
   };
-  return code === 'P2002' || (code === 'P2010' && meta?.driverAdapterError?.cause?.originalCode === '23505');
+  return (
+    code === '23505' ||
+    code === 'P2002' ||
+    (code === 'P2010' && meta?.driverAdapterError?.cause?.originalCode === '23505')
+  );
 }
 
 function asJson(value: object): ResponsesDb.Prisma.InputJsonValue {

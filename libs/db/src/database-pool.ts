@@ -46,6 +46,29 @@ export function createPrismaAdapter(url: string, settings: Partial<DatabasePoolS
   return new PrismaPg(createDatabasePool(url, settings), { disposeExternalPool: true });
 }
 
+// The pool under each client made by withSqlPool. The hottest statements (a
+// submission's insert, the outbox relay's marks, the dispatcher's attempts)
+// go to it as plain, prepared SQL: Prisma's runtime around a raw query cost
+// more CPU than the query. Same connections as Prisma's, closed by $disconnect.
+const sqlPools = new WeakMap<object, pg.Pool>();
+
+export function withSqlPool<Client extends object>(
+  url: string,
+  settings: Partial<DatabasePoolSettings> = {},
+  create: (adapter: PrismaPg) => Client,
+): Client {
+  const pool = createDatabasePool(url, settings);
+  const client = create(new PrismaPg(pool, { disposeExternalPool: true }));
+  sqlPools.set(client, pool);
+  return client;
+}
+
+export function sqlPoolOf(client: object): pg.Pool {
+  const pool = sqlPools.get(client);
+  if (!pool) throw new Error('not a client made by withSqlPool');
+  return pool;
+}
+
 // The pool under the adapter (exported for its tests).
 export function createDatabasePool(url: string, settings: Partial<DatabasePoolSettings> = {}): pg.Pool {
   return new WatchedPool(

@@ -4,3 +4,4 @@ export * from './webhooks.database';
 export * from './retention.pruner';
 export * from './database-pool';
 export * from './json-text-pattern';
+export * from './statement-batch';

@@ -3,13 +3,13 @@ import {
   SendFailureKind,
   WebhooksPrismaClient,
   jsonStringMemberPattern,
+  StatementBatch,
   webhooksSqlPool,
 } from '@formline/db';
 import type pg from 'pg';
 import { newPublicId } from '@formline/ids';
 import type { PlannedDelivery } from './delivery.queue';
 import type { SendOutcome } from './send-outcome';
-import { StatementBatch } from './statement-batch';
 
 export { DeliveryStatus };
 

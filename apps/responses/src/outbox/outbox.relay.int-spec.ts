@@ -117,6 +117,51 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
     expect(copies).toEqual([{ messageId: id, requestId: 'request-42', data: JSON.parse(event(id)) }]);
   });
 
+  // A row as the responses service writes it with a response: created now.
+  const insertFreshRow = (id: string) =>
+    database.client.$executeRawUnsafe(
+      `INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
+       VALUES ($1, $2, $3::json, NULL, now() AT TIME ZONE 'UTC')`,
+      id,
+      Subjects.responsesResponseSubmitted,
+      event(id),
+    );
+
+  it('publishes an event its writer just committed at once, from memory, and marks it', async () => {
+    const id = randomUUID();
+    await insertFreshRow(id);
+    const started = Date.now();
+    relay.publishCommitted({
+      id,
+      subject: Subjects.responsesResponseSubmitted,
+      payload: event(id),
+      requestId: 'request-7',
+    });
+    expect((await published(id))?.publishedAt).not.toBeNull();
+    // Long before the poller would take a row this young (the publish timeout and 2 s).
+    expect(Date.now() - started).toBeLessThan(2500);
+    const copies = (await streamEvents()).filter((message) => message.messageId === id);
+    expect(copies).toEqual([{ messageId: id, requestId: 'request-7', data: JSON.parse(event(id)) }]);
+  });
+
+  it('leaves a young row to its writer, and relays it once older when the writer never published it', async () => {
+    const id = randomUUID();
+    await insertFreshRow(id);
+    const inserted = Date.now();
+    relay.nudge();
+    await relay.drain();
+    expect((await rowOf(id))?.publishedAt).toBeNull();
+    const row = await eventually(
+      () => rowOf(id),
+      (current) => (current?.publishedAt ?? null) !== null,
+      15_000,
+    );
+    // OUTBOX_PUBLISH_TIMEOUT_MS (1 s here) and 2 s for the writer to mark it.
+    expect(Date.now() - inserted).toBeGreaterThanOrEqual(2900);
+    expect(row).toMatchObject({ attempts: 0, deadLetteredAt: null });
+    expect((await streamEvents()).filter((message) => message.messageId === id)).toHaveLength(1);
+  });
+
   it('re-publishes with the same id after a crash between publish and bookkeeping, and JetStream keeps one', async () => {
     const id = randomUUID();
     // What a relay that died after JetStream's ack, before marking the row, leaves behind.

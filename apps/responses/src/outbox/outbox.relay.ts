@@ -42,7 +42,12 @@ export interface BatchResult {
   pausedBy?: string;
 }
 
-// Publishes the outbox to the region's JetStream stream, a batch at a time:
+// Publishes the outbox to the region's JetStream stream. An event its writer
+// has just committed is published at once, from memory, and marked
+// (publishCommitted: no claim, no read, no transaction; one round trip to
+// NATS and one to PostgreSQL, shared with concurrent writers). Whatever that
+// fast path leaves (NATS away, the process stopped, a publish refused) the
+// poller relays once the row is older than fastPathGraceMs, a batch at a time:
 // claim the oldest pending rows (by id, locked so replicas never take the
 // same ones), read their payloads apart, publish them all at once with their
 // event id as JetStream message id, then mark those JetStream acknowledged,
@@ -61,6 +66,12 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  // Fast-path publishes under way, awaited at shutdown.
+  private readonly publishing = new Set<Promise<void>>();
+  // How long a new row is left to its writer's fast path: its publish's
+  // timeout, and time to mark it. Should the poller relay it too, the message
+  // id is the same and JetStream keeps one.
+  private readonly fastPathGraceMs: number;
 
   constructor(
     private readonly store: OutboxRepository,
@@ -68,6 +79,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
     this.link = new NatsLink(nats);
+    this.fastPathGraceMs = config.OUTBOX_PUBLISH_TIMEOUT_MS + 2000;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -86,7 +98,24 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.running;
+    await Promise.all([this.running, ...this.publishing]);
+  }
+
+  // The fast path: an event its writer has just committed, published and
+  // marked without waiting for the poller. A failure here only leaves the row
+  // to the poller (which counts attempts and sets bad rows aside).
+  publishCommitted(row: OutboxRow): void {
+    const publisher = this.publisher;
+    if (this.stopped || !publisher || !this.link.isUp()) return;
+    const run = publisher
+      .publish(row)
+      .then(() => this.store.markPublishedNow(row.id))
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.debug(`event ${row.id} left to the poller: ${String(error)}`),
+      )
+      .finally(() => this.publishing.delete(run));
+    this.publishing.add(run);
   }
 
   // Relay soon: after a commit, or on the timer. One run at a time.
@@ -121,41 +150,46 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
 
   async relayBatch(publisher: OutboxPublisher): Promise<BatchResult> {
     const timeoutMs = this.config.OUTBOX_PUBLISH_TIMEOUT_MS + 10_000;
-    return this.store.withClaimedBatch(this.config.OUTBOX_BATCH_SIZE, timeoutMs, async (batch) => {
-      const { rows, unreadable } = await this.store.read(batch.ids);
-      const settled = await Promise.allSettled(rows.map((row) => publisher.publish(row)));
-      const published: string[] = [];
-      const failed: { id: string; error: unknown }[] = [];
-      settled.forEach((outcome, i) => {
-        if (outcome.status === 'fulfilled') published.push(rows[i].id);
-        else failed.push({ id: rows[i].id, error: outcome.reason });
-      });
-      // Asked only when something failed: whether JetStream is there to blame the rows.
-      const streamAnswers = failed.length === 0 || (await publisher.streamAnswers());
-      const ownFailures = [
-        ...unreadable,
-        ...(streamAnswers ? failed : [])
-          .filter((f) => !isTransient(f.error))
-          .map((f) => ({ id: f.id, error: String(f.error) })),
-      ];
-      const natsAway =
-        published.length === 0 &&
-        failed.length > 0 &&
-        (!streamAnswers || failed.every((f) => isTransient(f.error)));
-      await batch.markPublished(published);
-      const setAside = await batch.countFailures(ownFailures, this.config.OUTBOX_MAX_ATTEMPTS);
-      for (const row of setAside) {
-        this.logger.error(
-          `outbox event ${row.id} (${row.subject}) set aside after ${row.attempts} failed attempts: ${row.lastError ?? 'unknown error'}`,
-        );
-      }
-      recordOutboxDeadLetters(setAside.length);
-      return {
-        claimed: batch.ids.length,
-        published: published.length,
-        pausedBy: natsAway ? String(failed[0].error) : undefined,
-      };
-    });
+    return this.store.withClaimedBatch(
+      this.config.OUTBOX_BATCH_SIZE,
+      timeoutMs,
+      async (batch) => {
+        const { rows, unreadable } = await this.store.read(batch.ids);
+        const settled = await Promise.allSettled(rows.map((row) => publisher.publish(row)));
+        const published: string[] = [];
+        const failed: { id: string; error: unknown }[] = [];
+        settled.forEach((outcome, i) => {
+          if (outcome.status === 'fulfilled') published.push(rows[i].id);
+          else failed.push({ id: rows[i].id, error: outcome.reason });
+        });
+        // Asked only when something failed: whether JetStream is there to blame the rows.
+        const streamAnswers = failed.length === 0 || (await publisher.streamAnswers());
+        const ownFailures = [
+          ...unreadable,
+          ...(streamAnswers ? failed : [])
+            .filter((f) => !isTransient(f.error))
+            .map((f) => ({ id: f.id, error: String(f.error) })),
+        ];
+        const natsAway =
+          published.length === 0 &&
+          failed.length > 0 &&
+          (!streamAnswers || failed.every((f) => isTransient(f.error)));
+        await batch.markPublished(published);
+        const setAside = await batch.countFailures(ownFailures, this.config.OUTBOX_MAX_ATTEMPTS);
+        for (const row of setAside) {
+          this.logger.error(
+            `outbox event ${row.id} (${row.subject}) set aside after ${row.attempts} failed attempts: ${row.lastError ?? 'unknown error'}`,
+          );
+        }
+        recordOutboxDeadLetters(setAside.length);
+        return {
+          claimed: batch.ids.length,
+          published: published.length,
+          pausedBy: natsAway ? String(failed[0].error) : undefined,
+        };
+      },
+      this.fastPathGraceMs,
+    );
   }
 
   // formline_outbox_backlog, formline_outbox_oldest_age_seconds, formline_outbox_dead_letters.

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ResponsesPrismaClient } from '@formline/db';
+import { ResponsesPrismaClient, responsesSqlPool, StatementBatch } from '@formline/db';
 import { isDependencyUnavailable } from '@formline/errors';
 
 export interface OutboxRow {
@@ -33,24 +33,31 @@ const pending = 'published_at IS NULL AND dead_lettered_at IS NULL';
 // The SQL of the outbox table (outbox_events), for the relay. Rows are claimed
 // by id alone (FOR UPDATE SKIP LOCKED in a transaction, so replicas never take
 // the same row), and their payloads are read apart, as text: nothing in the
-// claim parses a payload, so a row PostgreSQL cannot read fails alone.
+// claim parses a payload, so a row PostgreSQL cannot read fails alone. A row
+// its writer published at once is marked without a claim (markPublishedNow).
 @Injectable()
 export class OutboxRepository {
+  private publishedNow?: StatementBatch<string, boolean>;
+
   constructor(private readonly db: ResponsesPrismaClient) {}
 
-  // Runs `work` with up to `limit` pending rows locked, oldest first; the
-  // locks, and what `work` marked, last until it returns.
+  // Runs `work` with up to `limit` pending rows locked, oldest first, of
+  // those at least `minAgeMs` old (younger ones are still their writer's to
+  // publish); the locks, and what `work` marked, last until it returns.
   async withClaimedBatch<T>(
     limit: number,
     timeoutMs: number,
     work: (batch: ClaimedBatch) => Promise<T>,
+    minAgeMs = 0,
   ): Promise<T> {
     return this.db.$transaction(
       async (tx) => {
         const claimed = await tx.$queryRawUnsafe<{ id: string }[]>(
-          `SELECT id FROM outbox_events WHERE ${pending}
+          `SELECT id FROM outbox_events
+           WHERE ${pending} AND created_at <= (now() AT TIME ZONE 'UTC') - $2::float8 * interval '1 millisecond'
            ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
           limit,
+          minAgeMs,
         );
         return work({
           ids: claimed.map((row) => row.id),
@@ -77,6 +84,26 @@ export class OutboxRepository {
       },
       { timeout: timeoutMs, maxWait: timeoutMs },
     );
+  }
+
+  // A row published by its writer at once, marked so: concurrent writers'
+  // rows share one statement (StatementBatch). False when it was marked
+  // already (the poller relayed it too).
+  markPublishedNow(id: string): Promise<boolean> {
+    this.publishedNow ??= new StatementBatch<string, boolean>(
+      async (ids) => {
+        const { rows } = await responsesSqlPool(this.db).query<{ id: string }>({
+          name: 'outbox-mark-published',
+          text: `UPDATE outbox_events SET published_at = now() AT TIME ZONE 'UTC'
+                 WHERE id = ANY($1::text[]) AND published_at IS NULL RETURNING id`,
+          values: [ids],
+        });
+        const marked = new Set(rows.map((row) => row.id));
+        return ids.map((id) => marked.has(id));
+      },
+      (id) => id,
+    );
+    return this.publishedNow.submit(id);
   }
 
   // The payloads of claimed rows, in one read; if that read fails, row by row,

@@ -67,7 +67,7 @@ export class ResponseWriter {
       ? await this.responses.updateInProgress(inProgress.id, write)
       : await this.responses.insertWithEvent(write);
     if (!stored) return undefined;
-    this.relay.nudge();
+    this.relay.publishCommitted(stored);
     return built;
   }
 }

@@ -1,10 +1,11 @@
 // Many callers' rows in one statement, without waiting for a batch to fill:
 // a row submitted while no statement of this kind is under way goes at once,
 // alone; rows submitted meanwhile gather and go together as soon as it ends
-// (as a database's group commit does). The dispatcher's concurrent jobs thus
-// share round trips when they are many and wait for none when they are few.
-// Each caller gets its own row's answer, or the statement's failure. Rows of
-// one key (one delivery) never share a statement: a later one waits for the next.
+// (as a database's group commit does). Concurrent callers (the dispatcher's
+// jobs, the outbox relay's publishes) thus share round trips when they are
+// many and wait for none when they are few. Each caller gets its own row's
+// answer, or the statement's failure. Rows of one key (one delivery) never
+// share a statement: a later one waits for the next.
 export class StatementBatch<Row, Answer> {
   private waiting: { row: Row; resolve: (answer: Answer) => void; reject: (error: unknown) => void }[] = [];
   private busy = false;
