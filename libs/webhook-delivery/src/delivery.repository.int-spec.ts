@@ -1,5 +1,5 @@
-import { type WebhooksPrismaClient } from '@formline/db';
-import { scratchWebhooksDatabase, type ScratchDatabase } from '@formline/testing';
+import { type WebhooksPrismaClient, webhooksSqlPool } from '@formline/db';
+import { eventually, scratchWebhooksDatabase, type ScratchDatabase } from '@formline/testing';
 import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import { SendFailureKind, type SendOutcome } from './send-outcome';
 
@@ -70,6 +70,117 @@ describe('DeliveryRepository against PostgreSQL', () => {
         .sort(),
     );
     expect(await database.client.delivery.count({ where: { webhookId: { in: [first, second] } } })).toBe(4);
+  });
+
+  it('plans in one statement: new rows returned and stamped, existing pending ones found, finished ones not', async () => {
+    const [first, second] = [await newWebhook(), await newWebhook()];
+    const rowsOf = () =>
+      database.client.delivery.findMany({
+        where: { webhookId: { in: [first, second] } },
+        orderBy: { id: 'asc' },
+      });
+    const pairs = (rows: readonly { eventId: string; webhookId: string }[]) =>
+      rows.map((row) => `${row.eventId} ${row.webhookId}`).sort();
+    const items = ['p1', 'p2', 'p3'].flatMap((eventId) =>
+      [first, second].map((webhookId) => ({ eventId, webhookId, body: `{"event_id":"${eventId}"}` })),
+    );
+    const before = Date.now();
+    const planned = await deliveries.plan(items);
+    const after = Date.now();
+    expect(pairs(planned)).toEqual(pairs(items));
+    const rows = await rowsOf();
+    expect(rows.map((row) => row.id).sort()).toEqual(planned.map((row) => row.id).sort());
+    for (const row of rows) {
+      const item = items.find((one) => one.eventId === row.eventId && one.webhookId === row.webhookId)!;
+      expect(row).toMatchObject({
+        body: item.body,
+        status: DeliveryStatus.pending,
+        attemptCount: 0,
+        nextAttemptAt: null,
+      });
+      expect(planned.find((one) => one.id === row.id)).toEqual({
+        id: row.id,
+        eventId: row.eventId,
+        webhookId: row.webhookId,
+      });
+      // UTC, as Prisma writes and reads timestamps; the column has millisecond precision.
+      expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(row.createdAt.getTime()).toBeLessThanOrEqual(after + 1000);
+      expect(row.updatedAt).toEqual(row.createdAt);
+    }
+
+    // One succeeded, one failed: not planned again, nor touched.
+    const done = planned.find((row) => row.eventId === 'p1' && row.webhookId === first)!;
+    await deliveries.succeed(done.id, await begin(done.id, 1000), ok);
+    const failed = planned.find((row) => row.eventId === 'p2' && row.webhookId === second)!;
+    await deliveries.giveUp(failed.id, await begin(failed.id, 1000), http500, null);
+    const finishedBefore = await database.client.delivery.findMany({
+      where: { id: { in: [done.id, failed.id] } },
+      orderBy: { id: 'asc' },
+    });
+
+    // Again, with one item twice and one new pair: the still-pending rows and
+    // the new one, each once; nothing else inserted, no id changed.
+    const again = await deliveries.plan([
+      ...items,
+      items[5],
+      { eventId: 'p4', webhookId: first, body: 'p4' },
+    ]);
+    const added = again.find((row) => row.eventId === 'p4')!;
+    expect(again.map((row) => row.id).sort()).toEqual(
+      [
+        ...planned.filter((row) => row.id !== done.id && row.id !== failed.id).map((row) => row.id),
+        added.id,
+      ].sort(),
+    );
+    const rowsAfter = await rowsOf();
+    expect(rowsAfter).toHaveLength(rows.length + 1);
+    expect(rowsAfter.filter((row) => row.id !== added.id).map((row) => [row.id, row.body])).toEqual(
+      rows.map((row) => [row.id, row.body]),
+    );
+    expect(
+      await database.client.delivery.findMany({
+        where: { id: { in: [done.id, failed.id] } },
+        orderBy: { id: 'asc' },
+      }),
+    ).toEqual(finishedBefore);
+    expect(await deliveries.plan([])).toEqual([]);
+  });
+
+  it('plans a row that another planner inserted while its statement ran, as pending', async () => {
+    const webhookId = await newWebhook();
+    // The same event redelivered to another replica: its insert is under way.
+    const other = await webhooksSqlPool(database.client).connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `INSERT INTO deliveries (id, event_id, webhook_id, body, updated_at)
+         VALUES ('raced-row', 'e-raced', $1, 'raced', now() AT TIME ZONE 'UTC')`,
+        [webhookId],
+      );
+      const planning = deliveries.plan([
+        { eventId: 'e-raced', webhookId, body: 'raced' },
+        { eventId: 'e-calm', webhookId, body: 'calm' },
+      ]);
+      // The plan waits for the other's row, then skips it: committed after the plan began.
+      const waiting = await eventually(
+        async () =>
+          (
+            await database.client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`
+          )[0].n,
+        (n) => n > 0,
+      );
+      expect(waiting).toBe(1);
+      await other.query('COMMIT');
+      const planned = await planning;
+      expect(planned.map((row) => [row.eventId, row.id === 'raced-row']).sort()).toEqual([
+        ['e-calm', false],
+        ['e-raced', true],
+      ]);
+    } finally {
+      other.release(true);
+    }
   });
 
   it('counts an attempt before the send, records its outcome once, and closes an attempt taken over', async () => {

@@ -185,6 +185,39 @@ const finishAndDisableSql = `${recordAttemptsCte},
     UPDATE webhooks SET enabled = false, disabled_reason = $10, updated_at = ${utcNow} WHERE id = $9)
   ${updateDeliveriesSql}`;
 
+// plan: one row per (event, webhook) given, those that exist already kept,
+// and the items' deliveries still pending returned: the rows inserted, and
+// those that were there when the statement began (a statement's scan does not
+// see the rows its own insert adds, hence the union). A row that another
+// planner (the same event redelivered) inserted after the statement began is
+// in neither: ON CONFLICT waits for it to commit and skips it, but the scan
+// does not see it. Those items come back with a null id, to be read again
+// (planRecheckSql): the other planner may die before it enqueues the job,
+// and this one acks the event. Prisma's @updatedAt is written by the client,
+// the table has no default for it: both timestamps are set here.
+const planSql = `WITH input AS (
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS i(id, event_id, webhook_id, body)),
+  inserted AS (
+    INSERT INTO deliveries (id, event_id, webhook_id, body, created_at, updated_at)
+    SELECT id, event_id, webhook_id, body, ${utcNow}, ${utcNow} FROM input
+    ON CONFLICT (event_id, webhook_id) DO NOTHING
+    RETURNING id, event_id, webhook_id),
+  found AS (
+    SELECT d.id, d.event_id, d.webhook_id, d.status FROM deliveries d
+    WHERE (d.event_id, d.webhook_id) IN (SELECT event_id, webhook_id FROM input))
+  SELECT id, event_id AS "eventId", webhook_id AS "webhookId" FROM inserted
+  UNION ALL
+  SELECT id, event_id, webhook_id FROM found WHERE status = 'pending'
+  UNION ALL
+  SELECT NULL, i.event_id, i.webhook_id FROM input i
+  WHERE NOT EXISTS (SELECT 1 FROM inserted n WHERE n.event_id = i.event_id AND n.webhook_id = i.webhook_id)
+    AND NOT EXISTS (SELECT 1 FROM found f WHERE f.event_id = i.event_id AND f.webhook_id = i.webhook_id)`;
+
+// The pending deliveries of (event, webhook) pairs, in a statement of its own
+// (one that sees what was committed before it began).
+const planRecheckSql = `SELECT id, event_id AS "eventId", webhook_id AS "webhookId" FROM deliveries
+  WHERE status = 'pending' AND (event_id, webhook_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+
 const byDelivery = (input: { deliveryId: string }) => input.deliveryId;
 
 // The columns of finishSql's input, from its rows.
@@ -202,8 +235,8 @@ function finishColumns(rows: readonly FinishInput[]): unknown[] {
 }
 
 export class DeliveryRepository {
-  // The dispatcher's statements (one to start an attempt, one to record it)
-  // skip Prisma: plain SQL, prepared once per connection.
+  // The hot statements (the planner's insert, the dispatcher's start and
+  // record of an attempt) skip Prisma: plain SQL, prepared once per connection.
   // The dispatcher's concurrent jobs share them (StatementBatch).
   private readonly sql: pg.Pool;
   private readonly starts: StatementBatch<StartInput, StartRow | null>;
@@ -236,26 +269,37 @@ export class DeliveryRepository {
     }, byDelivery);
   }
 
-  // Rows for many (event, webhook) pairs in one insert; those that exist
-  // already are kept. Returns the pairs' deliveries still pending, new or
-  // found (an event planned twice enqueues only what is not done).
+  // Rows for many (event, webhook) pairs in one statement (planSql; a second
+  // one only when another planner raced it); those that exist already are
+  // kept. Returns the pairs' deliveries still pending, new or found (an event
+  // planned twice enqueues only what is not done).
   async plan(
     items: readonly { eventId: string; webhookId: string; body: string }[],
   ): Promise<PlannedDelivery[]> {
     if (items.length === 0) return [];
-    await this.db.delivery.createMany({
-      data: items.map((item) => ({ id: newPublicId(12), ...item })),
-      skipDuplicates: true,
+    const { rows } = await this.sql.query<{ id: string | null; eventId: string; webhookId: string }>({
+      name: 'delivery-plan',
+      text: planSql,
+      values: [
+        items.map(() => newPublicId(12)),
+        items.map((item) => item.eventId),
+        items.map((item) => item.webhookId),
+        items.map((item) => item.body),
+      ],
     });
-    const wanted = new Set(items.map((item) => `${item.eventId} ${item.webhookId}`));
-    const rows = await this.db.delivery.findMany({
-      where: {
-        eventId: { in: [...new Set(items.map((item) => item.eventId))] },
-        status: DeliveryStatus.pending,
-      },
-      select: { id: true, eventId: true, webhookId: true },
+    const planned: PlannedDelivery[] = [];
+    const unseen: { eventId: string; webhookId: string }[] = [];
+    for (const row of rows) {
+      if (row.id === null) unseen.push(row);
+      else planned.push({ id: row.id, eventId: row.eventId, webhookId: row.webhookId });
+    }
+    if (unseen.length === 0) return planned;
+    const { rows: found } = await this.sql.query<PlannedDelivery>({
+      name: 'delivery-plan-recheck',
+      text: planRecheckSql,
+      values: [unseen.map((row) => row.eventId), unseen.map((row) => row.webhookId)],
     });
-    return rows.filter((row) => wanted.has(`${row.eventId} ${row.webhookId}`));
+    return [...planned, ...found];
   }
 
   // Once per run of a delivery job, in one statement: the delivery with its
