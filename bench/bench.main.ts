@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { createGlobalDatabase, createWebhooksDatabase, DeliveryStatus } from '@formline/db';
 import type { AppName, RegionStack } from '@formline/stack';
@@ -19,6 +19,7 @@ import {
   rssMb,
   cpuMs,
   infraCpuMs,
+  machineBusyMs,
   startInfra,
   startStack,
   stopInfra,
@@ -526,11 +527,15 @@ async function dispatcherThroughput(c: Context): Promise<void> {
     const total = () => pids.reduce<number>((sum, pid) => sum + cpuMs(pid), 0);
     const before = total();
     const infraBefore = infraCpuMs(c.infra);
+    const [busyBefore, started] = [machineBusyMs(), Date.now()];
     const perSecond = await work();
     const spent = total() - before;
     const infraAfter = infraCpuMs(c.infra);
     return {
       perSecond,
+      // Cores the whole machine kept busy meanwhile (the dispatchers,
+      // PostgreSQL, Redis, the receiver, the rest of the stack).
+      busyCores: (machineBusyMs() - busyBefore) / Math.max(1, Date.now() - started),
       cpuUs: (spent * 1000) / n,
       postgresUs: ((infraAfter.postgres - infraBefore.postgres) * 1000) / n,
       redisUs: ((infraAfter.redis - infraBefore.redis) * 1000) / n,
@@ -581,6 +586,7 @@ async function dispatcherThroughput(c: Context): Promise<void> {
   // what any number of dispatchers can reach.
   const oneInfra: number[] = [];
   const bareInfra: number[] = [];
+  const oneBusy: number[] = [];
   try {
     for (let round = 1; round <= settings.rounds; round++) {
       const rawRound = await raw();
@@ -591,10 +597,11 @@ async function dispatcherThroughput(c: Context): Promise<void> {
       one.push(oneRound.perSecond);
       oneCpu.push(oneRound.cpuUs);
       oneInfra.push(oneRound.postgresUs + oneRound.redisUs);
+      oneBusy.push(oneRound.busyCores);
       bareInfra.push(rawRound.redisUs);
       two.push(twoRound.perSecond);
       progress(
-        `  round ${round}: one dispatcher ${round1(oneRound.perSecond)}/s ${round1(oneRound.cpuUs)} µs CPU/delivery (+ PostgreSQL ${round1(oneRound.postgresUs)}, Redis ${round1(oneRound.redisUs)}), two ${round1(twoRound.perSecond)}/s ${round1(twoRound.cpuUs)} µs | bare BullMQ ${round1(rawRound.perSecond)}/s ${round1(rawRound.cpuUs)} µs (+ Redis ${round1(rawRound.redisUs)})`,
+        `  round ${round}: one dispatcher ${round1(oneRound.perSecond)}/s ${round1(oneRound.cpuUs)} µs CPU/delivery (+ PostgreSQL ${round1(oneRound.postgresUs)}, Redis ${round1(oneRound.redisUs)}; machine ${round1(oneRound.busyCores)} of ${cpus().length} cores busy), two ${round1(twoRound.perSecond)}/s ${round1(twoRound.cpuUs)} µs | bare BullMQ ${round1(rawRound.perSecond)}/s ${round1(rawRound.cpuUs)} µs (+ Redis ${round1(rawRound.redisUs)})`,
       );
     }
   } finally {
@@ -617,6 +624,16 @@ async function dispatcherThroughput(c: Context): Promise<void> {
     // Compare runs by it when the machine is not quiet (as the read figure's).
     figure('dispatcher: CPU per delivery', 'µs', oneCpu, bareCpu, null),
     figure('dispatcher: PostgreSQL + Redis CPU per delivery', 'µs', oneInfra, bareInfra, null),
+    // Why two dispatchers may not reach 1.3x one: the cores one dispatcher's
+    // run leaves idle bound what a second can add (all cores over those busy).
+    figure('dispatcher: cores busy with one dispatcher', 'cores', oneBusy, undefined, null),
+    figure(
+      'dispatcher: most two could reach over one (cores / cores busy)',
+      'x',
+      oneBusy.map((busy) => cpus().length / busy),
+      undefined,
+      null,
+    ),
   );
 }
 

@@ -137,6 +137,17 @@ export function cpuMs(pid: number | undefined): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+// CPU time the whole machine has spent busy so far, all cores together
+// (/proc/stat: user, nice, system, irq, softirq, steal), in ms.
+export function machineBusyMs(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .split(' ')
+    .filter((field) => field !== '')
+    .map(Number);
+  return (user + nice + system + irq + softirq + steal) * 10;
+}
+
 // Fields of /proc/<pid>/stat after the command name (which may hold spaces),
 // 0-based from `state`.
 function statFields(pid: number): string[] {
