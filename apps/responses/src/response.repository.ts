@@ -17,6 +17,8 @@ export interface NewResponse {
   progressKey?: string;
   /** The uploads its file_url answers name: the response holds them from now on. */
   fileNames?: readonly string[];
+  /** The response and its event as JSON, when the caller serialised them already. */
+  json?: { resource: string; event: string };
 }
 
 // A response in progress (or completed) found by its progress key.
@@ -66,7 +68,7 @@ export class ResponseRepository {
       // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
       built.landedAt.toISOString(),
       built.submittedAt.toISOString(),
-      JSON.stringify(built.resource),
+      response.json?.resource ?? JSON.stringify(built.resource),
       built.searchText,
       response.idempotencyKey ?? null,
       response.requestHash,
@@ -266,7 +268,7 @@ function outboxRowOf(response: NewResponse): OutboxRow {
   return {
     id: response.built.event.event_id,
     subject: Subjects.responsesResponseSubmitted,
-    payload: JSON.stringify(response.built.event),
+    payload: response.json?.event ?? JSON.stringify(response.built.event),
     requestId: response.requestId ?? null,
   };
 }

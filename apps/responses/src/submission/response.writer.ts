@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
 import type { FormDefinition } from '@formline/form-definition';
-import { inputLimits, jsonBytes } from '@formline/input';
+import { inputLimits } from '@formline/input';
 import { currentRequestId } from '@formline/ops';
 import { OutboxRelay } from '../outbox/outbox.relay';
 import { ResponseRepository } from '../response.repository';
@@ -52,11 +52,12 @@ export class ResponseWriter {
       metadata: step.metadata,
       now: new Date(),
     });
-    checkStoredSize(built);
+    const json = storedJson(built);
     const write = {
       formId,
       accountId,
       built,
+      json,
       idempotencyKey: step.idempotencyKey,
       requestHash: step.requestHash,
       requestId: currentRequestId(),
@@ -75,14 +76,17 @@ export class ResponseWriter {
 // A response must fit in a page of the listing and, with the form's questions,
 // in the event the relay publishes: both travel as one NATS message (1 MB). The
 // stored response may be larger than the body (picked choices carry their
-// labels), so it is measured once built; too large is the caller's 413.
-export function checkStoredSize(built: BuiltResponse): void {
-  const response = jsonBytes(built.resource);
-  const event = jsonBytes(built.event);
+// labels), so it is measured once built; too large is the caller's 413. The
+// texts measured are the ones stored: each is serialised once.
+export function storedJson(built: BuiltResponse): { resource: string; event: string } {
+  const json = { resource: JSON.stringify(built.resource), event: JSON.stringify(built.event) };
+  const response = Buffer.byteLength(json.resource);
+  const event = Buffer.byteLength(json.event);
   if (response > inputLimits.storedBytes || event > inputLimits.replyBytes) {
     throw new DomainError(
       ErrorCode.PayloadTooLarge,
       `The submission is too large once stored (${response} bytes, at most ${inputLimits.storedBytes}); send shorter answers.`,
     );
   }
+  return json;
 }
