@@ -25,7 +25,7 @@ export const responsesConfigSchema = z.object({
   RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
   OUTBOX_POLL_INTERVAL_MS: milliseconds(
     1000,
-    'How often the outbox relay looks for events not yet published.',
+    'How often the outbox relay looks for events not yet published (those its writer did not publish at once: see OUTBOX_PUBLISH_TIMEOUT_MS).',
   ),
   OUTBOX_BATCH_SIZE: z.coerce
     .number()
@@ -54,7 +54,7 @@ export const responsesConfigSchema = z.object({
   ),
   OUTBOX_PUBLISH_TIMEOUT_MS: milliseconds(
     2000,
-    'How long the relay waits for JetStream to acknowledge an event.',
+    'How long the relay waits for JetStream to acknowledge an event. A new event is left to the process that wrote it (published at once) for this long plus 2 s; only then may the poller relay it.',
   ),
 });
 

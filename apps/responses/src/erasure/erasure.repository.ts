@@ -30,7 +30,8 @@ export class ErasureRepository {
   }
 
   // The responses, and the outbox events that carry them (published or not:
-  // an event not yet relayed is never sent), in one transaction. Events are
+  // an event not yet relayed is never sent, except one its writer is
+  // publishing at that moment), in one transaction. Events are
   // found by their text and checked here, never parsed by PostgreSQL: one
   // unparsable row (the relay's dead letters) must not fail the erasure.
   async deleteWithEvents(accountId: string, ids: readonly string[]): Promise<number> {

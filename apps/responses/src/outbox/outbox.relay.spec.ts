@@ -52,6 +52,16 @@ class MemoryOutbox {
     });
   }
 
+  marksFail = false;
+
+  markPublishedNow(id: string): Promise<boolean> {
+    if (this.marksFail) return Promise.reject(new Error('database away'));
+    const row = this.rows.find((candidate) => candidate.id === id);
+    if (!row || row.published) return Promise.resolve(false);
+    row.published = true;
+    return Promise.resolve(true);
+  }
+
   read(ids: readonly string[]) {
     const chosen = this.rows.filter((row) => ids.includes(row.id));
     return Promise.resolve({
@@ -165,5 +175,65 @@ describe('OutboxRelay', () => {
       pausedBy: expect.stringMatching(/TimeoutError/) as unknown,
     });
     expect(outbox.rows.find((r) => r.id === 'slow')).toMatchObject({ attempts: 0, dead: false });
+  });
+});
+
+// The fast path: an event its writer just committed, published and marked at once.
+describe('OutboxRelay.publishCommitted', () => {
+  const settle = () => new Promise((resolve) => setImmediate(resolve));
+  // A relay as bootstrapped, publishing through `publish` (its JetStream).
+  function bootstrapped(outbox: MemoryOutbox, publish: OutboxPublisher['publish']) {
+    const relay = relayOver(outbox);
+    const published: string[] = [];
+    (relay as unknown as { publisher: OutboxPublisher }).publisher = {
+      publish: (r) => {
+        published.push(r.id);
+        return publish(r);
+      },
+      streamAnswers: () => Promise.resolve(true),
+    };
+    return { relay, published };
+  }
+
+  it('publishes the row and marks it, without the poller', async () => {
+    const outbox = new MemoryOutbox([row('a')]);
+    const { relay, published } = bootstrapped(outbox, () => Promise.resolve());
+    relay.publishCommitted(outbox.rows[0]);
+    await settle();
+    expect(published).toEqual(['a']);
+    expect(outbox.rows[0].published).toBe(true);
+  });
+
+  it('leaves the row unmarked, for the poller, when the publish fails or the mark does', async () => {
+    const outbox = new MemoryOutbox([row('refused'), row('unmarked')]);
+    const { relay } = bootstrapped(outbox, (r) =>
+      r.id === 'refused' ? Promise.reject(named('TimeoutError')) : Promise.resolve(),
+    );
+    relay.publishCommitted(outbox.rows[0]);
+    await settle();
+    outbox.marksFail = true;
+    relay.publishCommitted(outbox.rows[1]);
+    await settle();
+    expect(outbox.rows.map((r) => r.published)).toEqual([false, false]);
+  });
+
+  it('waits at shutdown for the publishes under way, and publishes nothing after', async () => {
+    const outbox = new MemoryOutbox([row('held'), row('late')]);
+    let release!: () => void;
+    const { relay, published } = bootstrapped(
+      outbox,
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    relay.publishCommitted(outbox.rows[0]);
+    let stopped = false;
+    const stopping = relay.onApplicationShutdown().then(() => (stopped = true));
+    await settle();
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(outbox.rows[0].published).toBe(true);
+    relay.publishCommitted(outbox.rows[1]);
+    await settle();
+    expect(published).toEqual(['held']);
   });
 });

@@ -88,14 +88,18 @@ export class OutboxRepository {
 
   // A row published by its writer at once, marked so: concurrent writers'
   // rows share one statement (StatementBatch). False when it was marked
-  // already (the poller relayed it too).
+  // already, or is locked by a poller that took it (it marks it then): a
+  // mark never waits for a poller's transaction, so one slow mark cannot hold
+  // up the others behind it.
   markPublishedNow(id: string): Promise<boolean> {
     this.publishedNow ??= new StatementBatch<string, boolean>(
       async (ids) => {
         const { rows } = await responsesSqlPool(this.db).query<{ id: string }>({
           name: 'outbox-mark-published',
           text: `UPDATE outbox_events SET published_at = now() AT TIME ZONE 'UTC'
-                 WHERE id = ANY($1::text[]) AND published_at IS NULL RETURNING id`,
+                 WHERE id IN (SELECT id FROM outbox_events
+                   WHERE id = ANY($1::text[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)
+                 RETURNING id`,
           values: [ids],
         });
         const marked = new Set(rows.map((row) => row.id));
