@@ -1,5 +1,6 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Subjects } from '@formline/contracts';
+import { outboxFastPathMissedTotal } from '@formline/ops';
 import type { ResponsesConfig } from '../responses.config';
 import { OutboxRelay, type OutboxPublisher } from './outbox.relay';
 import type { ClaimedBatch, OutboxRow, OutboxRepository } from './outbox.repository';
@@ -205,6 +206,7 @@ describe('OutboxRelay.publishCommitted', () => {
   });
 
   it('leaves the row unmarked, for the poller, when the publish fails or the mark does', async () => {
+    const missedBefore = (await outboxFastPathMissedTotal.get()).values[0]?.value ?? 0;
     const outbox = new MemoryOutbox([row('refused'), row('unmarked')]);
     const { relay } = bootstrapped(outbox, (r) =>
       r.id === 'refused' ? Promise.reject(named('TimeoutError')) : Promise.resolve(),
@@ -215,6 +217,8 @@ describe('OutboxRelay.publishCommitted', () => {
     relay.publishCommitted(outbox.rows[1]);
     await settle();
     expect(outbox.rows.map((r) => r.published)).toEqual([false, false]);
+    // Counted, so a fast path that keeps missing shows on the metrics.
+    expect((await outboxFastPathMissedTotal.get()).values[0]?.value).toBe(missedBefore + 2);
   });
 
   it('waits at shutdown for the publishes under way, and publishes nothing after', async () => {

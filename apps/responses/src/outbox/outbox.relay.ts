@@ -9,7 +9,7 @@ import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jets
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Streams } from '@formline/contracts';
 import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
-import { recordOutboxDeadLetters, setOutboxStats } from '@formline/ops';
+import { recordOutboxDeadLetters, recordOutboxFastPathMissed, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { type OutboxRow, OutboxRepository } from './outbox.repository';
 
@@ -112,7 +112,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
       .then(() => this.store.markPublishedNow(row.id))
       .then(
         () => undefined,
-        (error: unknown) => this.logger.debug(`event ${row.id} left to the poller: ${String(error)}`),
+        (error: unknown) => {
+          recordOutboxFastPathMissed();
+          this.logger.debug(`event ${row.id} left to the poller: ${String(error)}`);
+        },
       )
       .finally(() => this.publishing.delete(run));
     this.publishing.add(run);

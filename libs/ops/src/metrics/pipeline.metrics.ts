@@ -3,7 +3,8 @@ import { metricsRegistry } from './metrics.registry';
 
 // The metrics of the submission pipeline (DESIGN "Events and delivery"),
 // declared once here and fed by the apps that own each stage:
-//   responses   outbox backlog, age     setOutboxStats(), recordOutboxDeadLetters()
+//   responses   outbox backlog, age     setOutboxStats(), recordOutboxDeadLetters(),
+//                                       recordOutboxFastPathMissed()
 //   webhooks    stream consumer lag     setStreamConsumerLag()
 //   dispatcher  queue depth             setQueueDepth()
 //               delivery attempts       recordDeliveryAttempt()
@@ -34,6 +35,15 @@ export const outboxDeadLetters = new Gauge({
 export const outboxDeadLetteredTotal = new Counter({
   name: 'formline_outbox_dead_lettered_total',
   help: 'Outbox rows set aside by this process since it started.',
+  registers: [],
+});
+
+// Events their writer could not publish and mark at once (NATS away or slow,
+// the database refusing the mark): each waits for the poller, a few seconds
+// late. A steady rate says the fast path is not working.
+export const outboxFastPathMissedTotal = new Counter({
+  name: 'formline_outbox_fast_path_missed_total',
+  help: 'Events this process committed and could not publish and mark at once; the outbox poller relays them.',
   registers: [],
 });
 
@@ -102,6 +112,10 @@ export function recordOutboxDeadLetters(rows: number): void {
   if (rows > 0) outboxDeadLetteredTotal.inc(rows);
 }
 
+export function recordOutboxFastPathMissed(): void {
+  outboxFastPathMissedTotal.inc();
+}
+
 export function setStreamConsumerLag(stream: string, consumer: string, messages: number): void {
   streamConsumerLag.set({ stream, consumer }, messages);
 }
@@ -121,7 +135,13 @@ export function recordDeliveryLatency(seconds: number): void {
 }
 
 const stages = {
-  outbox: [outboxBacklog, outboxOldestAge, outboxDeadLetters, outboxDeadLetteredTotal],
+  outbox: [
+    outboxBacklog,
+    outboxOldestAge,
+    outboxDeadLetters,
+    outboxDeadLetteredTotal,
+    outboxFastPathMissedTotal,
+  ],
   stream: [streamConsumerLag],
   queue: [queueDepth],
   delivery: [deliveryAttemptsTotal, deliveryAttemptDuration, deliveryLatency],
