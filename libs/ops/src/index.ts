@@ -1,4 +1,5 @@
 export * from './logger';
+export * from './access-log';
 export * from './log-redaction';
 export * from './request-context';
 export * from './health-check';

@@ -18,7 +18,6 @@ describe('bufferedStdout', () => {
   it('gathers short lines into one write, and still shows a quiet line within its flush interval', async () => {
     const fd = openSync(file, 'w');
     const stream = bufferedStdout({ fd, bufferBytes: 4096, flushEveryMs: 100 });
-    await new Promise((resolve) => stream.once('ready', resolve));
     stream.write('first\n');
     stream.write('second\n');
     // Buffered: under 4 KB nothing is written yet.
@@ -26,7 +25,21 @@ describe('bufferedStdout', () => {
     expect(content()).toBe('');
     // The timer writes what a quiet process left in the buffer.
     await until(() => content() === 'first\nsecond\n');
-    stream.end();
-    await new Promise((resolve) => stream.once('close', resolve));
+    await stream.close();
+  });
+
+  it('writes a batch once it holds bufferBytes, in the order the lines came', async () => {
+    const fd = openSync(file, 'w');
+    const stream = bufferedStdout({ fd, bufferBytes: 64, flushEveryMs: 60_000 });
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i} ${'x'.repeat(20)}\n`);
+    for (const line of lines.slice(0, 2)) stream.write(line);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(content()).toBe('');
+    for (const line of lines.slice(2)) stream.write(line);
+    // Lines of 28 characters: a batch every third line; the tenth waits.
+    await until(() => content() === lines.slice(0, 9).join(''));
+    stream.flushSync();
+    expect(content()).toBe(lines.join(''));
+    await stream.close();
   });
 });

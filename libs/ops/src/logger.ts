@@ -3,6 +3,7 @@ import pino, { type Logger as Pino } from 'pino';
 import { bufferedStdout } from './log-destination';
 import { prettyLogStream } from './log-pretty';
 import { redactText, redactValue } from './log-redaction';
+import { isoTimeNow } from './log-time';
 import { currentRequestId } from './request-context';
 
 export interface LogSettings {
@@ -35,7 +36,7 @@ export function createLogger(
     {
       level: pinoLevels[settings.LOG_LEVEL] ?? 'info',
       base: { app, ...(settings.REGION ? { region: settings.REGION } : {}), pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
+      timestamp: () => `,"time":"${isoTimeNow()}"`,
       formatters: {
         level: (label) => ({ level: label }),
         log: (object) => redactValue(object) as Record<string, unknown>,
