@@ -12,8 +12,21 @@ export type RouteAccess =
   | { kind: 'owner' }
   | { kind: 'public' };
 
+// Decorators are set once, at class definition: the guard asks for every
+// request, so each handler's answer is read from its metadata once.
+const declaredByHandler = new WeakMap<object, readonly RouteAccess[]>();
+
 // Every access kind the handler declares; exactly one is valid.
-export function routeAccessOf(handler: object): RouteAccess[] {
+export function routeAccessOf(handler: object): readonly RouteAccess[] {
+  let declared = declaredByHandler.get(handler);
+  if (!declared) {
+    declared = readRouteAccess(handler);
+    declaredByHandler.set(handler, declared);
+  }
+  return declared;
+}
+
+function readRouteAccess(handler: object): RouteAccess[] {
   const declared: RouteAccess[] = [];
   const scope = Reflect.getMetadata(REQUIRED_SCOPE, handler) as Scope | undefined;
   if (scope) declared.push({ kind: 'scope', scope });
