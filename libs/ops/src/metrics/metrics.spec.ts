@@ -33,6 +33,47 @@ describe('metrics', () => {
     );
   });
 
+  it("serves the HTTP series as prom-client's own Counter and Histogram would, default labels included", async () => {
+    const { metricsRegistry, metricsText, observeHttpRequest } = await freshMetrics();
+    const { Counter, Histogram, Registry } = await import('prom-client');
+    const reference = new Registry();
+    const labels = { app: 'gateway', region: 'us' };
+    metricsRegistry.setDefaultLabels(labels);
+    reference.setDefaultLabels(labels);
+    const labelNames = ['method', 'route', 'status'];
+    const counter = new Counter({
+      name: 'formline_http_requests_total',
+      help: 'HTTP requests answered, by method, route and status.',
+      labelNames,
+      registers: [reference],
+    });
+    const histogram = new Histogram({
+      name: 'formline_http_request_duration_seconds',
+      help: 'Time from receiving an HTTP request to answering it, by method, route and status.',
+      labelNames,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [reference],
+    });
+    const requests = [
+      { method: 'GET', route: '/forms/:form_id', status: 200, seconds: 0.005 },
+      { method: 'GET', route: '/forms/:form_id', status: 200, seconds: 0.0051 },
+      { method: 'GET', route: '/forms/:form_id', status: 304, seconds: 0.3 },
+      { method: 'POST', route: '/forms', status: 201, seconds: 12 },
+      { method: 'GET', route: undefined, status: 404, seconds: 0 },
+    ];
+    for (const { seconds, ...request } of requests) {
+      observeHttpRequest(request, seconds);
+      const series = {
+        method: request.method,
+        route: request.route ?? 'unmatched',
+        status: String(request.status),
+      };
+      counter.inc(series);
+      histogram.observe(series, seconds);
+    }
+    expect(await metricsText()).toContain(await reference.metrics());
+  });
+
   it('serves a pipeline stage only once exposed, at zero, and moves with what the apps record', async () => {
     const {
       metricsText,
