@@ -75,12 +75,15 @@ export class LoadShedder {
 // request costs no parsing, routing work or authentication (it still gets its
 // request id and access-log line, installed before this).
 export function installLoadShedding(fastify: FastifyInstance, shedder: LoadShedder): void {
+  // One listener for every response ('close' comes once per response): no
+  // closure and no once() wrapper made per request.
+  const release = () => shedder.release();
   fastify.addHook('onRequest', (_request, reply, done) => {
     const refusal = shedder.admit();
     if (refusal === undefined) {
       // A response always closes, answered or abandoned by its caller: the
       // count can never leak and shed the gateway for good.
-      reply.raw.once('close', () => shedder.release());
+      reply.raw.on('close', release);
       done();
       return;
     }
