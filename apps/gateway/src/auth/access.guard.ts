@@ -46,7 +46,10 @@ export class AccessGuard implements CanActivate {
     );
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  // Synchronous when it can be (a public route, or a token whose check is
+  // cached and no rate limit counts): Nest awaits nothing for a boolean, and
+  // most authenticated requests end here without a promise.
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const declared = routeAccessOf(context.getHandler());
     // The boot-time audit already refuses this; never let it become an open door.
     if (declared.length !== 1) {
@@ -58,23 +61,20 @@ export class AccessGuard implements CanActivate {
       case 'public':
         return true;
       case 'owner':
-        request.owner = await this.authenticateOwner(request);
-        return true;
+        return this.authenticateOwner(request).then((owner) => {
+          request.owner = owner;
+          return true;
+        });
       case 'scope':
-        request.principal = await this.authenticateToken(request, access.scope);
-        return true;
+        return this.authenticateToken(request, access.scope);
       case 'optional-scope':
-        if (request.headers.authorization !== undefined) {
-          request.principal = await this.authenticateToken(request, access.scope);
-        }
-        return true;
+        return request.headers.authorization === undefined || this.authenticateToken(request, access.scope);
     }
   }
 
-  private async authenticateToken(
-    request: AuthenticatedRequest,
-    scope: Scope,
-  ): Promise<AccessTokenPrincipal> {
+  // Sets request.principal: at once from a cached check when no rate limit
+  // counts, else once the check (and the count) is done.
+  private authenticateToken(request: AuthenticatedRequest, scope: Scope): true | Promise<true> {
     const token = bearerTokenFrom(request.headers.authorization);
     if (!token) {
       throw new DomainErrorWithHeaders(
@@ -86,9 +86,24 @@ export class AccessGuard implements CanActivate {
     if (!isBearerTokenShape(token))
       throw invalidToken(new DomainError(ErrorCode.InvalidToken, 'The access token is not valid.'));
     const tokenHash = hashAccessToken(token);
-    // A cached check first, without the promises of a load: most requests end here.
+    const cached = this.cache.principals.get(tokenHash);
+    if (cached && !this.perToken.counts) {
+      request.principal = withScope(cached, scope);
+      return true;
+    }
+    return this.checkToken(request, tokenHash, cached).then((principal) => {
+      request.principal = withScope(principal, scope);
+      return true;
+    });
+  }
+
+  private async checkToken(
+    request: AuthenticatedRequest,
+    tokenHash: string,
+    cached: AccessTokenPrincipal | undefined,
+  ): Promise<AccessTokenPrincipal> {
     const principal =
-      this.cache.principals.get(tokenHash) ??
+      cached ??
       (await this.cache.principals
         .getOrLoad(
           tokenHash,
@@ -99,12 +114,6 @@ export class AccessGuard implements CanActivate {
           throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
         }));
     if (this.perToken.counts) await this.perToken.consume(tokenHash);
-    if (!principal.scopes.includes(scope)) {
-      const description = `This token lacks the scope ${scope}.`;
-      throw new DomainErrorWithHeaders(ErrorCode.InsufficientScope, description, {
-        'WWW-Authenticate': bearerChallenge('insufficient_scope', description, scope),
-      });
-    }
     return principal;
   }
 
@@ -130,6 +139,17 @@ export class AccessGuard implements CanActivate {
           : error;
       });
   }
+}
+
+// The principal, if its token holds the route's scope.
+function withScope(principal: AccessTokenPrincipal, scope: Scope): AccessTokenPrincipal {
+  if (!principal.scopes.includes(scope)) {
+    const description = `This token lacks the scope ${scope}.`;
+    throw new DomainErrorWithHeaders(ErrorCode.InsufficientScope, description, {
+      'WWW-Authenticate': bearerChallenge('insufficient_scope', description, scope),
+    });
+  }
+  return principal;
 }
 
 function invalidToken(error: DomainError): DomainErrorWithHeaders {
