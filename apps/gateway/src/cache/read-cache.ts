@@ -11,12 +11,13 @@ import type { GatewayConfig } from '../gateway.config';
 import { TtlCache } from './ttl-cache';
 
 export type CachedPrincipal = AccessTokenPrincipal;
-/** A form as `accountId` read it. */
+/** A form as `accountId` read it: its ETag, and its JSON as bytes. */
 export interface CachedForm {
   accountId: string;
   formId: string;
   version: number;
-  body: string;
+  etag: string;
+  body: Buffer;
 }
 
 // What the gateway keeps so that reads mostly never leave it: token checks (by
