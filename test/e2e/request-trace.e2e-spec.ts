@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { callApi, sampleValue, scrapeMetrics, useTestRegions, eventually } from '@formline/testing';
 
 // One submission followed end to end: the X-Request-Id it was sent with is in
@@ -41,8 +41,11 @@ describe('a request id from the gateway to the webhook receiver', () => {
     expect(delivery.headers['x-request-id']).toBe(requestId);
 
     for (const app of ['gateway', 'responses', 'dispatcher'] as const) {
+      const file = regions.logFile('us', app);
+      // The file appears with the app's first written lines, which wait up to
+      // a second in its buffer: until then, it has logged nothing yet.
       const log = await eventually(
-        () => readFileSync(regions.logFile('us', app), 'utf8'),
+        () => (existsSync(file) ? readFileSync(file, 'utf8') : ''),
         (text) => text.includes(requestId),
       );
       expect([app, log.includes(requestId)]).toEqual([app, true]);
