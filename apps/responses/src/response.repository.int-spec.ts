@@ -3,6 +3,7 @@ import { type ResponseQuery, Subjects } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from './response.repository';
+import { storedJson } from './submission/response.writer';
 
 type SortField = ResponseQuery['sort']['field'];
 type Order = ResponseQuery['sort']['order'];
@@ -31,25 +32,27 @@ function newResponse(
   const submittedAt = new Date(base + response.submitted * 1000);
   const landedAt = new Date(base + response.landed * 1000);
   const times = { landed_at: landedAt.toISOString(), submitted_at: submittedAt.toISOString() };
+  const built: NewResponse['built'] = {
+    token: response.id,
+    responseType: 'completed',
+    landedAt,
+    submittedAt,
+    resource: { token: response.id, response_id: response.id, ...times },
+    event: {
+      event_id: randomUUID(),
+      event_type: 'form_response',
+      form_response: { form_id: extra.formId ?? formId, token: response.id, ...times },
+      account_id: extra.accountId ?? accountId,
+    },
+    searchText: '',
+  };
   return {
     formId: extra.formId ?? formId,
     accountId: extra.accountId ?? accountId,
     requestHash: 'hash',
     ...extra,
-    built: {
-      token: response.id,
-      responseType: 'completed',
-      landedAt,
-      submittedAt,
-      resource: { token: response.id, response_id: response.id, ...times },
-      event: {
-        event_id: randomUUID(),
-        event_type: 'form_response',
-        form_response: { form_id: extra.formId ?? formId, token: response.id, ...times },
-        account_id: extra.accountId ?? accountId,
-      },
-      searchText: '',
-    },
+    built,
+    json: storedJson(built),
   };
 }
 

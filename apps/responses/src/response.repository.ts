@@ -17,8 +17,8 @@ export interface NewResponse {
   progressKey?: string;
   /** The uploads its file_url answers name: the response holds them from now on. */
   fileNames?: readonly string[];
-  /** The response and its event as JSON, when the caller serialised them already. */
-  json?: { resource: string; event: string };
+  /** The response and its event as JSON, as measured for their size (storedJson). */
+  json: { resource: string; event: string };
 }
 
 // A response in progress (or completed) found by its progress key.
@@ -68,7 +68,7 @@ export class ResponseRepository {
       // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
       built.landedAt.toISOString(),
       built.submittedAt.toISOString(),
-      response.json?.resource ?? JSON.stringify(built.resource),
+      response.json.resource,
       built.searchText,
       response.idempotencyKey ?? null,
       response.requestHash,
@@ -268,7 +268,7 @@ function outboxRowOf(response: NewResponse): OutboxRow {
   return {
     id: response.built.event.event_id,
     subject: Subjects.responsesResponseSubmitted,
-    payload: response.json?.event ?? JSON.stringify(response.built.event),
+    payload: response.json.event,
     requestId: response.requestId ?? null,
   };
 }

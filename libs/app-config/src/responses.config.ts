@@ -54,7 +54,7 @@ export const responsesConfigSchema = z.object({
   ),
   OUTBOX_PUBLISH_TIMEOUT_MS: milliseconds(
     2000,
-    'How long the relay waits for JetStream to acknowledge an event. A new event is left to the process that wrote it (published at once) for this long plus 2 s; only then may the poller relay it.',
+    'How long the relay waits for JetStream to acknowledge an event. A new event is left to the process that wrote it (published at once) for this long plus DATABASE_POOL_TIMEOUT_MS; only then may the poller relay it.',
   ),
 });
 

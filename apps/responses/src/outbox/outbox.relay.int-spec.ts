@@ -138,7 +138,7 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       requestId: 'request-7',
     });
     expect((await published(id))?.publishedAt).not.toBeNull();
-    // Long before the poller would take a row this young (the publish timeout and 2 s).
+    // Long before the poller would take a row this young (the publish timeout and the pool's, 3 s).
     expect(Date.now() - started).toBeLessThan(2500);
     const copies = (await streamEvents()).filter((message) => message.messageId === id);
     expect(copies).toEqual([{ messageId: id, requestId: 'request-7', data: JSON.parse(event(id)) }]);
@@ -155,7 +155,7 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       (current) => (current?.publishedAt ?? null) !== null,
       15_000,
     );
-    // OUTBOX_PUBLISH_TIMEOUT_MS (1 s here) and 2 s for the writer to mark it,
+    // OUTBOX_PUBLISH_TIMEOUT_MS (1 s here) and DATABASE_POOL_TIMEOUT_MS (2 s) for the writer to mark it,
     // both timestamps by PostgreSQL's clock.
     expect(row!.publishedAt!.getTime() - row!.createdAt.getTime()).toBeGreaterThanOrEqual(3000);
     expect(row).toMatchObject({ attempts: 0, deadLetteredAt: null });

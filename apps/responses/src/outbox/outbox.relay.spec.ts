@@ -96,7 +96,12 @@ const quietConnection = {
 } as unknown as NatsConnection;
 
 function relayOver(outbox: MemoryOutbox, maxAttempts = 3): OutboxRelay {
-  const config = { OUTBOX_BATCH_SIZE: 10, OUTBOX_MAX_ATTEMPTS: maxAttempts, OUTBOX_PUBLISH_TIMEOUT_MS: 100 };
+  const config = {
+    OUTBOX_BATCH_SIZE: 10,
+    OUTBOX_MAX_ATTEMPTS: maxAttempts,
+    OUTBOX_PUBLISH_TIMEOUT_MS: 100,
+    DATABASE_POOL_TIMEOUT_MS: 100,
+  };
   const relay = new OutboxRelay(
     outbox as unknown as OutboxRepository,
     quietConnection,

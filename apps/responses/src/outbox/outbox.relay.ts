@@ -69,7 +69,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   // Fast-path publishes under way, awaited at shutdown.
   private readonly publishing = new Set<Promise<void>>();
   // How long a new row is left to its writer's fast path: its publish's
-  // timeout, and time to mark it. Should the poller relay it too, the message
+  // timeout, and the mark's wait for a connection. Should the poller relay it too, the message
   // id is the same and JetStream keeps one.
   private readonly fastPathGraceMs: number;
 
@@ -79,7 +79,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
     this.link = new NatsLink(nats);
-    this.fastPathGraceMs = config.OUTBOX_PUBLISH_TIMEOUT_MS + 2000;
+    this.fastPathGraceMs = config.OUTBOX_PUBLISH_TIMEOUT_MS + config.DATABASE_POOL_TIMEOUT_MS;
   }
 
   async onApplicationBootstrap(): Promise<void> {

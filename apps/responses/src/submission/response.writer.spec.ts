@@ -70,7 +70,7 @@ describe('ResponseWriter', () => {
       return Promise.resolve({
         id: response.built.event.event_id,
         subject: 's',
-        payload: response.json!.event,
+        payload: response.json.event,
         requestId: null,
       });
     };
@@ -117,7 +117,7 @@ describe('ResponseWriter', () => {
       event: JSON.stringify(built!.event),
     });
     expect(committed).toEqual([
-      { id: built!.event.event_id, subject: 's', payload: writes[0].json!.event, requestId: null },
+      { id: built!.event.event_id, subject: 's', payload: writes[0].json.event, requestId: null },
     ]);
   });
 
