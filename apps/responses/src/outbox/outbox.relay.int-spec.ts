@@ -303,6 +303,12 @@ describe('outbox claims', () => {
       ['o1', 'o2'],
       ['o3', 'o4', 'o5'],
     ]);
+    // A writer's mark skips a row a poller holds (it is the poller's to mark), without waiting.
+    const writerMark = await one.withClaimedBatch(10, 10_000, async (batch) => {
+      expect(batch.ids).toEqual(['o1', 'o2']);
+      return new OutboxRepository(database.client).markPublishedNow('o1');
+    });
+    expect(writerMark).toBe(false);
     // The first batch, released unmarked, is pending again.
     expect(await one.withClaimedBatch(10, 10_000, (batch) => Promise.resolve(batch.ids))).toEqual([
       'o1',
