@@ -288,7 +288,7 @@ async function intake(c: Context): Promise<void> {
       callers: settings.connections,
       response,
       event,
-    }).result<{ rps: number; p50: number; p99: number }>();
+    }).result<{ rps: number; p50: number; p99: number; ok: number }>();
   await raw(2);
   // Formline's relay publishes each round's outbox after the round: the
   // baselines wait for it, so none of them shares the cores with that work.
@@ -322,19 +322,49 @@ async function intake(c: Context): Promise<void> {
   const floor = [];
   const http = [];
   const baseline = [];
+  // CPU per submission, every process and core together (the load generator
+  // too): the machine is the bound, so these explain the req/s ratios.
+  const formlineCpu: number[] = [];
+  const floorCpu: number[] = [];
+  const baselineCpu: number[] = [];
+  const infra = () => infraCpuMs(c.infra);
   try {
     for (let round = 1; round <= settings.rounds; round++) {
+      const formlineSpent = cpuSpent({
+        gateway: () => cpuMs(c.stack.app('gateway').pid),
+        responses: () => cpuMs(c.stack.app('responses').pid),
+        webhooks: () => cpuMs(c.stack.app('webhooks').pid),
+        NATS: () => infra().nats,
+        PostgreSQL: () => infra().postgres,
+      });
       const product = await load();
+      // What the round set going (outbox, events) is part of its cost.
       await outboxDrained();
+      const formlineShares = perRequestUs(formlineSpent(), product.ok);
+      const floorSpent = cpuSpent({
+        server: () => cpuMs(floorServer.child.pid),
+        service: () => cpuMs(floorService.child.pid),
+        NATS: () => infra().nats,
+        PostgreSQL: () => infra().postgres,
+      });
       const floorResult = await load(settings.seconds, floorUrl);
+      const floorShares = perRequestUs(floorSpent(), floorResult.ok);
       const httpResult = await load(settings.seconds, httpFloorUrl);
+      const rawSpent = cpuSpent({});
       const rawResult = await raw();
+      const rawShares = perRequestUs(rawSpent(), rawResult.ok);
       formline.push(product);
       floor.push(floorResult);
       http.push(httpResult);
       baseline.push(rawResult);
+      formlineCpu.push(formlineShares.machine);
+      floorCpu.push(floorShares.machine);
+      baselineCpu.push(rawShares.machine);
       progress(
         `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | stack floor ${round1(floorResult.rps)} req/s (non-2xx ${floorResult.non2xx}) | HTTP floor ${round1(httpResult.rps)} req/s (non-2xx ${httpResult.non2xx}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
+      );
+      progress(
+        `    CPU per submission, µs: formline ${describeShares(formlineShares)} | stack floor ${describeShares(floorShares)} | raw pg ${describeShares(rawShares)}`,
       );
     }
   } finally {
@@ -387,11 +417,39 @@ async function intake(c: Context): Promise<void> {
       floor.map((r) => r.rps),
       null,
     ),
+    figure('intake: machine CPU per submission', 'µs', formlineCpu, baselineCpu, null),
+    figure('intake: stack floor machine CPU per submission', 'µs', floorCpu, baselineCpu, null),
   );
   // Let the relay publish what the rounds wrote before deliveries are timed.
   await outboxDrained();
   await pg.query('DROP TABLE bench_responses, bench_outbox_events');
   await pg.end();
+}
+
+// CPU spent from now on, in ms, by the whole machine and by each part named
+// (each read as CPU ms so far); call the result to read it.
+function cpuSpent(parts: Record<string, () => number>): () => Record<string, number> {
+  const read = (): Record<string, number> => ({
+    machine: machineBusyMs(),
+    ...Object.fromEntries(Object.entries(parts).map(([name, cpu]) => [name, cpu()])),
+  });
+  const before = read();
+  return () => {
+    const after = read();
+    return Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ms - before[name]]));
+  };
+}
+
+function perRequestUs(spentMs: Record<string, number>, requests: number): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(spentMs).map(([name, ms]) => [name, (ms * 1000) / Math.max(1, requests)]),
+  );
+}
+
+// "2210 (gateway 410, responses 620, ...)": the machine's figure, then its parts.
+function describeShares({ machine, ...parts }: Record<string, number>): string {
+  const named = Object.entries(parts).map(([name, us]) => `${name} ${Math.round(us)}`);
+  return `${Math.round(machine)}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
 }
 
 async function waitFor(done: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {

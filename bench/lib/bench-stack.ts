@@ -73,6 +73,14 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
   for (const app of appNames) opsPorts[app] = await freePort();
   const profileDir = process.env.BENCH_CPU_PROF;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
+  // BENCH_NODE_OPTIONS reaches the apps' NODE_OPTIONS, e.g. --perf-basic-prof
+  // for `perf record`, which sees kernel time the V8 profile cannot.
+  const nodeOptions = [
+    profileDir ? `--require ${path.join(__dirname, 'cpu-profile.preload.js')}` : '',
+    process.env.BENCH_NODE_OPTIONS ?? '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   return RegionStack.start(
     {
       region: 'us',
@@ -94,12 +102,8 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
         RATE_LIMIT_REQUESTS: '0',
         SUBMISSION_RATE_LIMIT_PER_ADDRESS: '0',
         SUBMISSION_RATE_LIMIT_PER_FORM: '0',
-        ...(profileDir
-          ? {
-              NODE_OPTIONS: `--require ${path.join(__dirname, 'cpu-profile.preload.js')}`,
-              BENCH_CPU_PROF: path.resolve(profileDir),
-            }
-          : {}),
+        ...(profileDir ? { BENCH_CPU_PROF: path.resolve(profileDir) } : {}),
+        ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
       },
     },
     // A machine shared with other work can take long to start ten processes.
@@ -156,8 +160,8 @@ function statFields(pid: number): string[] {
 }
 
 // CPU time the bench's PostgreSQL (every backend, and those that ended:
-// the postmaster's children's time) and Redis of region us have used so far, in ms.
-export function infraCpuMs(infra: BenchInfra): { postgres: number; redis: number } {
+// the postmaster's children's time), and Redis and NATS of region us have used so far, in ms.
+export function infraCpuMs(infra: BenchInfra): { postgres: number; redis: number; nats: number } {
   const pidIn = (file: string) => Number(readFileSync(path.join(infra.dataDir, file), 'utf8').split('\n')[0]);
   const postmaster = pidIn('postgres/postmaster.pid');
   let postgres = 0;
@@ -172,5 +176,5 @@ export function infraCpuMs(infra: BenchInfra): { postgres: number; redis: number
       // Ended meanwhile: counted in the postmaster's children's time.
     }
   }
-  return { postgres, redis: cpuMs(pidIn('redis-us.pid')) };
+  return { postgres, redis: cpuMs(pidIn('redis-us.pid')), nats: cpuMs(pidIn('nats-us.pid')) };
 }
