@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { databaseUrl, testInfra } from '@formline/testing';
+import pg from 'pg';
+
+// What production runs is the migrations (tools/db/prisma-migrate.cjs, a
+// Kubernetes Job per deploy); what the apps' clients are generated from is
+// schema.prisma. A change to one without the other would pass every other
+// test that never touches it (an index, a default, a constraint), and break
+// or slow production. And a migration that rewrites rows is tested on rows.
+
+const root = path.resolve(__dirname, '../../..');
+const run = promisify(execFile);
+
+// The test profile's databases, each copied from its migrated template.
+const migratedDatabases = {
+  global: 'formline_global',
+  responses: 'formline_responses_us',
+  webhooks: 'formline_webhooks_us',
+} as const;
+
+describe('migrations', () => {
+  it.each(Object.entries(migratedDatabases))(
+    'build exactly the %s schema the client is generated from',
+    async (schema, database) => {
+      // --exit-code: 0 when the database already is schema.prisma, 2 when it is not.
+      const diff = await run(
+        process.execPath,
+        [
+          'tools/db/prisma-migrate.cjs',
+          schema,
+          'migrate',
+          'diff',
+          '--from-config-datasource',
+          '--to-schema',
+          `prisma/${schema}/schema.prisma`,
+          '--exit-code',
+        ],
+        { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl(testInfra(), database) } },
+      ).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code?: number; stdout?: string }) => ({ code: error.code, stdout: error.stdout ?? '' }),
+      );
+      expect({ code: diff.code, out: diff.stdout.trim() }).toEqual({
+        code: 0,
+        out: 'No difference detected.',
+      });
+    },
+  );
+
+  describe('account emails lower-cased (20261126160000)', () => {
+    const target = '20261126160000_account_emails_lower_case';
+    let server: pg.Client;
+    let db: pg.Client;
+    const name = `formline_int_${randomBytes(6).toString('hex')}`;
+
+    beforeAll(async () => {
+      const infra = testInfra();
+      server = new pg.Client({ connectionString: databaseUrl(infra, 'postgres') });
+      await server.connect();
+      await server.query(`CREATE DATABASE "${name}"`);
+      db = new pg.Client({ connectionString: databaseUrl(infra, name) });
+      await db.connect();
+      // The global schema as it stood just before the migration.
+      for (const migration of globalMigrations().filter((folder) => folder < target))
+        await db.query(migrationSql(migration));
+    });
+
+    afterAll(async () => {
+      await db?.end();
+      await server?.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await server?.end();
+    });
+
+    it('lower-cases each address, and leaves one whose lower-cased form another account holds', async () => {
+      const accounts = [
+        ['a-mixed', 'Ada@Example.COM'],
+        ['b-lower', 'bob@example.com'],
+        ['b-mixed', 'Bob@Example.com'],
+        ['c-lower', 'cy@example.com'],
+      ];
+      for (const [id, email] of accounts) {
+        await db.query(`INSERT INTO accounts (id, alias, email, region) VALUES ($1, $1, $2, 'us')`, [
+          id,
+          email,
+        ]);
+      }
+      await db.query(migrationSql(target));
+      const { rows } = await db.query<{ id: string; email: string }>(
+        'SELECT id, email FROM accounts ORDER BY id',
+      );
+      expect(rows).toEqual([
+        { id: 'a-mixed', email: 'ada@example.com' },
+        { id: 'b-lower', email: 'bob@example.com' },
+        // Its lower-cased address is another account's: left for an operator.
+        { id: 'b-mixed', email: 'Bob@Example.com' },
+        { id: 'c-lower', email: 'cy@example.com' },
+      ]);
+    });
+  });
+});
+
+function globalMigrations(): string[] {
+  return readdirSync(path.join(root, 'prisma/global/migrations'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+function migrationSql(folder: string): string {
+  return readFileSync(path.join(root, 'prisma/global/migrations', folder, 'migration.sql'), 'utf8');
+}
