@@ -41,14 +41,23 @@ describe('migrations', () => {
         ],
         { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl(testInfra(), database) } },
       ).then(
-        ({ stdout }) => ({ code: 0, stdout }),
-        (error: { code?: number; stdout?: string }) => ({ code: error.code, stdout: error.stdout ?? '' }),
+        ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+        (error: { code?: number; stdout?: string; stderr?: string }) => ({
+          code: error.code,
+          stdout: error.stdout ?? '',
+          stderr: error.stderr ?? '',
+        }),
       );
-      expect({ code: diff.code, out: diff.stdout.trim() }).toEqual({
+      // stderr says why, when the tool itself failed (exit code 1).
+      const stderr = diff.code === 0 ? '' : diff.stderr.trim();
+      expect({ code: diff.code, out: diff.stdout.trim(), stderr }).toEqual({
         code: 0,
         out: 'No difference detected.',
+        stderr: '',
       });
     },
+    // A node process and Prisma's wasm engine each: seconds on a busy machine.
+    120_000,
   );
 
   describe('account emails lower-cased (20261126160000)', () => {
@@ -75,12 +84,15 @@ describe('migrations', () => {
       await server?.end();
     });
 
-    it('lower-cases each address, and leaves one whose lower-cased form another account holds', async () => {
+    it('lower-cases each address, and leaves those another account holds in any case', async () => {
       const accounts = [
         ['a-mixed', 'Ada@Example.COM'],
         ['b-lower', 'bob@example.com'],
         ['b-mixed', 'Bob@Example.com'],
         ['c-lower', 'cy@example.com'],
+        // Two that differ only by case, neither lower-cased: lowering both would collide.
+        ['d-mixed', 'Dan@Example.com'],
+        ['d-upper', 'DAN@EXAMPLE.COM'],
       ];
       for (const [id, email] of accounts) {
         await db.query(`INSERT INTO accounts (id, alias, email, region) VALUES ($1, $1, $2, 'us')`, [
@@ -98,6 +110,8 @@ describe('migrations', () => {
         // Its lower-cased address is another account's: left for an operator.
         { id: 'b-mixed', email: 'Bob@Example.com' },
         { id: 'c-lower', email: 'cy@example.com' },
+        { id: 'd-mixed', email: 'Dan@Example.com' },
+        { id: 'd-upper', email: 'DAN@EXAMPLE.COM' },
       ]);
     });
   });
