@@ -135,21 +135,26 @@ export function rssMb(pid: number | undefined): number {
 // CPU time a process has used so far (user + system), in ms (Linux; clock
 // ticks of 10 ms). CPU per request hardly depends on what else the machine
 // runs, unlike requests per second: the figure to compare across runs.
+// NaN for a process that is gone: a figure goes missing, the bench goes on.
 export function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return Number.NaN;
-  const fields = statFields(pid);
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  try {
+    const fields = statFields(pid);
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 // CPU time the whole machine has spent busy so far, all cores together
-// (/proc/stat: user, nice, system, irq, softirq, steal), in ms.
+// (/proc/stat: user, nice, system, irq, softirq; not steal, the hypervisor's), in ms.
 export function machineBusyMs(): number {
-  const [, user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+  const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
     .split('\n')[0]
     .split(' ')
     .filter((field) => field !== '')
     .map(Number);
-  return (user + nice + system + irq + softirq + steal) * 10;
+  return (user + nice + system + irq + softirq) * 10;
 }
 
 // Fields of /proc/<pid>/stat after the command name (which may hold spaces),
@@ -162,10 +167,16 @@ function statFields(pid: number): string[] {
 // CPU time the bench's PostgreSQL (every backend, and those that ended:
 // the postmaster's children's time), and Redis and NATS of region us have used so far, in ms.
 export function infraCpuMs(infra: BenchInfra): { postgres: number; redis: number; nats: number } {
-  const pidIn = (file: string) => Number(readFileSync(path.join(infra.dataDir, file), 'utf8').split('\n')[0]);
+  const pidIn = (file: string) => {
+    try {
+      return Number(readFileSync(path.join(infra.dataDir, file), 'utf8').split('\n')[0]);
+    } catch {
+      return undefined;
+    }
+  };
   const postmaster = pidIn('postgres/postmaster.pid');
-  let postgres = 0;
-  for (const entry of readdirSync('/proc')) {
+  let postgres = postmaster === undefined ? Number.NaN : 0;
+  for (const entry of postmaster === undefined ? [] : readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const fields = statFields(Number(entry));

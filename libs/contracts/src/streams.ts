@@ -10,5 +10,7 @@ export const Streams = {
     // window: a relay that crashed between publish and bookkeeping re-publishes
     // harmlessly.
     duplicateWindowMs: 10 * 60 * 1000,
+    // Its durable consumers, by the service that reads them.
+    consumers: { webhooks: 'webhooks-submissions' },
   },
 } as const;

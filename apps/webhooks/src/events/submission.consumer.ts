@@ -22,7 +22,7 @@ import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.plann
 
 // The durable consumer every replica of the service shares: JetStream keeps its
 // position, so events submitted while the service was down are read on return.
-export const submissionConsumerName = 'webhooks-submissions';
+export const submissionConsumerName = Streams.responses.consumers.webhooks;
 
 // Reads submission events and turns them into delivery jobs, as many at once
 // as have arrived (up to WEBHOOK_EVENT_BATCH_SIZE): while one batch is being
