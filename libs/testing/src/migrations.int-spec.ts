@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { databaseUrl, testInfra } from '@formline/testing';
+import { databaseUrl, testInfra } from './test-infra';
 import pg from 'pg';
 
 // What production runs is the migrations (tools/db/prisma-migrate.cjs, a
