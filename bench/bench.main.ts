@@ -337,7 +337,6 @@ async function intake(c: Context): Promise<void> {
   const formlineCpu: number[] = [];
   const floorCpu: number[] = [];
   const baselineCpu: number[] = [];
-  const infra = () => infraCpuMs(c.infra);
   // What the machine does with no load (idle apps' timers, the servers, this
   // process's polling), taken off each round's machine figure: a slower
   // round would otherwise be charged more of it per request.
@@ -345,33 +344,33 @@ async function intake(c: Context): Promise<void> {
   progress(`  machine busy with no load: ${round(background, 3)} cores (taken off the CPU per submission)`);
   try {
     for (let round = 1; round <= settings.rounds; round++) {
-      const formlineSpent = cpuSpent(
-        {
-          gateway: () => cpuMs(c.stack.app('gateway').pid),
-          responses: () => cpuMs(c.stack.app('responses').pid),
-          webhooks: () => cpuMs(c.stack.app('webhooks').pid),
-          NATS: () => infra().nats,
-          PostgreSQL: () => infra().postgres,
-        },
-        background,
-      );
+      const formlineSpent = cpuSpent(() => {
+        const infra = infraCpuMs(c.infra);
+        return {
+          gateway: cpuMs(c.stack.app('gateway').pid),
+          responses: cpuMs(c.stack.app('responses').pid),
+          webhooks: cpuMs(c.stack.app('webhooks').pid),
+          NATS: infra.nats,
+          PostgreSQL: infra.postgres,
+        };
+      }, background);
       const product = await load();
       // What the round set going (outbox, events) is part of its cost.
       await pipelineDrained();
       const formlineShares = perRequestUs(formlineSpent(), product.ok);
-      const floorSpent = cpuSpent(
-        {
-          server: () => cpuMs(floorServer.child.pid),
-          service: () => cpuMs(floorService.child.pid),
-          NATS: () => infra().nats,
-          PostgreSQL: () => infra().postgres,
-        },
-        background,
-      );
+      const floorSpent = cpuSpent(() => {
+        const infra = infraCpuMs(c.infra);
+        return {
+          server: cpuMs(floorServer.child.pid),
+          service: cpuMs(floorService.child.pid),
+          NATS: infra.nats,
+          PostgreSQL: infra.postgres,
+        };
+      }, background);
       const floorResult = await load(settings.seconds, floorUrl);
       const floorShares = perRequestUs(floorSpent(), floorResult.ok);
       const httpResult = await load(settings.seconds, httpFloorUrl);
-      const rawSpent = cpuSpent({}, background);
+      const rawSpent = cpuSpent(() => ({}), background);
       const rawResult = await raw();
       const rawShares = perRequestUs(rawSpent(), rawResult.ok);
       formline.push(product);
@@ -449,16 +448,13 @@ async function intake(c: Context): Promise<void> {
 }
 
 // CPU spent from now on, in ms, by the whole machine (less its background,
-// in cores, for the time elapsed) and by each part named (each read as CPU ms
-// so far); call the result to read it.
+// in cores, for the time elapsed) and by each part `parts` names (it reads
+// their CPU ms so far, in one pass); call the result to read it.
 function cpuSpent(
-  parts: Record<string, () => number>,
+  parts: () => Record<string, number>,
   backgroundCores: number,
 ): () => Record<string, number> {
-  const read = (): Record<string, number> => ({
-    machine: machineBusyMs(),
-    ...Object.fromEntries(Object.entries(parts).map(([name, cpu]) => [name, cpu()])),
-  });
+  const read = (): Record<string, number> => ({ machine: machineBusyMs(), ...parts() });
   const [before, startedAt] = [read(), Date.now()];
   return () => {
     const after = read();
