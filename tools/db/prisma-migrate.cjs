@@ -62,11 +62,14 @@ class PrismaPgMigrate extends PrismaPg {
   constructor(url) {
     super(pgConfigFrom(url));
   }
+  async connect() {
+    return sendingScriptsWhole(await super.connect());
+  }
   async connectToShadowDb() {
     const admin = await this.connect();
     const database = `prisma_migrate_shadow_db_${globalThis.crypto.randomUUID()}`;
     await admin.executeScript(`CREATE DATABASE "${database}"`);
-    const shadow = await new PrismaPg({ ...this.config, database }).connect();
+    const shadow = sendingScriptsWhole(await new PrismaPg({ ...this.config, database }).connect());
     const disposeShadow = shadow.dispose.bind(shadow);
     shadow.dispose = async () => {
       await disposeShadow();
@@ -75,6 +78,21 @@ class PrismaPgMigrate extends PrismaPg {
     };
     return shadow;
   }
+}
+
+// 5. The adapter's executeScript splits a migration at every ';', also inside a
+//    function's body ($$ … $$), and sends the pieces one by one. Send the script
+//    whole instead: PostgreSQL runs the statements of one simple query in one
+//    transaction, so a migration that fails leaves nothing half-applied.
+function sendingScriptsWhole(adapter) {
+  adapter.executeScript = async function executeScript(script) {
+    try {
+      await this.client.query(script);
+    } catch (error) {
+      this.onError(error);
+    }
+  };
+  return adapter;
 }
 
 async function createDatabaseIfMissing(url) {

@@ -4,6 +4,7 @@ import type { ResponsesPrismaClient } from '@formline/db';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from './response.repository';
 import { storedJson } from './submission/response.writer';
+import { ResponseTallyRepository } from './tallies/response-tally.repository';
 
 type SortField = ResponseQuery['sort']['field'];
 type Order = ResponseQuery['sort']['order'];
@@ -45,6 +46,7 @@ function newResponse(
       account_id: extra.accountId ?? accountId,
     },
     searchText: '',
+    answeredFields: [],
   };
   return {
     formId: extra.formId ?? formId,
@@ -71,7 +73,9 @@ describe('ResponseRepository against PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await scratchResponsesDatabase();
-    repository = new ResponseRepository(database.client);
+    repository = new ResponseRepository(database.client, new ResponseTallyRepository(database.client), {
+      RESPONSES_FILTERED_COUNT_LIMIT: 3,
+    });
     for (const response of fixture) {
       expect(await repository.insertWithEvent(newResponse(response))).not.toBeNull();
     }

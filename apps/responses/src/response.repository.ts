@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { type ResponseQuery, Subjects } from '@formline/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool } from '@formline/db';
 import type { OutboxRow } from './outbox/outbox.repository';
+import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import type { BuiltResponse } from './submission/response.builder';
+import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { UploadRepository } from './uploads/upload.repository';
 
 export interface NewResponse {
@@ -42,8 +44,8 @@ const utcNow = `now() AT TIME ZONE 'UTC'`;
 // Prisma's batch took four round trips and two planned queries.
 const insertWithEventSql = `WITH response AS (
      INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
-       search_text, idempotency_key, request_hash, request_id, response_type, progress_key, created_at)
-     VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, ${utcNow})
+       search_text, idempotency_key, request_hash, request_id, response_type, progress_key, answered_fields, created_at)
+     VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, $16::text[], ${utcNow})
      RETURNING id)
    INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
    SELECT $11, $12, $13::json, $10, ${utcNow} FROM response`;
@@ -54,7 +56,12 @@ type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date
 // in one transaction (the outbox), so neither exists without the other.
 @Injectable()
 export class ResponseRepository {
-  constructor(private readonly db: ResponsesPrismaClient) {}
+  constructor(
+    private readonly db: ResponsesPrismaClient,
+    private readonly tallies: ResponseTallyRepository,
+    @Inject(RESPONSES_CONFIG)
+    private readonly config: Pick<ResponsesConfig, 'RESPONSES_FILTERED_COUNT_LIMIT'>,
+  ) {}
 
   // The event written with the response (for the relay to publish at once),
   // or null when the idempotency key was taken meanwhile (a concurrent retry).
@@ -78,6 +85,8 @@ export class ResponseRepository {
       event.payload,
       built.responseType,
       response.progressKey ?? null,
+      // Given here, the database need not read them out of the payload again.
+      built.answeredFields,
     ];
     const fileNames = response.fileNames ?? [];
     try {
@@ -127,6 +136,7 @@ export class ResponseRepository {
             submittedAt: built.submittedAt,
             payload: asJson(built.resource),
             searchText: built.searchText,
+            answeredFields: built.answeredFields,
             requestHash: response.requestHash,
             requestId: response.requestId ?? null,
             ...(response.idempotencyKey ? { idempotencyKey: response.idempotencyKey } : {}),
@@ -203,8 +213,12 @@ export class ResponseRepository {
     // (upwards for `after`, downwards for `before`), then return the page in
     // the requested order.
     const direction = query.after ? 'asc' : query.before ? 'desc' : query.sort.order;
-    const [total, rows] = await this.db.$transaction([
-      this.db.response.count({ where }),
+    const [total, rows] = await Promise.all([
+      // Never a count of every matching row: the form's tally when nothing
+      // but the response types is asked for, else the matches up to a bound.
+      isFiltered(query)
+        ? this.db.response.count({ where, take: this.config.RESPONSES_FILTERED_COUNT_LIMIT })
+        : this.tallies.responsesOfTypes(formId, query.responseTypes ?? responseTypes),
       this.db.response.findMany({
         where,
         select: { id: true, responseType: true, submittedAt: true, landedAt: true, payload: true },
@@ -225,7 +239,7 @@ export class ResponseRepository {
   // The form's responses in this region (the respondent page's welcome screen).
   // Completed ones only: progress saved before the final submit is not a submission.
   count(formId: string): Promise<number> {
-    return this.db.response.count({ where: { formId, responseType: 'completed' } });
+    return this.tallies.responsesOfTypes(formId, ['completed']);
   }
 }
 
@@ -251,15 +265,26 @@ export function cursorFilter(
 }
 
 // `answered_fields`: responses holding an answer to at least one of these
-// questions (by id or ref). JSON containment on the stored answers.
-export function answeredFilter(fields: readonly string[] | undefined) {
+// questions (by id or ref), from the column the database fills with the ids
+// and refs a response answers (an index serves it).
+export function answeredFilter(fields: readonly string[] | undefined): ResponsesDb.Prisma.ResponseWhereInput {
   if (!fields || fields.length === 0) return {};
-  return {
-    OR: fields.flatMap((field) => [
-      { payload: { path: ['answers'], array_contains: [{ field: { id: field } }] } },
-      { payload: { path: ['answers'], array_contains: [{ field: { ref: field } }] } },
-    ]),
-  };
+  return { answeredFields: { hasSome: [...fields] } };
+}
+
+// Whether a listing asks for more than the form's responses of some types:
+// then its total is counted from the rows (up to a bound), not read from the tallies.
+export function isFiltered(query: ResponseQuery): boolean {
+  return Boolean(
+    query.since ||
+    query.until ||
+    query.after ||
+    query.before ||
+    query.includedResponseIds ||
+    query.excludedResponseIds ||
+    query.query ||
+    (query.answeredFields && query.answeredFields.length > 0),
+  );
 }
 
 // The event row a write stores, as the relay publishes it: the payload text

@@ -12,6 +12,7 @@ import { OutboxRelay } from './outbox/outbox.relay';
 import { OutboxRepository } from './outbox/outbox.repository';
 import { ResponseHandler } from './response.handler';
 import { ResponseRepository } from './response.repository';
+import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { ResponsesRetention } from './retention/responses.retention';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { ProgressService } from './submission/progress.service';
@@ -56,6 +57,7 @@ export class ResponsesModule implements OnApplicationShutdown {
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
         },
         ResponseRepository,
+        ResponseTallyRepository,
         OutboxRepository,
         OutboxRelay,
         ResponsesRetention,

@@ -52,6 +52,15 @@ export const responsesConfigSchema = z.object({
     86_400_000,
     "How long a respondent's upload may wait for a response that answers with it (default 1 day); after that, the retention job deletes it and its bytes. An upload a response holds is kept with the response.",
   ),
+  RESPONSES_FILTERED_COUNT_LIMIT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1_000_000)
+    .default(1000)
+    .describe(
+      "The most responses a filtered listing counts for its total_items (then page_count follows it): a filter's matches are counted up to this many, so a page's cost never grows with the form. An unfiltered listing's total is exact at any size (read from the form's running tallies).",
+    ),
   OUTBOX_PUBLISH_TIMEOUT_MS: milliseconds(
     2000,
     'How long the relay waits for JetStream to acknowledge an event. A new event is left to the process that wrote it (published at once) for this long plus DATABASE_POOL_TIMEOUT_MS; only then may the poller relay it.',

@@ -22,11 +22,20 @@ const migratedDatabases = {
   webhooks: 'formline_webhooks_us',
 } as const;
 
+// Indexes that only the migrations create, because Prisma's schema language
+// cannot describe them (a GIN index whose first column is plain text, through
+// btree_gin): schema.prisma names them in a comment. Against the schema, the
+// diff drops exactly these and nothing else.
+const migrationOnlyIndexes: Record<keyof typeof migratedDatabases, string[]> = {
+  global: [],
+  responses: ['responses_form_id_answered_fields_idx', 'responses_form_id_search_text_idx'],
+  webhooks: [],
+};
+
 describe('migrations', () => {
-  it.each(Object.entries(migratedDatabases))(
+  it.each(Object.entries(migratedDatabases) as Array<[keyof typeof migratedDatabases, string]>)(
     'build exactly the %s schema the client is generated from',
     async (schema, database) => {
-      // --exit-code: 0 when the database already is schema.prisma, 2 when it is not.
       const diff = await run(
         process.execPath,
         [
@@ -37,7 +46,7 @@ describe('migrations', () => {
           '--from-config-datasource',
           '--to-schema',
           `prisma/${schema}/schema.prisma`,
-          '--exit-code',
+          '--script',
         ],
         // The tool needs nothing of the environment but the database.
         { cwd: root, env: { DATABASE_URL: databaseUrl(testInfra(), database) } },
@@ -49,11 +58,15 @@ describe('migrations', () => {
           stderr: error.stderr ?? '',
         }),
       );
-      // stderr says why, when the tool itself failed (exit code 1).
+      // stderr says why, when the tool itself failed.
       const stderr = diff.code === 0 ? '' : diff.stderr.trim();
-      expect({ code: diff.code, out: diff.stdout.trim(), stderr }).toEqual({
+      const statements = diff.stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '' && !line.startsWith('--'))
+        .sort();
+      expect({ code: diff.code, statements, stderr }).toEqual({
         code: 0,
-        out: 'No difference detected.',
+        statements: migrationOnlyIndexes[schema].map((index) => `DROP INDEX "${index}";`).sort(),
         stderr: '',
       });
     },

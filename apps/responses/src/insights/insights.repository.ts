@@ -14,48 +14,44 @@ export interface FieldCounts {
   count: number;
 }
 
-// The aggregates behind the Insights summary, counted by PostgreSQL over the
-// form's responses in this region (never the rows themselves).
+export interface InsightsCounts {
+  platforms: PlatformCounts[];
+  /** How many responses answered each question. */
+  answered: FieldCounts[];
+  /** Responses left unfinished, by the last question they answered. */
+  leftAfter: FieldCounts[];
+}
+
+type TallyRow = { tally: string; key: string; count: number; milliseconds: number };
+
+// The aggregates behind the Insights summary, read from the running tallies
+// the database keeps of the form's responses in this region
+// (response_tallies): a few rows per question, never the responses.
 @Injectable()
 export class InsightsRepository {
   constructor(private readonly db: ResponsesPrismaClient) {}
 
-  async platforms(formId: string): Promise<PlatformCounts[]> {
-    const rows = await this.db.$queryRaw<
-      Array<{ platform: string | null; landings: number; completed: number; average: number | null }>
-    >`
-      SELECT payload->'metadata'->>'platform' AS platform,
-             count(*)::int AS landings,
-             count(*) FILTER (WHERE response_type = 'completed')::int AS completed,
-             (avg(extract(epoch FROM submitted_at - landed_at)) FILTER (WHERE response_type = 'completed'))::float8 AS average
-        FROM responses
-       WHERE form_id = ${formId}
-       GROUP BY 1`;
-    return rows.map((row) => ({
-      platform: row.platform ?? 'other',
-      landings: row.landings,
-      completed: row.completed,
-      averageSeconds: row.average,
-    }));
-  }
-
-  // How many responses answered each question.
-  async answered(formId: string): Promise<FieldCounts[]> {
-    return this.db.$queryRaw<FieldCounts[]>`
-      SELECT answer->'field'->>'id' AS "fieldId", count(*)::int AS count
-        FROM responses, json_array_elements(payload->'answers') AS answer
-       WHERE form_id = ${formId}
-       GROUP BY 1`;
-  }
-
-  // Responses left unfinished, by the last question they answered.
-  async leftAfter(formId: string): Promise<FieldCounts[]> {
-    return this.db.$queryRaw<FieldCounts[]>`
-      SELECT (payload->'answers'->-1)->'field'->>'id' AS "fieldId", count(*)::int AS count
-        FROM responses
-       WHERE form_id = ${formId}
-         AND response_type <> 'completed'
-         AND json_array_length(payload->'answers') > 0
-       GROUP BY 1`;
+  async counts(formId: string): Promise<InsightsCounts> {
+    const rows = await this.db.$queryRaw<TallyRow[]>`
+      SELECT tally, key, sum(count)::float8 AS count, sum(milliseconds)::float8 AS milliseconds
+        FROM response_tallies
+       WHERE form_id = ${formId} AND tally IN ('landed', 'completed', 'answered', 'left_after')
+       GROUP BY tally, key
+      HAVING sum(count) <> 0`;
+    const of = (tally: string) => rows.filter((row) => row.tally === tally);
+    const completed = new Map(of('completed').map((row) => [row.key, row]));
+    return {
+      platforms: of('landed').map((landed) => {
+        const done = completed.get(landed.key);
+        return {
+          platform: landed.key,
+          landings: landed.count,
+          completed: done?.count ?? 0,
+          averageSeconds: done ? done.milliseconds / done.count / 1000 : null,
+        };
+      }),
+      answered: of('answered').map((row) => ({ fieldId: row.key, count: row.count })),
+      leftAfter: of('left_after').map((row) => ({ fieldId: row.key, count: row.count })),
+    };
   }
 }

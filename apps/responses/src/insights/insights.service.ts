@@ -31,11 +31,7 @@ export class InsightsService {
       );
     const definition = form.definition as FormDefinition;
     if (form.region !== this.config.REGION) return summarizeInsights(definition, [], [], []);
-    const [platforms, answered, leftAfter] = await Promise.all([
-      this.insights.platforms(formId),
-      this.insights.answered(formId),
-      this.insights.leftAfter(formId),
-    ]);
+    const { platforms, answered, leftAfter } = await this.insights.counts(formId);
     return summarizeInsights(definition, platforms, answered, leftAfter);
   }
 }

@@ -123,5 +123,6 @@ describe('buildResponse with a multi_format (video and audio) question', () => {
       fields: [{ id: field.id, type: 'multi_format', ref: 'hello' }],
     });
     expect(built.searchText).toContain('hello there');
+    expect(built.answeredFields).toEqual([answer.field.id, answer.field.ref]);
   });
 });

@@ -19,6 +19,8 @@ export interface BuiltResponse {
   // The event announcing it, Typeform's webhook payload.
   event: ResponseSubmittedEvent;
   searchText: string;
+  // The ids and refs of the questions it answers, for `answered_fields`.
+  answeredFields: string[];
 }
 
 export interface ResponseFacts {
@@ -113,6 +115,7 @@ export function buildResponse(facts: ResponseFacts): BuiltResponse {
     resource,
     event,
     searchText: searchTextOf(facts.answers, facts.hidden),
+    answeredFields: [...new Set(facts.answers.flatMap((answer) => [answer.field.id, answer.field.ref]))],
   };
 }
 

@@ -25,6 +25,7 @@ function built(text: string): BuiltResponse {
       form_response: { form_id: 'f', token: 't', ...times, answers },
     } as unknown as BuiltResponse['event'],
     searchText: text,
+    answeredFields: [],
   };
 }
 
