@@ -11,8 +11,8 @@
 # scripts/container-engine.sh). Base: the Dockerfile's node:26-bookworm-slim
 # when it is there or can be pulled, else a local stand-in
 # (scripts/local-base-image.sh, with the pinned Node.js when the machine's is
-# not of the line: docs/node.md); set NODE_IMAGE to choose another. Every image and container it makes is named
-# formline-test-*; it removes only those.
+# not of the line: docs/node.md); set NODE_IMAGE to choose another. Every
+# image and container it makes is named formline-test-*; it removes only those.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export FORMLINE_PROFILE=test NX_NO_CLOUD=true NX_DAEMON=false
