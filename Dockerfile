@@ -13,7 +13,9 @@
 # Jobs: it needs Prisma's migration tooling, a dev dependency, which stays out
 # of the app image. Build both from the same commit with the same TAG.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The Node.js line of package.json's `engines` (docs/node.md); its latest
+# release, so that a rebuild picks up the line's security fixes.
+ARG NODE_IMAGE=node:26-bookworm-slim
 
 # --- all dependencies, installed from the lockfile -------------------------------
 # A stage of its own, so that a change of code reuses it, and with it the two
@@ -74,8 +76,6 @@ FROM ${NODE_IMAGE} AS runtime
 # promptly even before an app has installed its own signal handler.
 COPY --from=tini /usr/bin/tini-static /usr/bin/tini
 ENV NODE_ENV=production
-# The AWS SDK is pinned: its notice that later versions will need Node 22 is noise in the logs.
-ENV AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED=true
 WORKDIR /app
 COPY deploy/image/entrypoint.sh /usr/local/bin/formline
 # The base image's unprivileged `node` user, by number so that Kubernetes'

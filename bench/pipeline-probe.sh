@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export FORMLINE_PROFILE=test
 source scripts/profile.sh
+source scripts/node-runtime.sh
 scripts/infra.sh up >/dev/null
 scripts/migrate.sh >/dev/null
 node tools/build.mjs >/dev/null

@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/profile.sh
+source scripts/node-runtime.sh
 export GLOBAL_DATABASE_URL="${GLOBAL_DATABASE_URL:-$DATABASE_HOST_URL/formline_global}"
 node tools/build.mjs >/dev/null
 exec node --enable-source-maps dist/tools/admin/main.js "$@"

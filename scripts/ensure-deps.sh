@@ -5,7 +5,9 @@
 # sync (docs/decisions.md). `npm install` installs from it and leaves it unchanged.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-node -e 'const [a,b]=process.versions.node.split(".").map(Number); if (a<20||(a===20&&b<19)) { console.error("Node 20.19 or newer is needed (NestJS 12 is loaded through require(esm)); this is "+process.version); process.exit(1) }'
+# npm itself runs on the product's Node.js line (the pinned one when the
+# machine's is older), so that no dependency installs outside its engines.
+source scripts/node-runtime.sh
 if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json || package.json -nt node_modules/.package-lock.json ]]; then
   echo "[deps] npm install" >&2
   npm install --no-audit --no-fund

@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Makes, or finds cached, a local stand-in for `node:20-bookworm-slim` and
-# prints its name, for machines that cannot pull from a registry:
+# Makes, or finds cached, a local stand-in for the Dockerfile's base
+# (`node:26-bookworm-slim`) and prints its name, for machines that cannot pull
+# from a registry:
 #
 #   base=$(scripts/local-base-image.sh podman)
 #   podman build --build-arg NODE_IMAGE="$base" ...
 #
-# Debian bookworm (debootstrap --variant=minbase), this machine's own `node`
-# and `npm`, a `node` user with uid 1000 as in the official image, and this
-# machine's CA bundle so that npm and Node inside a build reach the registry
-# through whatever TLS setup the machine has. The tag carries a digest of the
-# machine's Node, npm, CA bundle and this script: a change of any rebuilds it,
+# Debian bookworm (debootstrap --variant=minbase, with libatomic1 that Node's
+# Linux builds link to, as the official image installs it), the `node` that
+# scripts/node-runtime.sh chooses (the machine's own when it is of the
+# product's line, else the pinned build from tools/node-runtime) and the
+# machine's `npm`, a `node` user with uid 1000 as in the official image, and
+# this machine's CA bundle so that npm and Node inside a build reach the
+# registry through whatever TLS setup the machine has. The tag carries a digest
+# of that Node, npm, CA bundle and this script: a change of any rebuilds it,
 # otherwise the image built by an earlier run is reused.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/node-runtime.sh"
 engine=${1:?usage: scripts/local-base-image.sh docker|podman}
 log() { printf '[images] %s\n' "$*" >&2; }
 fail() { log "$*"; exit 1; }
@@ -47,7 +52,7 @@ work=$(mktemp -d /var/tmp/formline-test-base.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 rootfs=$work/rootfs
 log "making the local base image $image: debootstrap bookworm from $mirror"
-if ! nice -n 5 debootstrap --variant=minbase bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1; then
+if ! nice -n 5 debootstrap --variant=minbase --include=libatomic1 bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1; then
   tail -20 "$work/debootstrap.log" >&2
   fail "debootstrap failed (the Debian mirror $mirror must be reachable; DEBIAN_MIRROR moves it)"
 fi
@@ -62,7 +67,7 @@ mkdir -p "$rootfs/etc/ssl/certs"
 install -m 0644 "$ca_bundle" "$rootfs/etc/ssl/certs/ca-certificates.crt"
 chroot "$rootfs" groupadd --gid 1000 node
 chroot "$rootfs" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
-chroot "$rootfs" node --version > /dev/null || fail "the machine's node does not run inside bookworm"
+[[ "$(chroot "$rootfs" node --version)" == "$node_version" ]] || fail "$node_bin does not run inside bookworm"
 
 # As the official image: no package lists, caches or docs left behind.
 rm -rf "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb \

@@ -9,6 +9,7 @@
 # database, as a Kubernetes Job (deploy/), never in the apps' start-up.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/profile.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/node-runtime.sh"
 cd "$ROOT_DIR"
 
 declare -A databases=(

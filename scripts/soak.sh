@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export FORMLINE_PROFILE=test NX_NO_CLOUD=true NX_DAEMON=false
 source scripts/profile.sh
+source scripts/node-runtime.sh
 scripts/ensure-deps.sh
 node tools/build.mjs
 infra_was_running=$(scripts/infra.sh status 2>/dev/null | grep -c running || true)

@@ -8,14 +8,16 @@
 #   IMAGES_BUILD_ONLY=1 npm run test:images
 #
 # Engine: a running Docker, else podman (installed and set up when missing,
-# scripts/container-engine.sh). Base: node:20-bookworm-slim when it is there or
-# can be pulled, else a local stand-in (scripts/local-base-image.sh); set
-# NODE_IMAGE to choose another. Every image and container it makes is named
-# formline-test-*; it removes only those.
+# scripts/container-engine.sh). Base: the Dockerfile's node:26-bookworm-slim
+# when it is there or can be pulled, else a local stand-in
+# (scripts/local-base-image.sh, with the pinned Node.js when the machine's is
+# not of the line: docs/node.md); set NODE_IMAGE to choose another. Every
+# image and container it makes is named formline-test-*; it removes only those.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export FORMLINE_PROFILE=test NX_NO_CLOUD=true NX_DAEMON=false
 source scripts/profile.sh
+source scripts/node-runtime.sh
 log() { printf '[images] %s\n' "$*" >&2; }
 step() { printf '\n== %s\n' "$*"; }
 started=$SECONDS
@@ -28,7 +30,7 @@ log "engine: $engine ($("$engine" --version))"
 step "base image"
 mkdir -p "$DATA_DIR/logs/images"
 if [[ -z "${NODE_IMAGE:-}" ]]; then
-  official=docker.io/library/node:20-bookworm-slim
+  official=docker.io/library/$(sed -n 's/^ARG NODE_IMAGE=//p' Dockerfile)
   if "$engine" image inspect "$official" >/dev/null 2>&1; then
     NODE_IMAGE=$official
   elif timeout 120 "$engine" pull -q "$official" >/dev/null 2>"$DATA_DIR/logs/images/pull.log"; then

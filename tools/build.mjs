@@ -22,8 +22,10 @@ const { compilerOptions } = JSON.parse(readFileSync(path.join(root, 'tsconfig.ba
 function* typescriptFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* typescriptFiles(full);
-    else if (/\.ts$/.test(entry.name) && !/\.(spec|int-spec|e2e-spec|d)\.ts$/.test(entry.name)) yield full;
+    if (entry.isDirectory()) {
+      // tools/node-runtime/node_modules holds the pinned Node.js, no sources.
+      if (entry.name !== 'node_modules') yield* typescriptFiles(full);
+    } else if (/\.ts$/.test(entry.name) && !/\.(spec|int-spec|e2e-spec|d)\.ts$/.test(entry.name)) yield full;
   }
 }
 

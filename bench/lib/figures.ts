@@ -94,7 +94,8 @@ export function writeResults(dir: string, figures: Figure[], settings: Record<st
   const file = path.join(dir, `${stamp}.json`);
   writeFileSync(
     file,
-    `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, settings, figures }, null, 2)}\n`,
+    // The Node.js the bench and the apps ran on: runs on two lines are compared by it.
+    `${JSON.stringify({ date: new Date().toISOString(), cores: cpus().length, node: process.version, settings, figures }, null, 2)}\n`,
   );
   return file;
 }

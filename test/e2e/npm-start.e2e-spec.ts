@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { callApi, freePort, freeProfilePorts, testInfra } from '@formline/testing';
+import { callApi, fitsNodeLine, freePort, freeProfilePorts, testInfra } from '@formline/testing';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -72,6 +72,14 @@ describe('npm start', () => {
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(await page.text()).toContain('<title>Customer feedback');
     }
+  });
+
+  it("says which Node.js it runs the apps on: one of the product's line", () => {
+    const [, version, binary] = /Node\.js\s+(v\S+)\s+\((\S+)\)/.exec(output) ?? [];
+    expect({ version, fits: fitsNodeLine(version ?? '') }).toEqual({ version, fits: true });
+    // The apps are that node's processes.
+    const gateway = appPid(start.pid!, 'gateway', 'us');
+    expect(realpathSync(`/proc/${gateway}/exe`)).toBe(realpathSync(binary));
   });
 
   it('restarts an app that dies (kill -9), prints it, and serves again', async () => {

@@ -1,8 +1,9 @@
+import { fitsNodeLine } from '@formline/testing';
 import { builtImages } from './built-images';
 import { ContainerEngine } from './container-engine';
 
 // What the built images hold and declare, read from the images themselves:
-// the user they run as, their OCI labels, and none of what the apps never run
+// the Node.js they run, the user they run as, their OCI labels, and none of what the apps never run
 // (build tools, the Prisma CLI, other databases' query compilers, the
 // dependencies' source maps, apt's lists and caches).
 describe('the built images', () => {
@@ -24,6 +25,11 @@ describe('the built images', () => {
       'org.opencontainers.image.licenses': 'Apache-2.0',
     });
     expect(await inImage(image, 'id -u; id -g')).toBe('1000\n1000');
+  });
+
+  it.each(Object.entries(images))("%s runs Node.js of the product's line", async (_, image) => {
+    const version = await inImage(image, 'node --version');
+    expect({ version, fits: fitsNodeLine(version) }).toEqual({ version, fits: true });
   });
 
   it('app holds no build tools, Prisma CLI, foreign query compilers, dependency source maps or apt caches', async () => {

@@ -138,6 +138,8 @@ async function main(): Promise<void> {
     `  {base_url}     ${baseUrls.us}   (region us)`,
     `  {eu_base_url}  ${baseUrls.eu}   (region eu)`,
     `  API document   ${baseUrls.us}/docs   (OpenAPI: /openapi.json)`,
+    // Which Node.js the apps run on: the machine's own or the pinned one (docs/node.md).
+    `  Node.js        ${process.version}   (${process.execPath})`,
     '',
     ...demo.flatMap((account) => [
       `Demo account ${account.accountId} (region ${account.region}), form ${account.formId}:`,

@@ -20,8 +20,9 @@ interface NestReply {
 // absent or slow service as SERVICE_UNAVAILABLE, answered at once when NATS is down.
 // The request id travels as a header; every call's wait is measured. The
 // caller names the request id (the gateway from its HTTP request, the services
-// from their context): the gateway keeps no AsyncLocalStorage, whose promise
-// hooks cost every await of every request on Node 20.
+// from their context): the gateway keeps no AsyncLocalStorage, so that the
+// compiler finds a call without one (docs/decisions.md, "The gateway passes
+// request ids by hand").
 export class RpcClient {
   private readonly link: NatsLink;
 

@@ -104,9 +104,6 @@ describe('LocalDiskObjectStore', () => {
 });
 
 describe('S3ObjectStore against a fake S3 endpoint', () => {
-  // The SDK's documented switch: this project pins the SDK, so its notice that
-  // later versions will need Node 22 is noise in the test output.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const fake = new FakeS3();
   let endpoint: string;
   beforeAll(async () => {

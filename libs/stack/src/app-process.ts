@@ -41,13 +41,7 @@ export class AppProcess {
 
   constructor(readonly options: AppProcessOptions) {
     this.child = spawn(process.execPath, [...appNodeFlags, path.resolve(options.entry)], {
-      // The AWS SDK's documented switch: the SDK is pinned, so its notice that
-      // later versions will need Node 22 is noise in every app's log.
-      env: {
-        PATH: process.env.PATH ?? '',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-        ...options.env,
-      },
+      env: { PATH: process.env.PATH ?? '', ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [this.child.stdout, this.child.stderr]) {

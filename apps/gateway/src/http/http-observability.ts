@@ -20,9 +20,10 @@ declare module 'fastify' {
 // it; one log line; and its count, status and latency per route for /metrics.
 // Install before routes are added.
 //
-// No AsyncLocalStorage here: on Node 20 its promise hooks run on every promise
-// of every request once any context is entered, and the read path paid ~20 µs
-// of its ~105 µs CPU per request for it (bench).
+// No AsyncLocalStorage here: the request id is passed by hand, so that the
+// compiler finds a call that forgets it. On Node 20 its promise hooks also
+// cost the read path ~20 µs of ~105 µs CPU per request; on 26 they are gone
+// (docs/decisions.md, "Node.js 26").
 export function observeHttpRequests(fastify: FastifyInstance, logger: AppLogger): void {
   // Written by hand to pino's destination with the context bound once: the
   // line every request writes skips the Nest logger and pino's generic work.

@@ -1,4 +1,4 @@
-import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+import { type ELDHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { ErrorCode, type ErrorBody, httpStatusByCode } from '@formline/errors';
 import type { FastifyInstance } from 'fastify';
 
@@ -21,7 +21,7 @@ const sampleEveryMs = 500;
 export class LoadShedder {
   private inFlight = 0;
   private delayed = false;
-  private readonly histogram?: IntervalHistogram;
+  private readonly histogram?: ELDHistogram;
   private readonly timer?: NodeJS.Timeout;
 
   constructor(
