@@ -16,8 +16,9 @@ export interface BenchInfra {
 
 // NATS, Redis and PostgreSQL for the bench alone: the test profile's scripts
 // on ports the kernel hands out and data under .data/bench, so a running
-// `npm start` or `npm test` is never touched. Databases are fresh every run.
-export async function startInfra(): Promise<BenchInfra> {
+// `npm start` or `npm test` is never touched. Databases are fresh every run,
+// unless `keepData` (then only migrated: what an earlier run seeded stays).
+export async function startInfra(keepData = false): Promise<BenchInfra> {
   const dataDir = path.join(root, '.data/bench');
   mkdirSync(dataDir, { recursive: true });
   const ports = {
@@ -34,7 +35,7 @@ export async function startInfra(): Promise<BenchInfra> {
     ...ports,
   };
   runScript('scripts/infra.sh', ['up'], env);
-  runScript('scripts/migrate.sh', ['--reset'], env);
+  runScript('scripts/migrate.sh', keepData ? [] : ['--reset'], env);
   return {
     env,
     dataDir,

@@ -19,24 +19,33 @@ export interface Figure {
   cores: number;
   /** 1, 5 and 15 minute load averages when the figure was taken: a busy machine shows here. */
   loadAverage: number[];
+  /** What the value does not say, e.g. requests that failed. */
+  note?: string;
 }
 
-export type Target = { kind: 'ratio-at-least' | 'value-below' | 'value-at-most'; bound: number } | null;
+export type Target = {
+  kind: 'ratio-at-least' | 'ratio-at-most' | 'value-below' | 'value-at-most';
+  bound: number;
+} | null;
 
 // A figure from rounds: medians of each side, their ratio, and the target checked.
+// `paired`: each round ran with its own baseline round (the ratio is the
+// median of theirs); otherwise the rounds are samples of each side apart,
+// and the ratio is that of their medians.
 export function figure(
   name: string,
   unit: string,
   formline: number[],
   baseline: number[] | undefined,
   target: Target,
+  paired = true,
 ): Figure {
   const value = median(formline);
   const base = baseline ? median(baseline) : null;
   // The median of each round's own ratio: a round and its baseline run back to
   // back, so a machine whose load drifts between rounds skews both alike.
   const ratio =
-    baseline && baseline.length === formline.length
+    paired && baseline && baseline.length === formline.length
       ? median(formline.map((v, i) => v / baseline[i]))
       : base
         ? value / base
@@ -46,6 +55,9 @@ export function figure(
   if (target?.kind === 'ratio-at-least') {
     met = ratio !== null && ratio >= target.bound;
     text = `>= ${target.bound} x baseline`;
+  } else if (target?.kind === 'ratio-at-most') {
+    met = ratio !== null && ratio <= target.bound;
+    text = `<= ${target.bound} x baseline`;
   } else if (target?.kind === 'value-below') {
     met = value < target.bound;
     text = `< ${target.bound} ${unit}`;
@@ -86,6 +98,7 @@ export function printTable(figures: Figure[]): void {
   const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ');
   process.stdout.write(`\n${line(rows[0])}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
+  for (const f of figures.filter((f) => f.note)) process.stdout.write(`  ${f.name}: ${f.note}\n`);
 }
 
 export function writeResults(dir: string, figures: Figure[], settings: Record<string, unknown>): string {
