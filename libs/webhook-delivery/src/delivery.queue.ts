@@ -125,6 +125,22 @@ export class DeliveryQueue {
     );
   }
 
+  // The jobs of deliveries about to be deleted (their form was): planned
+  // ones and every redelivery asked for, whatever their state (waiting,
+  // delayed, finished). A job running now is locked and stays: the
+  // dispatcher finds its delivery gone and ends it without sending.
+  async removeForDeliveries(
+    deliveries: readonly { id: string; eventId: string; webhookId: string; attemptCount: number }[],
+  ): Promise<void> {
+    const jobIds = deliveries.flatMap((delivery) => [
+      deliveryJobId.planned(delivery.eventId, delivery.webhookId),
+      ...Array.from({ length: delivery.attemptCount + 1 }, (_, count) =>
+        deliveryJobId.redelivery(delivery.id, count),
+      ),
+    ]);
+    await Promise.all(jobIds.map((jobId) => this.queue.remove(jobId).catch(() => 0)));
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }
