@@ -31,6 +31,8 @@ describe('form deletion', () => {
       // Small batches (several per form here) and a short settle time, so the purge ends within the test.
       FORM_PURGE_BATCH_SIZE: '4',
       FORM_PURGE_SETTLE_MS: '2000',
+      // The gateway's per-form submission counter (keyed by the form's id) lapses with its window.
+      SUBMISSION_RATE_LIMIT_WINDOW_MS: '3000',
     }),
     accounts: { owner: 'eu' },
   });

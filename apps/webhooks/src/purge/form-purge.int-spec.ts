@@ -62,7 +62,7 @@ describe('form purge (webhooks database and delivery queue)', () => {
       const rows = await repository.plan(
         Array.from({ length: events }, (_, i) => ({ eventId: `${formId}-e${i}`, webhookId, body: '{}' })),
       );
-      planned.push(...rows.map((row) => ({ id: row.id!, eventId: row.eventId, webhookId })));
+      planned.push(...rows.map((row) => ({ id: row.id, eventId: row.eventId, webhookId })));
     }
     await queue.addPlanned(planned);
     for (const delivery of planned) {
