@@ -33,11 +33,12 @@ export class DurableEventConsumer<S extends z.ZodType> {
     private readonly options: DurableEventConsumerOptions<S>,
   ) {}
 
-  async start(): Promise<void> {
-    const { stream, consumer } = this.options;
-    await ensureStream(this.nats, stream);
-    await ensureDurableConsumer(this.nats, { ...consumer, stream: stream.name });
+  // Returns at once: the stream and consumer are made in the loop, which
+  // retries while JetStream does not answer, so a slow JetStream never stops
+  // the service from starting.
+  start(): Promise<void> {
     this.running = this.run();
+    return Promise.resolve();
   }
 
   async stop(): Promise<void> {
@@ -50,6 +51,8 @@ export class DurableEventConsumer<S extends z.ZodType> {
     const { stream, consumer, log } = this.options;
     while (!this.stopped) {
       try {
+        await ensureStream(this.nats, stream);
+        await ensureDurableConsumer(this.nats, { ...consumer, stream: stream.name });
         const source = await jetstream(this.nats).consumers.get(stream.name, consumer.name);
         this.messages = await source.consume({ max_messages: 10 });
         for await (const message of this.messages) await this.take(message);

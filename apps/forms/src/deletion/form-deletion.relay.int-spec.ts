@@ -61,13 +61,13 @@ describe('form deletion relay', () => {
 
     // The US relay leaves it alone (its shutdown waits for the run its start began).
     const us = relayOf('us');
-    await us.onApplicationBootstrap();
+    us.onApplicationBootstrap();
     await us.onApplicationShutdown();
     expect(await db.formDeletion.count({ where: { id: deletion.id } })).toBe(1);
 
     const eu = relayOf('eu');
     const left = () => db.formDeletion.count({ where: { id: deletion.id } });
-    await eu.onApplicationBootstrap();
+    eu.onApplicationBootstrap();
     expect(await eventually(left, (count) => count === 0)).toBe(0);
     const events = await readStreamEvents(natsServer.url, Streams.forms.name);
     const mine = events.filter((event) => event.data.form_id === account.formId);

@@ -32,6 +32,7 @@ export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationS
   private running?: Promise<void>;
   private again = false;
   private stopped = false;
+  private streamReady = false;
 
   constructor(
     private readonly deletions: FormDeletionRepository,
@@ -39,7 +40,17 @@ export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationS
     @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
+  // The stream and its consumers are made by the first run (and again by the
+  // next while JetStream does not answer): a slow JetStream never stops the
+  // forms service from starting.
+  onApplicationBootstrap(): void {
+    this.js = jetstream(this.nats, { timeout: this.config.FORM_DELETION_PUBLISH_TIMEOUT_MS });
+    this.timer = setInterval(() => this.nudge(), this.config.FORM_DELETION_RELAY_INTERVAL_MS);
+    this.nudge();
+  }
+
+  private async ensureStream(): Promise<void> {
+    if (this.streamReady) return;
     await ensureStream(this.nats, Streams.forms);
     for (const name of Object.values(Streams.forms.consumers)) {
       await ensureDurableConsumer(this.nats, {
@@ -49,9 +60,7 @@ export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationS
         ackWaitMs: Streams.forms.consumerAckWaitMs,
       });
     }
-    this.js = jetstream(this.nats, { timeout: this.config.FORM_DELETION_PUBLISH_TIMEOUT_MS });
-    this.timer = setInterval(() => this.nudge(), this.config.FORM_DELETION_RELAY_INTERVAL_MS);
-    this.nudge();
+    this.streamReady = true;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -82,6 +91,7 @@ export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationS
   async drain(): Promise<void> {
     const js = this.js;
     if (!js) return;
+    await this.ensureStream();
     for (;;) {
       const { claimed, published } = await this.deletions.withClaimedBatch(
         this.config.REGION,
