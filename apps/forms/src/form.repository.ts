@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { Region } from '@formline/contracts';
 import { GlobalPrismaClient, type GlobalDb } from '@formline/db';
@@ -116,9 +117,16 @@ export class FormRepository {
     });
   }
 
-  async delete(accountId: string, formId: string): Promise<boolean> {
-    const { count } = await this.db.form.deleteMany({ where: { id: formId, accountId } });
-    return count === 1;
+  // The form goes, and in the same transaction the record that its region
+  // must purge its data (form_deletions, relayed by FormDeletionRelay): no
+  // crash can leave a form deleted whose data is never purged.
+  async delete(accountId: string, formId: string, region: Region): Promise<boolean> {
+    return this.db.$transaction(async (tx) => {
+      const { count } = await tx.form.deleteMany({ where: { id: formId, accountId } });
+      if (count !== 1) return false;
+      await tx.formDeletion.create({ data: { id: randomUUID(), formId, accountId, region } });
+      return true;
+    });
   }
 
   // The account's own forms and those of the workspaces shared with it

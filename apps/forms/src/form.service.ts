@@ -18,6 +18,7 @@ import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
+import { FormDeletionRelay } from './deletion/form-deletion.relay';
 import { FormImagesCheck } from './images/form-images.check';
 import { ResourceLinks } from './resource-links';
 import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repository';
@@ -41,6 +42,7 @@ export class FormService {
     private readonly access: FormAccess,
     private readonly announcer: ChangeAnnouncer,
     private readonly formImages: FormImagesCheck,
+    private readonly deletionRelay: FormDeletionRelay,
     @Inject(FORMS_CONFIG) config: FormsConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));
@@ -166,8 +168,10 @@ export class FormService {
   async delete(accountId: string, formId: string): Promise<void> {
     const form = await this.ownership(formId);
     await this.access.decide(accountId, form, 'delete');
-    if (!(await this.forms.delete(form.accountId, formId))) throw formNotFound(formId);
+    if (!(await this.forms.delete(form.accountId, formId, form.region))) throw formNotFound(formId);
     await this.announcer.formChanged(formId);
+    // Its data is purged in its region; this region's relay may start now.
+    this.deletionRelay.nudge();
   }
 
   private async write(

@@ -1,7 +1,10 @@
-import { Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
+import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
-import { connectNats } from '@formline/messaging';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { connectNats, NATS_CONNECTION } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
+import { FormDeletionRelay } from './deletion/form-deletion.relay';
+import { FormDeletionRepository } from './deletion/form-deletion.repository';
 import { AccountCredentialsHandler } from './accounts/account-credentials.handler';
 import { AccountCredentialsService } from './accounts/account-credentials.service';
 import { AccountRepository } from './accounts/account.repository';
@@ -43,6 +46,7 @@ export class FormsModule implements OnApplicationShutdown {
   constructor(
     private readonly db: GlobalPrismaClient,
     private readonly announcer: ChangeAnnouncer,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {}
 
   static forConfig(config: FormsConfig): DynamicModule {
@@ -80,6 +84,13 @@ export class FormsModule implements OnApplicationShutdown {
           useFactory: async () =>
             new ChangeAnnouncer(await connectNats(config, `forms-${config.REGION}-announcements`)),
         },
+        // Its own connection for JetStream (the form deletion relay).
+        {
+          provide: NATS_CONNECTION,
+          useFactory: () => connectNats(config, `forms-${config.REGION}-client`),
+        },
+        FormDeletionRepository,
+        FormDeletionRelay,
         AccessTokenRepository,
         AccountRepository,
         AccountCredentialsService,
@@ -102,6 +113,7 @@ export class FormsModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (!this.nats.isClosed()) await this.nats.drain();
     await Promise.all([this.db.$disconnect(), this.announcer.close()]);
   }
 }

@@ -10,6 +10,9 @@ import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { OutboxRepository } from './outbox/outbox.repository';
+import { FormDeletionConsumer } from './purge/form-deletion.consumer';
+import { FormPurgeJob } from './purge/form-purge.job';
+import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
 import { ResponseRepository } from './response.repository';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
@@ -72,6 +75,9 @@ export class ResponsesModule implements OnApplicationShutdown {
         InsightsService,
         ErasureRepository,
         RespondentErasureService,
+        FormPurgeRepository,
+        FormPurgeJob,
+        FormDeletionConsumer,
       ],
     };
   }

@@ -9,6 +9,9 @@ import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
 import { DeliveryRetention } from './delivery/delivery.retention';
 import { SubmissionConsumer } from './events/submission.consumer';
+import { FormDeletionConsumer } from './purge/form-deletion.consumer';
+import { FormPurgeJob } from './purge/form-purge.job';
+import { FormPurgeRepository } from './purge/form-purge.repository';
 import { WebhookHandler } from './webhook.handler';
 import { WebhookRepository } from './webhook/webhook.repository';
 import { WebhookService } from './webhook/webhook.service';
@@ -61,6 +64,9 @@ export class WebhooksModule implements OnApplicationShutdown {
         DeliveryRetention,
         DeliveryLogService,
         SubmissionConsumer,
+        FormPurgeRepository,
+        FormPurgeJob,
+        FormDeletionConsumer,
       ],
     };
   }

@@ -33,6 +33,20 @@ export const formsConfigSchema = z.object({
     .describe(
       'A refresh token unused for this long (default 90 days) is refused; each refresh issues a new one, so an application in use never meets it.',
     ),
+  FORM_DELETION_RELAY_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1000)
+    .describe(
+      "How often the forms service relays the deletions of its region's forms (form_deletions) to the region's services, which purge the forms' data. A deletion made through this region's API is relayed at once.",
+    ),
+  FORM_DELETION_PUBLISH_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2000)
+    .describe('How long the form deletion relay waits for JetStream to acknowledge a deletion.'),
 });
 
 export type FormsConfig = z.infer<typeof formsConfigSchema>;

@@ -1,6 +1,7 @@
 import {
   databasePoolVars,
   databaseUrl,
+  formPurgeVars,
   logVars,
   natsVars,
   opsVars,
@@ -21,6 +22,7 @@ export const responsesConfigSchema = z.object({
   ...logVars,
   ...shutdownVars,
   ...retentionVars,
+  ...formPurgeVars,
   ...databasePoolVars,
   RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
   OUTBOX_POLL_INTERVAL_MS: milliseconds(

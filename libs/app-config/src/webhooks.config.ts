@@ -1,5 +1,6 @@
 import {
   databaseUrl,
+  formPurgeVars,
   logVars,
   natsVars,
   opsVars,
@@ -22,6 +23,7 @@ export const webhooksConfigSchema = z
     ...shutdownVars,
     ...webhookSecurityVars,
     ...retentionVars,
+    ...formPurgeVars,
     WEBHOOKS_DATABASE_URL: databaseUrl("This region's webhooks database (webhooks and delivery attempts)."),
     WEBHOOK_EVENT_ACK_WAIT_MS: z.coerce
       .number()

@@ -14,6 +14,7 @@ export * from './form-lookup.contract';
 export * from './form-access.contract';
 export * from './responses.contract';
 export * from './response-submitted.event';
+export * from './form-deleted.event';
 export * from './streams';
 export * from './submission.schema';
 export * from './webhooks.contract';

@@ -5,3 +5,5 @@ export * from './retention.pruner';
 export * from './database-pool';
 export * from './json-text-pattern';
 export * from './statement-batch';
+export * from './form-purge.runner';
+export * from './form-purge.table';

@@ -11,3 +11,4 @@ export * from './request-context.interceptor';
 export * from './reply-size.interceptor';
 export * from './jetstream';
 export * from './nats-options';
+export * from './durable-event.consumer';

@@ -1,10 +1,17 @@
-import { jetstreamManager } from '@nats-io/jetstream';
+import { AckPolicy, DeliverPolicy, jetstreamManager, RetentionPolicy } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 
 export interface StreamDefinition {
   name: string;
   subjects: readonly string[];
   duplicateWindowMs: number;
+  /**
+   * `interest`: a message is kept only until every consumer of the stream has
+   * acknowledged it (its consumers must exist before anything is published:
+   * see ensureDurableConsumer). Limits (the default) keep it until the
+   * stream's limits. Fixed when the stream is created.
+   */
+  retention?: 'limits' | 'interest';
 }
 
 // Creates the stream when it is missing, or brings its subjects and
@@ -16,6 +23,7 @@ export async function ensureStream(connection: NatsConnection, stream: StreamDef
     name: stream.name,
     subjects: [...stream.subjects],
     duplicate_window: nanos(stream.duplicateWindowMs),
+    retention: stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits,
   };
   try {
     await manager.streams.info(stream.name);
@@ -28,4 +36,36 @@ export async function ensureStream(connection: NatsConnection, stream: StreamDef
 
 function isStreamNotFound(error: unknown): boolean {
   return error instanceof Error && /stream not found/i.test(error.message);
+}
+
+export interface DurableConsumerDefinition {
+  stream: string;
+  name: string;
+  filterSubject: string;
+  ackWaitMs: number;
+}
+
+// Creates the durable consumer when it is missing (from the stream's first
+// message, explicit acks, redelivered until acknowledged), or brings its ack
+// wait up to date.
+export async function ensureDurableConsumer(
+  connection: NatsConnection,
+  consumer: DurableConsumerDefinition,
+): Promise<void> {
+  const manager = await jetstreamManager(connection);
+  const ackWait = nanos(consumer.ackWaitMs);
+  try {
+    await manager.consumers.info(consumer.stream, consumer.name);
+    await manager.consumers.update(consumer.stream, consumer.name, { ack_wait: ackWait });
+  } catch (error) {
+    if (!/consumer not found/i.test(String(error))) throw error;
+    await manager.consumers.add(consumer.stream, {
+      durable_name: consumer.name,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: consumer.filterSubject,
+      ack_wait: ackWait,
+      max_deliver: -1,
+    });
+  }
 }

@@ -69,6 +69,9 @@ export class RetryDeliveryLater extends Error {
   }
 }
 
+// The events BullMQ logs for the queue, about (it trims in blocks).
+const deliveryEventLogLength = 1000;
+
 // As many attempts as the schedule allows: the dispatcher's policy ends a
 // delivery itself (UnrecoverableError), never BullMQ's attempt count.
 const maxAttempts = 1000;
@@ -97,8 +100,14 @@ export interface PlannedDelivery {
 export class DeliveryQueue {
   readonly queue: Queue<DeliveryJob>;
 
-  constructor(connection: Redis) {
-    this.queue = new Queue<DeliveryJob>(deliveryQueueName, { connection });
+  constructor(private readonly connection: Redis) {
+    this.queue = new Queue<DeliveryJob>(deliveryQueueName, {
+      connection,
+      // BullMQ's log of job events (added, completed, removed, with job ids),
+      // which nothing here reads: kept short, so that a purge can look
+      // through it whole (removeForDeliveries).
+      streams: { events: { maxLen: deliveryEventLogLength } },
+    });
   }
 
   // One round trip for many deliveries; ids already queued are kept as they are.
@@ -123,6 +132,39 @@ export class DeliveryQueue {
       data,
       deliveryJobOptions(deliveryJobId.redelivery(deliveryId, attemptCount)),
     );
+  }
+
+  // The jobs of deliveries about to be deleted (their form was): planned
+  // ones and every redelivery asked for, whatever their state (waiting,
+  // delayed, finished). A job running now is locked and stays: the
+  // dispatcher finds its delivery gone and ends it without sending.
+  async removeForDeliveries(
+    deliveries: readonly { id: string; eventId: string; webhookId: string; attemptCount: number }[],
+  ): Promise<void> {
+    const jobIds = deliveries.flatMap((delivery) => [
+      deliveryJobId.planned(delivery.eventId, delivery.webhookId),
+      ...Array.from({ length: delivery.attemptCount + 1 }, (_, count) =>
+        deliveryJobId.redelivery(delivery.id, count),
+      ),
+    ]);
+    await Promise.all(jobIds.map((jobId) => this.queue.remove(jobId).catch(() => 0)));
+    await this.forgetEvents(new Set(jobIds));
+  }
+
+  // The entries of BullMQ's event log that name these jobs (their ids carry
+  // the events' ids), the removals just logged included.
+  private async forgetEvents(jobIds: ReadonlySet<string>): Promise<void> {
+    const key = this.queue.keys.events;
+    let start = '-';
+    for (;;) {
+      const entries = await this.connection.xrange(key, start, '+', 'COUNT', 500);
+      const named = entries
+        .filter(([, fields]) => fields.some((value, i) => i % 2 === 1 && jobIds.has(value)))
+        .map(([id]) => id);
+      if (named.length > 0) await this.connection.xdel(key, ...named);
+      if (entries.length < 500) return;
+      start = `(${entries[entries.length - 1][0]}`;
+    }
   }
 
   close(): Promise<void> {

@@ -104,6 +104,19 @@ describe('DeliveryWorker', () => {
     endedAt: Date.now(),
   };
 
+  it('ends a job whose delivery is gone (its form was deleted) without sending or recording', async () => {
+    const { repository, calls } = fakeRepository(() => Promise.resolve(true));
+    const gone = {
+      ...repository,
+      startAttempt: () => Promise.resolve(null),
+    } as unknown as DeliveryRepository;
+    const { job, updates } = jobOf({ deliveryId: 'd1' });
+    await expect(workerWith(gone).deliver(job.data, job)).resolves.toBeUndefined();
+    expect(posts).toBe(0);
+    expect(calls.record).toBe(0);
+    expect(updates).toEqual([]);
+  });
+
   it('keeps the outcome with the job when the database refuses it, and runs the job again', async () => {
     const { repository, calls } = fakeRepository(() =>
       Promise.reject(new Error('PostgreSQL is unavailable')),
