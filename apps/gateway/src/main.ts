@@ -21,6 +21,7 @@ import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } 
 import { describeRoutes } from './openapi/openapi.routes';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { allowLargerBodies } from './http/body-limits';
+import { answerIdleSockets, serverTimeoutOptions } from './http/request-timeouts';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -39,7 +40,14 @@ async function main(): Promise<void> {
     // Long path ids reach the request checks, which answer 400 with the error
     // body (the router's own 414 has neither body nor request id).
     routerOptions: { maxParamLength: 8 * inputLimits.id },
+    ...serverTimeoutOptions({
+      headersMs: config.GATEWAY_HEADERS_TIMEOUT_MS,
+      requestMs: config.GATEWAY_REQUEST_TIMEOUT_MS,
+      idleMs: config.GATEWAY_IDLE_TIMEOUT_MS,
+      keepAliveMs: config.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
+    }),
   });
+  answerIdleSockets(adapter.getInstance().server);
   observeHttpRequests(adapter.getInstance(), logger);
   installLoadShedding(
     adapter.getInstance(),

@@ -183,6 +183,29 @@ export const loadSheddingVars = {
   ),
 };
 
+// Time limits on each phase of a request in the gateway. Without them a client
+// that is slow on purpose (headers or a body a byte at a time, a socket left
+// silent) holds a socket, and the work waiting behind it, for as long as it
+// likes. A request cut off before anything was answered gets 408 with the error body.
+export const requestTimeVars = {
+  GATEWAY_HEADERS_TIMEOUT_MS: milliseconds(
+    10_000,
+    "Longest a client may take to send a request's headers; then 408 and the socket is closed.",
+  ),
+  GATEWAY_REQUEST_TIMEOUT_MS: milliseconds(
+    60_000,
+    "Longest a client may take to send a whole request, headers and body (a respondent's 10 MiB file on a slow line must fit); then 408 and the socket is closed.",
+  ),
+  GATEWAY_IDLE_TIMEOUT_MS: milliseconds(
+    30_000,
+    'Longest a socket may stay silent while a request is being received or answered; then 408 if nothing was answered yet, and the socket is closed.',
+  ),
+  GATEWAY_KEEP_ALIVE_TIMEOUT_MS: milliseconds(
+    72_000,
+    'Longest an idle keep-alive socket is kept open between requests; above the 60 s idle timeout of the usual load balancers, so the gateway never closes a socket the balancer is about to reuse.',
+  ),
+};
+
 export const shutdownVars = {
   SHUTDOWN_TIMEOUT_MS: z.coerce
     .number()

@@ -26,3 +26,4 @@ export * from './test-image';
 export * from './e2e-fixture';
 export * from './late-bound';
 export * from './s3-checksum-proxy';
+export * from './raw-http';
