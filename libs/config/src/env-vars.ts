@@ -104,6 +104,18 @@ export const rateLimitVars = {
     100,
     'Failed sign-ins per client address and window (whatever the emails), before refusing; 0 turns it off.',
   ),
+  AUTH_FAILURE_RATE_LIMIT_PER_ADDRESS: count(
+    100,
+    'Failed token authentications (a token the forms service does not know, or expired, or revoked) one client address may make per window; over it, 429 with Retry-After before any token of theirs is checked. A token cached as valid is never held back. 0 turns it off.',
+  ),
+  AUTH_FAILURE_RATE_LIMIT_WINDOW_MS: milliseconds(
+    60_000,
+    'Length of the failed-authentication rate-limit window (whole seconds: rounded up).',
+  ),
+  AUTH_FAILURE_CACHE_MS: milliseconds(
+    30_000,
+    'How long a token that failed authentication is answered 401 from memory, without asking the forms service again.',
+  ),
   SUBMISSION_RATE_LIMIT_PER_ADDRESS: count(
     60,
     'Anonymous submissions one client address may make per window (all forms together); 0 turns it off.',
