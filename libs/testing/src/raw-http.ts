@@ -155,6 +155,42 @@ export async function sendReadingEarlyAnswer(baseUrl: string, request: RawReques
   return answer;
 }
 
+// Larger bodies may still be being written when the server answers (the
+// kernel takes about this much in one write).
+const earlyAnswerBytes = 64 * 1024;
+
+/**
+ * fetch, except that a request whose body the server may refuse before
+ * reading it (anything over 64 KiB) is sent over a raw socket that keeps the
+ * early answer (see RawExchange). For every test that sends a large body.
+ */
+export async function fetchReadingEarlyAnswer(
+  url: string,
+  init: {
+    method?: string;
+    headers?: Record<string, string> | Headers;
+    body?: string | Buffer;
+    signal?: AbortSignal;
+  } = {},
+): Promise<Response> {
+  const { body } = init;
+  if (body === undefined || Buffer.byteLength(body) <= earlyAnswerBytes) return fetch(url, init);
+  const target = new URL(url);
+  const exchange = rawRequest(target.origin, {
+    method: init.method ?? 'GET',
+    path: `${target.pathname}${target.search}`,
+    headers: { connection: 'close', ...Object.fromEntries(new Headers(init.headers).entries()) },
+    body,
+  });
+  init.signal?.addEventListener('abort', () => exchange.close());
+  const answer = await exchange.answer;
+  exchange.close();
+  if (!answer)
+    throw new Error(`${init.method ?? 'GET'} ${url.slice(0, 200)}: the server closed without an answer`);
+  const empty = answer.status === 204 || answer.status === 304;
+  return new Response(empty ? null : answer.text, { status: answer.status, headers: answer.headers });
+}
+
 // A chunked body, once its last chunk has arrived.
 function dechunk(bytes: Buffer): Buffer | undefined {
   const parts: Buffer[] = [];
