@@ -145,10 +145,10 @@ export function rawRequest(baseUrl: string, request: RawRequest): RawExchange {
  * socket: for a body the server may refuse before reading it.
  */
 export async function sendReadingEarlyAnswer(baseUrl: string, request: RawRequest): Promise<RawAnswer> {
-  const exchange = rawRequest(baseUrl, {
-    ...request,
-    headers: { connection: 'close', ...request.headers },
-  });
+  // Keep-alive, not `Connection: close`: a server that answers early then
+  // discards the rest of the body as it comes, where one told to close would
+  // close under the client still writing, and the reset loses the answer.
+  const exchange = rawRequest(baseUrl, request);
   const answer = await exchange.answer;
   exchange.close();
   if (!answer) throw new Error(`${request.method} ${request.path}: the server closed without an answer`);
@@ -179,7 +179,8 @@ export async function fetchReadingEarlyAnswer(
   const exchange = rawRequest(target.origin, {
     method: init.method ?? 'GET',
     path: `${target.pathname}${target.search}`,
-    headers: { connection: 'close', ...Object.fromEntries(new Headers(init.headers).entries()) },
+    // Keep-alive, as above.
+    headers: Object.fromEntries(new Headers(init.headers).entries()),
     body,
   });
   init.signal?.addEventListener('abort', () => exchange.close());
