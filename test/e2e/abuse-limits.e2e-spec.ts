@@ -23,6 +23,8 @@ describe('abuse limits', () => {
       LOGIN_RATE_LIMIT_ATTEMPTS: '3',
       LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: '4',
       LOGIN_RATE_LIMIT_WINDOW_MS: '60000',
+      AUTH_FAILURE_RATE_LIMIT_PER_ADDRESS: '5',
+      AUTH_FAILURE_RATE_LIMIT_WINDOW_MS: '6000',
       WEBHOOK_RETRY_SCHEDULE_MS: '60000',
       WEBHOOK_RETRY_JITTER: '0',
     },
@@ -95,6 +97,29 @@ describe('abuse limits', () => {
       for (let client = 1; client <= 3; client++)
         expect((await submit(formId, `192.0.2.${client}`, { url: untrustingUrl })).status).toBe(201);
       expectRateLimited(await submit(formId, '192.0.2.4', { url: untrustingUrl }), /from this address/);
+    });
+  });
+
+  describe('failed authentications', () => {
+    const read = (formId: string, token: string, client: string) =>
+      callApi(`${base()}/forms/${formId}`, { token, headers: { 'x-forwarded-for': client } });
+    const madeUp = () => `tfp_${newPublicId(40)}`;
+
+    it('are limited per client address, never holding back a valid token', async () => {
+      const formId = await newForm();
+      const client = `203.0.113.${200 + Math.floor(Math.random() * 50)}`;
+      // The valid token is known (cached) before the address goes over its budget.
+      expect((await read(formId, alice.token, client)).status).toBe(200);
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const refused = await read(formId, madeUp(), client);
+        expect([refused.status, refused.body.code]).toEqual([401, 'INVALID_TOKEN']);
+      }
+      expectRateLimited(await read(formId, madeUp(), client), /failed authentications from this address/);
+      // A token checked a moment ago as made up counts too.
+      expectRateLimited(await read(formId, madeUp(), client), /failed authentications from this address/);
+      expect((await read(formId, alice.token, client)).status).toBe(200);
+      // Another address is not held back by it.
+      expect((await read(formId, madeUp(), '203.0.113.199')).status).toBe(401);
     });
   });
 

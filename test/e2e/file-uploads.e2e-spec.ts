@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   callApi,
   eventually,
+  fetchReadingEarlyAnswer,
   type TestAccount,
   testArtifactPath,
   testInfra,
@@ -34,11 +35,14 @@ describe('file uploads', () => {
 
   const base = (region: 'us' | 'eu') => regions.baseUrl(region);
   const uploadTo = (region: 'us' | 'eu', field: string, name: string, body: Buffer, id = formId) =>
-    fetch(`${base(region)}/forms/${id}/files/${field}?filename=${encodeURIComponent(name)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/octet-stream' },
-      body,
-    });
+    fetchReadingEarlyAnswer(
+      `${base(region)}/forms/${id}/files/${field}?filename=${encodeURIComponent(name)}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body,
+      },
+    );
   const download = (account: TestAccount, region: 'us' | 'eu', responseId: string, fileName: string) =>
     fetch(`${base(region)}/forms/${formId}/responses/${responseId}/fields/${fieldId}/files/${fileName}`, {
       headers: { authorization: `bearer ${account.token}` },

@@ -153,7 +153,8 @@ describe('partial responses', () => {
     expect((await list('?response_type=partial')).total_items).toBe(0);
     expect((await list('?response_type=partial,started,completed')).total_items).toBe(2);
 
-    // Idempotent: the same submission again replays it; a late save leaves it completed.
+    // Idempotent: the same submission again replays it; a late save is refused
+    // and told nothing of the completed response (whoever holds the key).
     const replayed = await anonymous(`/forms/${formId}/submissions`, {
       progress_key: key,
       answers: [name('Ada L.'), seats],
@@ -161,8 +162,17 @@ describe('partial responses', () => {
     expect(replayed.status).toBe(200);
     expect(replayed.body.token).toBe(token);
     const late = await anonymous(partialPath, { progress_key: key, answers: [name('Late')] });
-    expect(late.status).toBe(200);
-    expect(late.body).toMatchObject({ token, response_type: 'completed' });
+    expect(late.status).toBe(409);
+    expect(late.body).toEqual({
+      code: 'CONFLICT',
+      description: expect.any(String),
+      details: [expect.objectContaining({ code: 'RESPONSE_COMPLETED', field: 'progress_key' })],
+    });
+    expect(late.text).not.toContain(token);
+    expect(late.text).not.toContain('Ada');
+    // Nor does a save with no answers at all (the key alone).
+    const keyOnly = await anonymous(partialPath, { progress_key: key, answers: [] });
+    expect([keyOnly.status, keyOnly.text.includes(token)]).toEqual([409, false]);
     const other = await anonymous(`/forms/${formId}/submissions`, {
       progress_key: key,
       answers: [name('Someone else'), seats],

@@ -32,6 +32,7 @@ import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle } from './rate-limit/sign-in.throttle';
 import { SubmissionThrottle } from './rate-limit/submission.throttle';
+import { FailedAuthenticationThrottle } from './rate-limit/failed-authentication.throttle';
 import { SubmissionTargets } from './responses/submission-target';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
 
@@ -88,10 +89,12 @@ export class GatewayModule implements OnApplicationShutdown {
         },
         RateLimiter,
         SignInThrottle,
+        FailedAuthenticationThrottle,
         SubmissionThrottle,
         SubmissionTargets,
         RouteAccessAudit,
-        { provide: APP_GUARD, useClass: AccessGuard },
+        AccessGuard,
+        { provide: APP_GUARD, useExisting: AccessGuard },
         { provide: APP_FILTER, useClass: HttpErrorFilter },
       ],
     };

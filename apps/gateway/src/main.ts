@@ -7,8 +7,11 @@ import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { gatewayConfigSchema } from '@formline/app-config';
+import { AccessGate } from './auth/access.gate';
+import { AccessGuard } from './auth/access.guard';
 import { GatewayModule } from './gateway.module';
 import { observeHttpRequests } from './http/http-observability';
+import { installSecurityHeaders } from './http/security-headers';
 import { installLoadShedding, LoadShedder } from './http/load-shedding';
 import {
   answerClientError,
@@ -21,6 +24,7 @@ import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } 
 import { describeRoutes } from './openapi/openapi.routes';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { allowLargerBodies } from './http/body-limits';
+import { answerIdleSockets, serverTimeoutOptions } from './http/request-timeouts';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -39,8 +43,18 @@ async function main(): Promise<void> {
     // Long path ids reach the request checks, which answer 400 with the error
     // body (the router's own 414 has neither body nor request id).
     routerOptions: { maxParamLength: 8 * inputLimits.id },
+    ...serverTimeoutOptions({
+      headersMs: config.GATEWAY_HEADERS_TIMEOUT_MS,
+      requestMs: config.GATEWAY_REQUEST_TIMEOUT_MS,
+      idleMs: config.GATEWAY_IDLE_TIMEOUT_MS,
+      keepAliveMs: config.GATEWAY_KEEP_ALIVE_TIMEOUT_MS,
+    }),
   });
+  answerIdleSockets(adapter.getInstance().server);
   observeHttpRequests(adapter.getInstance(), logger);
+  installSecurityHeaders(adapter.getInstance(), {
+    https: regionBaseUrls(config)[config.REGION].startsWith('https:'),
+  });
   installLoadShedding(
     adapter.getInstance(),
     new LoadShedder({
@@ -48,6 +62,8 @@ async function main(): Promise<void> {
       maxEventLoopDelayMs: config.GATEWAY_MAX_EVENT_LOOP_DELAY_MS,
     }),
   );
+  const accessGate = new AccessGate();
+  accessGate.install(adapter.getInstance());
   installRequestHygiene(adapter.getInstance());
   // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
   allowLargerBodies(adapter.getInstance(), [
@@ -67,7 +83,8 @@ async function main(): Promise<void> {
     logger,
   });
   const baseUrls = regionBaseUrls(config);
-  const document = buildOpenApiDocument(describeRoutes(controllersOf(app)), {
+  const routes = describeRoutes(controllersOf(app));
+  const document = buildOpenApiDocument(routes, {
     version: apiVersion,
     servers: [
       { url: baseUrls.us, description: 'Region us, the default region ({base_url})' },
@@ -85,6 +102,7 @@ async function main(): Promise<void> {
     done(null, parsed);
   });
   await app.init();
+  accessGate.bind(app.get(AccessGuard), served, routes);
   // A route missing from /openapi.json is a bug to fix, not to ship.
   const undocumented = undocumentedRoutes(served, document);
   if (undocumented.length > 0)

@@ -8,6 +8,7 @@ import {
   readCacheVars,
   redisVars,
   regionVars,
+  requestTimeVars,
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
@@ -24,6 +25,7 @@ export const gatewayConfigSchema = z.object({
   ...shutdownVars,
   ...httpVars,
   ...loadSheddingVars,
+  ...requestTimeVars,
   ...readCacheVars,
   ...imageVars,
   ...fileVars,

@@ -104,6 +104,18 @@ export const rateLimitVars = {
     100,
     'Failed sign-ins per client address and window (whatever the emails), before refusing; 0 turns it off.',
   ),
+  AUTH_FAILURE_RATE_LIMIT_PER_ADDRESS: count(
+    100,
+    'Failed token authentications (a token the forms service does not know, or expired, or revoked) one client address may make per window; over it, 429 with Retry-After before any token of theirs is checked. A token cached as valid is never held back. 0 turns it off.',
+  ),
+  AUTH_FAILURE_RATE_LIMIT_WINDOW_MS: milliseconds(
+    60_000,
+    'Length of the failed-authentication rate-limit window (whole seconds: rounded up).',
+  ),
+  AUTH_FAILURE_CACHE_MS: milliseconds(
+    30_000,
+    'How long a token that failed authentication is answered 401 from memory, without asking the forms service again.',
+  ),
   SUBMISSION_RATE_LIMIT_PER_ADDRESS: count(
     60,
     'Anonymous submissions one client address may make per window (all forms together); 0 turns it off.',
@@ -180,6 +192,29 @@ export const loadSheddingVars = {
   GATEWAY_MAX_EVENT_LOOP_DELAY_MS: count(
     1_000,
     'Mean event-loop delay (over half a second) above which the gateway sheds new requests with 503 and Retry-After: the process is short of CPU and every queued request would only wait longer. 0: no bound.',
+  ),
+};
+
+// Time limits on each phase of a request in the gateway. Without them a client
+// that is slow on purpose (headers or a body a byte at a time, a socket left
+// silent) holds a socket, and the work waiting behind it, for as long as it
+// likes. A request cut off before anything was answered gets 408 with the error body.
+export const requestTimeVars = {
+  GATEWAY_HEADERS_TIMEOUT_MS: milliseconds(
+    10_000,
+    "Longest a client may take to send a request's headers; then 408 and the socket is closed.",
+  ),
+  GATEWAY_REQUEST_TIMEOUT_MS: milliseconds(
+    60_000,
+    "Longest a client may take to send a whole request, headers and body (a respondent's 10 MiB file on a slow line must fit); then 408 and the socket is closed.",
+  ),
+  GATEWAY_IDLE_TIMEOUT_MS: milliseconds(
+    30_000,
+    'Longest a socket may stay silent while a request is being received or answered; then 408 if nothing was answered yet, and the socket is closed.',
+  ),
+  GATEWAY_KEEP_ALIVE_TIMEOUT_MS: milliseconds(
+    72_000,
+    'Longest an idle keep-alive socket is kept open between requests; above the 60 s idle timeout of the usual load balancers, so the gateway never closes a socket the balancer is about to reuse.',
   ),
 };
 

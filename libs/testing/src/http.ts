@@ -1,4 +1,5 @@
 import { OpenApiConformance } from './openapi-conformance';
+import { fetchReadingEarlyAnswer } from './raw-http';
 
 export interface ApiResponse {
   status: number;
@@ -26,7 +27,8 @@ export async function callApi(
   if (options.token) headers.authorization = `bearer ${options.token}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const method = options.method ?? 'GET';
-  const response = await fetch(url, {
+  // A large body may be refused before it is read: its early answer is kept.
+  const response = await fetchReadingEarlyAnswer(url, {
     method,
     headers,
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),

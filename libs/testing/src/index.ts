@@ -27,3 +27,4 @@ export * from './e2e-fixture';
 export * from './late-bound';
 export * from './s3-checksum-proxy';
 export * from './node-line';
+export * from './raw-http';

@@ -84,6 +84,9 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
         OUTBOX_POLL_INTERVAL_MS: '200',
         SUBMISSION_RATE_LIMIT_PER_ADDRESS: '100000',
         SUBMISSION_RATE_LIMIT_PER_FORM: '100000',
+        // Tests send made-up and revoked tokens from 127.0.0.1 on purpose;
+        // the limit on failed authentications is tested where it is set lower.
+        AUTH_FAILURE_RATE_LIMIT_PER_ADDRESS: '100000',
         // The test machine is shared and at times starved of CPU, which a
         // gateway would rightly shed load for: tests that do not retry would
         // fail. Shedding is tested where it is set (readiness, load-shedding).

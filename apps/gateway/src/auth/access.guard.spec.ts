@@ -15,6 +15,8 @@ import { HttpErrorFilter } from '../errors/http-error.filter';
 import { GATEWAY_CONFIG } from '../gateway.config';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import { SubmissionThrottle } from '../rate-limit/submission.throttle';
+import { FailedAuthenticationThrottle } from '../rate-limit/failed-authentication.throttle';
 import { ReadCache } from '../cache/read-cache';
 import { TtlCache } from '../cache/ttl-cache';
 import { AccessGuard } from './access.guard';
@@ -74,8 +76,10 @@ const readToken = 'tfp_reader';
 
 // The services behind the guard, answering as the forms service would.
 const rpc = {
+  tokenChecks: 0,
   request(contract: RpcContract<never, never>, payload: Record<string, string>): Promise<unknown> {
     if (contract.subject === Subjects.accountsTokenVerify) {
+      rpc.tokenChecks += 1;
       if (payload.tokenHash === hashAccessToken(readToken)) {
         return Promise.resolve({ accountId: 'acc1', region: 'eu', scopes: ['forms:read'] });
       }
@@ -91,7 +95,11 @@ const rpc = {
   },
 };
 const unlimited = {
-  budget: () => ({ consume: () => Promise.resolve(), refund: () => Promise.resolve() }),
+  budget: () => ({
+    consume: () => Promise.resolve(),
+    refund: () => Promise.resolve(),
+    refuseIfSpent: () => Promise.resolve(),
+  }),
 };
 
 async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> {
@@ -105,9 +113,15 @@ async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> 
       { provide: ReadCache, useValue: { principals: new TtlCache(0, 0) } },
       {
         provide: GATEWAY_CONFIG,
-        useValue: { LOGIN_RATE_LIMIT_ATTEMPTS: 10, LOGIN_RATE_LIMIT_WINDOW_MS: 1000 },
+        useValue: {
+          LOGIN_RATE_LIMIT_ATTEMPTS: 10,
+          LOGIN_RATE_LIMIT_WINDOW_MS: 1000,
+          AUTH_FAILURE_CACHE_MS: 60_000,
+        },
       },
       SignInThrottle,
+      SubmissionThrottle,
+      FailedAuthenticationThrottle,
       RouteAccessAudit,
       { provide: APP_GUARD, useClass: AccessGuard },
       { provide: APP_FILTER, useClass: HttpErrorFilter },
@@ -164,6 +178,16 @@ describe('AccessGuard', () => {
     expect(invalid.statusCode).toBe(401);
     expect(invalid.body.code).toBe('INVALID_TOKEN');
     expect(invalid.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
+  it('answers a token that failed a moment ago from memory, without asking the forms service again', async () => {
+    const before = rpc.tokenChecks;
+    for (let i = 0; i < 3; i++) {
+      const invalid = await call('GET', '/probe', 'Bearer tfp_made-up');
+      expect([invalid.statusCode, invalid.body.code]).toEqual([401, 'INVALID_TOKEN']);
+      expect(invalid.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+    }
+    expect(rpc.tokenChecks - before).toBe(1);
   });
 
   it('opens @Public routes to anyone, and only those', async () => {

@@ -11,52 +11,84 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { bearerTokenFrom, hashAccessToken, isBearerTokenShape } from '@formline/tokens';
 import { ReadCache } from '../cache/read-cache';
+import { TtlCache } from '../cache/ttl-cache';
+import { FailedAuthenticationThrottle } from '../rate-limit/failed-authentication.throttle';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { type Budget, RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
+import type { AnonymousBudgetName } from '../rate-limit/anonymous-budget.decorator';
+import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { basicChallenge, bearerChallenge } from './auth-challenge';
 import type { AuthenticatedRequest } from './authenticated-request';
 import { basicCredentialsFrom } from './basic-credentials';
-import { routeAccessOf } from './route-access';
+import { type RouteAccess, routeAccessOf } from './route-access';
 
 const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, ErrorCode.TokenRevoked]);
 
-// Every request passes here. The route's one access declaration decides:
+// Every request passes here, as early as it can: the access gate
+// (access.gate.ts) asks decide() for each routed request at Fastify's
+// onRequest stage, before the body is read, so a refused request is answered
+// at once and its body never buffered; this guard then only sees that the
+// decision was made (it decides itself for a request the gate did not see).
+// The route's one access declaration decides:
 // - @RequiredScope: a bearer token (personal or OAuth) whose hash the forms
 //   service knows (its answer cached, see ReadCache), within its rate limit,
-//   holding the scope;
+//   holding the scope; a token that failed is remembered as failed for a
+//   while, and failures are limited per client address
+//   (FailedAuthenticationThrottle);
 // - @OwnerCredentials: the account owner's email and password;
 // - @ScopeIfAuthenticated: nothing, or a bearer token as for @RequiredScope;
+//   without a token, the anonymous budget the route names (@AnonymousBudget);
 // - @Public: nothing.
 @Injectable()
 export class AccessGuard implements CanActivate {
   private readonly perToken: Budget;
+  // Tokens that failed authentication a moment ago, by hash, with why.
+  private readonly failedTokens: TtlCache<DomainError>;
 
   constructor(
     private readonly rpc: RpcClient,
     rateLimiter: RateLimiter,
     private readonly signIns: SignInThrottle,
+    private readonly submissions: SubmissionThrottle,
     private readonly cache: ReadCache,
+    private readonly failures: FailedAuthenticationThrottle,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
+    // Bounded: made-up tokens are as many as a client cares to make.
+    this.failedTokens = new TtlCache(config.AUTH_FAILURE_CACHE_MS, 10_000);
     this.perToken = rateLimiter.budget(
       { name: 'token', limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       'Too many requests with this token.',
     );
   }
 
-  // Synchronous when it can be (a public route, or a token whose check is
-  // cached and no rate limit counts): Nest awaits nothing for a boolean, and
-  // most authenticated requests end here without a promise.
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (request.accessDecided) return true;
     const declared = routeAccessOf(context.getHandler());
     // The boot-time audit already refuses this; never let it become an open door.
     if (declared.length !== 1) {
       throw new Error(`${context.getClass().name}.${context.getHandler().name} declares no single access`);
     }
-    const access = declared[0];
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    return this.decide(request, declared[0]);
+  }
+
+  // Synchronous when it can be (a public route, or a token whose check is
+  // cached and no rate limit counts): most authenticated requests end here
+  // without a promise. Sets request.principal or request.owner, and
+  // request.accessDecided once the request may go on.
+  decide(request: AuthenticatedRequest, access: RouteAccess): true | Promise<true> {
+    const decided = this.check(request, access);
+    if (decided === true) {
+      request.accessDecided = true;
+      return true;
+    }
+    return decided.then(() => (request.accessDecided = true));
+  }
+
+  private check(request: AuthenticatedRequest, access: RouteAccess): true | Promise<true> {
     switch (access.kind) {
       case 'public':
         return true;
@@ -68,8 +100,17 @@ export class AccessGuard implements CanActivate {
       case 'scope':
         return this.authenticateToken(request, access.scope);
       case 'optional-scope':
-        return request.headers.authorization === undefined || this.authenticateToken(request, access.scope);
+        if (request.headers.authorization !== undefined) return this.authenticateToken(request, access.scope);
+        return access.anonymousBudget ? this.countAnonymous(request, access.anonymousBudget) : true;
     }
+  }
+
+  // A respondent without a token: its budget per client address and per form.
+  private async countAnonymous(request: AuthenticatedRequest, budget: AnonymousBudgetName): Promise<true> {
+    const formId = request.params?.form_id ?? '';
+    if (budget === 'progress') await this.submissions.admitAnonymousProgress(formId, request.ip);
+    else await this.submissions.admitAnonymous(formId, request.ip);
+    return true;
   }
 
   // Sets request.principal: at once from a cached check when no rate limit
@@ -102,19 +143,33 @@ export class AccessGuard implements CanActivate {
     tokenHash: string,
     cached: AccessTokenPrincipal | undefined,
   ): Promise<AccessTokenPrincipal> {
-    const principal =
-      cached ??
-      (await this.cache.principals
-        .getOrLoad(
-          tokenHash,
-          () => this.rpc.request(verifyAccessToken, { tokenHash }, request.requestId),
-          (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
-        )
-        .catch((error: unknown) => {
-          throw error instanceof DomainError && tokenErrors.has(error.code) ? invalidToken(error) : error;
-        }));
+    const principal = cached ?? (await this.verifyToken(request, tokenHash));
     if (this.perToken.counts) await this.perToken.consume(tokenHash);
     return principal;
+  }
+
+  // A token not cached as valid: refused from memory if it failed a moment
+  // ago, else asked of the forms service, unless its caller's address has
+  // failed too often already. Every failure counts against the address.
+  private async verifyToken(request: AuthenticatedRequest, tokenHash: string): Promise<AccessTokenPrincipal> {
+    const failed = this.failedTokens.get(tokenHash);
+    if (failed) {
+      await this.failures.failed(request.ip);
+      throw invalidToken(failed);
+    }
+    await this.failures.admit(request.ip);
+    try {
+      return await this.cache.principals.getOrLoad(
+        tokenHash,
+        () => this.rpc.request(verifyAccessToken, { tokenHash }, request.requestId),
+        (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError && tokenErrors.has(error.code))) throw error;
+      this.failedTokens.set(tokenHash, error);
+      await this.failures.failed(request.ip);
+      throw invalidToken(error);
+    }
   }
 
   private async authenticateOwner(request: AuthenticatedRequest): Promise<AccountOwner> {

@@ -7,6 +7,10 @@ export interface AuthenticatedRequest {
   ip: string;
   /** Its id (X-Request-Id), passed on with every NATS call. */
   requestId: string;
+  /** The route's path parameters (the anonymous budgets count per `form_id`). */
+  params?: Record<string, string | undefined>;
+  /** Set once the route's access declaration let the request through. */
+  accessDecided?: boolean;
   principal?: AccessTokenPrincipal;
   owner?: AccountOwner;
 }

@@ -1,4 +1,5 @@
 import type { Scope } from '@formline/contracts';
+import { ANONYMOUS_BUDGET, type AnonymousBudgetName } from '../rate-limit/anonymous-budget.decorator';
 import { OPTIONAL_SCOPE } from './optional-scope.decorator';
 import { OWNER_CREDENTIALS } from './owner-credentials.decorator';
 import { PUBLIC_ROUTE } from './public.decorator';
@@ -8,7 +9,7 @@ import { REQUIRED_SCOPE } from './required-scope.decorator';
 // and password, or nothing at all.
 export type RouteAccess =
   | { kind: 'scope'; scope: Scope }
-  | { kind: 'optional-scope'; scope: Scope }
+  | { kind: 'optional-scope'; scope: Scope; anonymousBudget?: AnonymousBudgetName }
   | { kind: 'owner' }
   | { kind: 'public' };
 
@@ -31,7 +32,14 @@ function readRouteAccess(handler: object): RouteAccess[] {
   const scope = Reflect.getMetadata(REQUIRED_SCOPE, handler) as Scope | undefined;
   if (scope) declared.push({ kind: 'scope', scope });
   const optionalScope = Reflect.getMetadata(OPTIONAL_SCOPE, handler) as Scope | undefined;
-  if (optionalScope) declared.push({ kind: 'optional-scope', scope: optionalScope });
+  if (optionalScope) {
+    const anonymousBudget = Reflect.getMetadata(ANONYMOUS_BUDGET, handler) as AnonymousBudgetName | undefined;
+    declared.push({
+      kind: 'optional-scope',
+      scope: optionalScope,
+      ...(anonymousBudget && { anonymousBudget }),
+    });
+  }
   if (Reflect.getMetadata(OWNER_CREDENTIALS, handler)) declared.push({ kind: 'owner' });
   if (Reflect.getMetadata(PUBLIC_ROUTE, handler)) declared.push({ kind: 'public' });
   return declared;

@@ -58,6 +58,15 @@ export class TtlCache<V> {
     return value;
   }
 
+  /** Keeps `value` for the time to live. */
+  set(key: string, value: V): void {
+    if (this.ttlMs <= 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    this.newest = key;
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
   delete(key: string): void {
     this.generation += 1;
     this.entries.delete(key);

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Ip, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import { type AccessTokenPrincipal, listResponses, recordUpload } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -26,6 +26,7 @@ import { ApiOperation } from '../openapi/api-operation.decorator';
 import { SubmissionTargets } from '../responses/submission-target';
 import { FILE_STORE } from './file.store';
 import { RequestId } from '../http/request-id.decorator';
+import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
 // The body is the file itself, whatever it holds (checked by size only).
@@ -60,6 +61,7 @@ export class RespondentFilesController {
   @Post('files/:field_id')
   @HttpCode(201)
   @ScopeIfAuthenticated('responses:write')
+  @AnonymousBudget('submissions')
   @ApiOperation({
     summary: 'Upload a file for a file_upload question, or a recording for a multi_format one',
     description:
@@ -78,13 +80,8 @@ export class RespondentFilesController {
     @Param('field_id') fieldId: string,
     @Query(new QueryPipe(uploadQuery)) query: z.output<typeof uploadQuery>,
     @Body() body: unknown,
-    @Ip() clientAddress: string,
   ): Promise<z.output<typeof uploadAnswer>> {
-    const target = await this.targets.locate(
-      formId,
-      { principal, clientAddress, requestId },
-      { budget: 'submissions', verb: 'upload' },
-    );
+    const target = await this.targets.locate(formId, { principal, requestId }, { verb: 'upload' });
     // Files are responses data: only the form's region takes them (refused, not redirected).
     this.targets.elsewhere(target, { path: `/forms/${formId}/files/${fieldId}`, takes: 'files' });
     const { form } = target;

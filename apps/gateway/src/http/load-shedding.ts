@@ -1,5 +1,6 @@
 import { type ELDHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
 import { ErrorCode, type ErrorBody, httpStatusByCode } from '@formline/errors';
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 
 export interface LoadSheddingLimits {
@@ -56,7 +57,14 @@ export class LoadShedder {
     return undefined;
   }
 
-  // A request admitted earlier is done (answered, failed or abandoned).
+  // Counts a request admitted earlier that is worked on again (its body has
+  // arrived): never refused, it has waited its turn already.
+  resume(): void {
+    this.inFlight += 1;
+  }
+
+  // A request admitted earlier is done (answered, failed or abandoned), or
+  // waits on its client to send its body.
   release(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
   }
@@ -71,19 +79,37 @@ export class LoadShedder {
   }
 }
 
+// Whether a response holds one of the shedder's slots, and whether it has closed.
+const holdsSlot = Symbol('holdsSlot');
+const closed = Symbol('closed');
+type CountedResponse = ServerResponse & { [holdsSlot]?: boolean; [closed]?: boolean };
+
 // Installs the shedder first in the gateway's request hooks, so that a shed
 // request costs no parsing, routing work or authentication (it still gets its
 // request id and access-log line, installed before this).
+//
+// The count is of requests being worked on, not of sockets: a request gives
+// its slot back while its body is read (a client sending it a byte at a time
+// is waiting on itself, and a thousand of them must not shed everyone else)
+// and takes one again once the body is in. The time limits on reading a body
+// bound how long such a request may wait.
 export function installLoadShedding(fastify: FastifyInstance, shedder: LoadShedder): void {
   // One listener for every response ('close' comes once per response): no
   // closure and no once() wrapper made per request.
-  const release = () => shedder.release();
+  function release(this: CountedResponse): void {
+    this[closed] = true;
+    if (!this[holdsSlot]) return;
+    this[holdsSlot] = false;
+    shedder.release();
+  }
   fastify.addHook('onRequest', (_request, reply, done) => {
     const refusal = shedder.admit();
     if (refusal === undefined) {
       // A response always closes, answered or abandoned by its caller: the
       // count can never leak and shed the gateway for good.
-      reply.raw.on('close', release);
+      const response = reply.raw as CountedResponse;
+      response[holdsSlot] = true;
+      response.on('close', release);
       done();
       return;
     }
@@ -93,8 +119,29 @@ export function installLoadShedding(fastify: FastifyInstance, shedder: LoadShedd
     };
     void reply.code(httpStatusByCode[ErrorCode.ServiceUnavailable]).header('Retry-After', '1').send(body);
   });
+  fastify.addHook('preParsing', (request, reply, payload, done) => {
+    const response = reply.raw as CountedResponse;
+    if (response[holdsSlot] && hasBody(request.headers)) {
+      response[holdsSlot] = false;
+      shedder.release();
+    }
+    done(null, payload);
+  });
+  fastify.addHook('preValidation', (_request, reply, done) => {
+    const response = reply.raw as CountedResponse;
+    if (!response[holdsSlot] && !response[closed]) {
+      response[holdsSlot] = true;
+      shedder.resume();
+    }
+    done();
+  });
   fastify.addHook('onClose', (_instance, done) => {
     shedder.stop();
     done();
   });
+}
+
+function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

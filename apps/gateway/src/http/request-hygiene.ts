@@ -1,4 +1,4 @@
-import { DomainError, ErrorCode, httpStatusByCode, type ErrorBody, type ErrorDetail } from '@formline/errors';
+import { DomainError, ErrorCode, type ErrorBody, type ErrorDetail } from '@formline/errors';
 import {
   findCallerJsonProblem,
   inputLimits,
@@ -8,6 +8,7 @@ import {
 } from '@formline/input';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Socket } from 'node:net';
+import { writeRawError } from './request-timeouts';
 
 // What the gateway refuses before anything recurses into a request or stores
 // it: caller JSON is data. A JSON body must be UTF-8, nest at most
@@ -105,7 +106,9 @@ export function installRequestHygiene(fastify: FastifyInstance): void {
 // over the limit, malformed HTTP, a request that took too long): answered with
 // the error body too. There is no request yet, so no request id.
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable) {
+  // Gone, or answered already (a refusal sent before the body arrived, whose
+  // body then timed out): nothing more may be written.
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || answerStarted(socket)) {
     socket.destroy();
     return;
   }
@@ -115,13 +118,12 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [ErrorCode.RequestTimeout, 'The request did not arrive in time.']
         : [ErrorCode.ValidationError, 'The request is not valid HTTP.'];
-  const status = httpStatusByCode[code];
-  const body = JSON.stringify({ code, description });
-  socket.end(
-    `HTTP/1.1 ${status} ${statusText[status] ?? 'Bad Request'}\r\n` +
-      'Connection: close\r\n' +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  writeRawError(socket, code, description);
+}
+
+function answerStarted(socket: Socket): boolean {
+  return (
+    (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage?.headersSent === true
   );
 }
 
@@ -139,12 +141,6 @@ export function frameworkErrorBody(error: { code?: string }): ErrorBody {
     details: [{ code: 'INVALID_INPUT', description, field: '', in: 'path' }],
   };
 }
-
-const statusText: Record<number, string> = {
-  400: 'Bad Request',
-  408: 'Request Timeout',
-  431: 'Request Header Fields Too Large',
-};
 
 function charsetOf(contentType: string | undefined): string | undefined {
   if (!contentType) return undefined;

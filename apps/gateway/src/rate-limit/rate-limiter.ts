@@ -44,6 +44,21 @@ export class Budget {
     }
   }
 
+  // Throws RATE_LIMITED (429, Retry-After) if `key` has spent its budget,
+  // counting nothing: for a check that must not cost the caller a point.
+  async refuseIfSpent(key: string): Promise<void> {
+    if (!this.limiter) return;
+    let spent: RateLimiterRes | null;
+    try {
+      spent = await this.limiter.get(key);
+    } catch {
+      // Redis away: the count goes on in the insurance limiter at the next consume().
+      return;
+    }
+    if (spent && spent.consumedPoints >= this.limiter.points)
+      throw rateLimited(this.description, spent.msBeforeNext);
+  }
+
   // Gives one counted request back (a sign-in that turned out right).
   async refund(key: string): Promise<void> {
     if (this.limiter) await this.limiter.reward(key);

@@ -53,6 +53,8 @@ describe('the respondent page document', () => {
     expect(page.contentSecurityPolicy).not.toContain('unsafe');
     // Pictures from the page's own origin only: no other host, no data: or blob: URLs.
     expect(page.contentSecurityPolicy.split('; ')).toContain("img-src 'self'");
+    // Framed by the gateway's own pages only.
+    expect(page.contentSecurityPolicy.split('; ')).toContain("frame-ancestors 'self'");
     expect(page.contentSecurityPolicy).not.toMatch(/data:|blob:|\*/);
   });
 

@@ -100,6 +100,9 @@ ${meta.join('\n')}
       "img-src 'self'",
       "base-uri 'none'",
       "form-action 'none'",
+      // Framed only by pages of the gateway's own origin (docs/decisions.md,
+      // "Respondent page: framed by its own origin only").
+      "frame-ancestors 'self'",
     ].join('; '),
   };
 }
@@ -122,6 +125,6 @@ export function missingFormPage(texts: PageTexts): { html: string; contentSecuri
 <body><main><h1>${escapeHtml(texts.notFound)}</h1></main></body>
 </html>
 `,
-    contentSecurityPolicy: `default-src 'none'; style-src ${sha256(style)}; base-uri 'none'; form-action 'none'`,
+    contentSecurityPolicy: `default-src 'none'; style-src ${sha256(style)}; base-uri 'none'; form-action 'none'; frame-ancestors 'self'`,
   };
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, Headers, HttpCode, Ip, Param, Post, Res } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import {
   type AccessTokenPrincipal,
   partialSubmissionSchema,
@@ -13,6 +13,7 @@ import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
 import { ApiOperation } from '../openapi/api-operation.decorator';
 import { SubmissionTargets } from './submission-target';
 import { RequestId } from '../http/request-id.decorator';
+import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
 
 // Partial responses: a respondent's answers saved before the final submit, as
 // the respondent's page sends them at a milestone and as autosave goes. Who
@@ -29,6 +30,7 @@ export class PartialSubmissionsController {
   @Post('submissions/partial')
   @HttpCode(200)
   @ScopeIfAuthenticated('responses:write')
+  @AnonymousBudget('progress')
   @ApiOperation({
     summary: "Save a respondent's progress (a partial response)",
     description:
@@ -37,7 +39,8 @@ export class PartialSubmissionsController {
       '`started` with no answer yet), and a submission to `/submissions` with that key completes it, ' +
       'keeping its token. Each save that changes it is sent to webhooks subscribed to ' +
       '`form_response_partial`; the same save again changes nothing, and a save after the final ' +
-      'submission leaves the completed response as it is. Forms take them when they have a milestone ' +
+      'submission is refused with 409 `CONFLICT` (detail `RESPONSE_COMPLETED`), telling nothing of the ' +
+      'completed response. Forms take them when they have a milestone ' +
       'or keep `settings.autosave_progress` on.',
     body: partialSubmissionSchema,
     responses: {
@@ -60,13 +63,8 @@ export class PartialSubmissionsController {
     @Body() body: unknown,
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Ip() clientAddress: string,
   ): Promise<unknown> {
-    const target = await this.targets.locate(
-      formId,
-      { principal, clientAddress, requestId },
-      { budget: 'progress', verb: 'save' },
-    );
+    const target = await this.targets.locate(formId, { principal, requestId }, { verb: 'save' });
     const redirected = this.targets.elsewhere(target, {
       path: `/forms/${formId}/submissions/partial`,
       takes: 'partial responses',

@@ -1,16 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Ip,
-  Param,
-  Post,
-  Query,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import {
   type AccessTokenPrincipal,
   deleteResponses,
@@ -42,6 +30,7 @@ import {
 } from './response-list.query';
 import { SubmissionTargets } from './submission-target';
 import { RequestId } from '../http/request-id.decorator';
+import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
 
 // Submissions and Typeform's Responses API. Responses live only in the region
 // of the form's account: a submission sent to the other region's address is
@@ -56,6 +45,7 @@ export class ResponsesController {
   @Post('submissions')
   @HttpCode(201)
   @ScopeIfAuthenticated('responses:write')
+  @AnonymousBudget('submissions')
   @ApiOperation({
     summary: 'Submit a response',
     description:
@@ -85,15 +75,10 @@ export class ResponsesController {
     @Body() body: unknown,
     @Headers() headers: Record<string, string | undefined>,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Ip() clientAddress: string,
   ): Promise<unknown> {
     // The form's snapshot, cached: where it takes submissions, and what they are
     // checked against, handed on so the responses service does not ask for it again.
-    const target = await this.targets.locate(
-      formId,
-      { principal, clientAddress, requestId },
-      { budget: 'submissions', verb: 'submit' },
-    );
+    const target = await this.targets.locate(formId, { principal, requestId }, { verb: 'submit' });
     const redirected = this.targets.elsewhere(target, {
       path: `/forms/${formId}/submissions`,
       takes: 'submissions',

@@ -4,7 +4,6 @@ import type { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import type { ReadCache } from '../cache/read-cache';
 import type { GatewayConfig } from '../gateway.config';
-import type { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { SubmissionTargets } from './submission-target';
 
 const config = {
@@ -19,13 +18,12 @@ const snapshot = (region: 'us' | 'eu'): FormSnapshot =>
 const targetsFor = (form: FormSnapshot) =>
   new SubmissionTargets(
     {} as RpcClient,
-    {} as SubmissionThrottle,
     { snapshots: { getOrLoad: () => Promise.resolve(form) } } as unknown as ReadCache,
     config,
   );
 
-const owner = { principal: { accountId: 'acc1' } as never, clientAddress: '127.0.0.1', requestId: 'req-1' };
-const submit = { budget: 'submissions', verb: 'submit' } as const;
+const owner = { principal: { accountId: 'acc1' } as never, requestId: 'req-1' };
+const submit = { verb: 'submit' } as const;
 
 class FakeReply {
   code?: number;

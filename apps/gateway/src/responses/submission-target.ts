@@ -6,7 +6,6 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { ReadCache } from '../cache/read-cache';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 
 /** How the other region answers: a 307 to the same path there, or a refusal. */
 export interface ElsewhereAnswer {
@@ -25,9 +24,9 @@ export interface SubmissionTarget {
   elsewhere?: string;
 }
 
-// What a respondent's submission, partial save and file upload share before
-// anything is read: anonymous callers within their rate budget, the form
-// found (cached), a private form only with its owner's token (404 to
+// What a respondent's submission, partial save and file upload share once the
+// caller is let in (its anonymous budget is counted before that, with the
+// access decision: @AnonymousBudget): the form found (cached), a private form only with its owner's token (404 to
 // another account), and the region the form's responses live in. What the
 // other region answers (a 307 that keeps the body, or a refusal) is decided
 // here too, once, so the three callers cannot drift apart.
@@ -35,21 +34,16 @@ export interface SubmissionTarget {
 export class SubmissionTargets {
   constructor(
     private readonly rpc: RpcClient,
-    private readonly throttle: SubmissionThrottle,
     private readonly cache: ReadCache,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
   ) {}
 
   async locate(
     formId: string,
-    caller: { principal: AccessTokenPrincipal | undefined; clientAddress: string; requestId: string },
-    what: { budget: 'submissions' | 'progress'; verb: string },
+    caller: { principal: AccessTokenPrincipal | undefined; requestId: string },
+    what: { verb: string },
   ): Promise<SubmissionTarget> {
-    const { principal, clientAddress, requestId } = caller;
-    if (!principal) {
-      if (what.budget === 'progress') await this.throttle.admitAnonymousProgress(formId, clientAddress);
-      else await this.throttle.admitAnonymous(formId, clientAddress);
-    }
+    const { principal, requestId } = caller;
     const form = await this.cache.snapshots.getOrLoad(formId, () =>
       this.rpc.request(getFormSnapshot, { formId }, requestId),
     );

@@ -40,9 +40,13 @@ export class ProgressService {
     const requestHash = hashOf(request.body);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const stored = await this.responses.findByProgressKey(request.formId, progressKey);
-      // Completed already (a late save racing the final submit), or the same
-      // save again (a retry): nothing changes and no event is sent.
-      if (stored && (stored.responseType === 'completed' || stored.requestHash === requestHash)) {
+      // Completed already (a late save racing the final submit): refused, and
+      // nothing of it is told. Whoever holds a progress key is not therefore
+      // the respondent who completed it, and its answers and hidden fields
+      // are the form owner's to read, not the key holder's.
+      if (stored?.responseType === 'completed') throw completedAlready();
+      // The same save again (a retry): nothing changes and no event is sent.
+      if (stored && stored.requestHash === requestHash) {
         return { response: stored.payload as ResponseResource, changed: false };
       }
       const built = await this.writer.write({
@@ -60,6 +64,13 @@ export class ProgressService {
     }
     throw new DomainError(ErrorCode.Conflict, 'The save met a concurrent one; send it again.');
   }
+}
+
+function completedAlready(): DomainError {
+  const description = 'The response under this progress key is completed: it takes no more partial saves.';
+  return new DomainError(ErrorCode.Conflict, description, [
+    { code: 'RESPONSE_COMPLETED', description, field: 'progress_key', in: 'body' },
+  ]);
 }
 
 // Typeform's autosave_progress defaults to true; a milestone asks for a
