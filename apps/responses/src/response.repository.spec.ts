@@ -10,6 +10,7 @@ describe('paging by cursor', () => {
   it('pages on the column the listing is sorted by', () => {
     const column = sortColumn({ sort: { field: 'landed_at', order: 'desc' } });
     expect(cursorFilter(column, anchor, 'lt')).toEqual({
+      landedAt: { lte: anchor.landedAt },
       OR: [{ landedAt: { lt: anchor.landedAt } }, { landedAt: anchor.landedAt, id: { lt: 'b' } }],
     });
   });
@@ -17,6 +18,7 @@ describe('paging by cursor', () => {
   it('pages on submitted_at by default', () => {
     const column = sortColumn({ sort: { field: 'submitted_at', order: 'desc' } });
     expect(cursorFilter(column, anchor, 'gt')).toEqual({
+      submittedAt: { gte: anchor.submittedAt },
       OR: [{ submittedAt: { gt: anchor.submittedAt } }, { submittedAt: anchor.submittedAt, id: { gt: 'b' } }],
     });
   });

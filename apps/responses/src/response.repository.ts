@@ -250,13 +250,17 @@ export function sortColumn(query: Pick<ResponseQuery, 'sort'>): SortColumn {
 }
 
 // Rows strictly past the anchor on the sorted column, ties broken by id as
-// the ORDER BY breaks them, so that paging never skips nor repeats a row.
+// the ORDER BY breaks them, so that paging never skips nor repeats a row. The
+// plain bound on the column (implied by the OR) is what lets PostgreSQL start
+// the index scan at the anchor: without it, a page from the middle of a
+// million responses walked every row before the anchor.
 export function cursorFilter(
   column: SortColumn,
   anchor: { id: string } & Record<SortColumn, Date>,
   direction: 'gt' | 'lt',
 ) {
   return {
+    [column]: { [direction === 'gt' ? 'gte' : 'lte']: anchor[column] },
     OR: [
       { [column]: { [direction]: anchor[column] } },
       { [column]: anchor[column], id: { [direction]: anchor.id } },
