@@ -40,7 +40,8 @@ import { PersonalTokenRepository } from './tokens/personal-token.repository';
 
 // The forms service owns the global database: accounts, their tokens and
 // OAuth grants, workspaces and forms. Both regions' forms services share it
-// (SPEC 1, rule 1), which is why a token works on both base addresses.
+// (accounts, workspaces and forms answer the same on either base address),
+// which is why a token works on both base addresses.
 @Module({})
 export class FormsModule implements OnApplicationShutdown {
   constructor(

@@ -9,8 +9,8 @@ import { summarizeInsights } from './insights.summary';
 
 // The Insights summary of the caller's form, or of a form in a workspace
 // shared with it. Counted from this region's responses: on the other region's
-// address every counter is zero (SPEC 1 rule 2), with the form's questions
-// still listed.
+// address every counter is zero (responses data answers empty outside the
+// account's region), with the form's questions still listed.
 @Injectable()
 export class InsightsService {
   constructor(
