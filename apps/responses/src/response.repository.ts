@@ -277,17 +277,23 @@ export function answeredFilter(fields: readonly string[] | undefined): Responses
 }
 
 // Whether a listing asks for more than the form's responses of some types:
-// then its total is counted from the rows (up to a bound), not read from the tallies.
+// then its total is counted from the rows (up to a bound), not read from the
+// tallies. Named by what does not filter, so that a filter added to the query
+// later is counted from the rows, never answered from the tallies by mistake.
+const notFilters: ReadonlySet<string> = new Set<keyof ResponseQuery>([
+  'pageSize',
+  'sort',
+  'responseTypes',
+  'fields',
+]);
+
 export function isFiltered(query: ResponseQuery): boolean {
-  return Boolean(
-    query.since ||
-    query.until ||
-    query.after ||
-    query.before ||
-    query.includedResponseIds ||
-    query.excludedResponseIds ||
-    query.query ||
-    (query.answeredFields && query.answeredFields.length > 0),
+  return Object.entries(query).some(
+    ([key, value]) =>
+      !notFilters.has(key) &&
+      value !== undefined &&
+      // An empty answered_fields filters nothing (answeredFilter).
+      !(key === 'answeredFields' && Array.isArray(value) && value.length === 0),
   );
 }
 
