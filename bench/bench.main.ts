@@ -33,13 +33,14 @@ import { percentile, round } from './lib/stats';
 import { runAutocannon } from './load/autocannon';
 import { dataScale } from './scale/data-scale';
 
-// `npm run bench`: each figure of the issue against a baseline doing the same
+// `npm run bench`: each figure against a baseline doing the same
 // work, measured in the same run, in interleaved rounds (medians), on its own
 // infrastructure and ports; prints a table and writes bench/results/<time>.json.
 // Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (6, one closed-loop
 // round), BENCH_CONNECTIONS (50), BENCH_BACKLOG (1000 deliveries per dispatcher
 // round), BENCH_ONLY (comma-separated: read,intake,delivery,dispatcher, and
-// data-scale, which runs only when named). The data-scale stage's:
+// data-scale, which runs only when named; `none` runs no stage, only the
+// memory figures). The data-scale stage's:
 // BENCH_SCALE_SIZES (10000,1000000: the small and the big form's responses),
 // BENCH_SCALE_SAMPLES (15 calls of each kind on each form), BENCH_KEEP_DATA=1
 // (keep the databases of the last run: a form already seeded is not seeded again).
