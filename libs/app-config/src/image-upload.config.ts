@@ -18,7 +18,7 @@ export const imageVars = {
   ),
   IMAGE_FETCH_TIMEOUT_MS: positive(
     10_000,
-    'Longest wait for an image fetched by `url` (POST /images), start to end.',
+    'Longest wait for an image fetched by `url` (POST /images), start to end: the look-up of its host included.',
   ),
   IMAGE_RENDER_CONCURRENCY: positive(
     2,
