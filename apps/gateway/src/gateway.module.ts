@@ -17,6 +17,7 @@ import { ImagesController } from './images/images.controller';
 import { FILE_STORE } from './files/file.store';
 import { RespondentFilesController } from './files/respondent-files.controller';
 import { IMAGE_STORE } from './images/image.store';
+import { RenderPool } from './images/render.pool';
 import { FormMessagesController } from './forms/form-messages.controller';
 import { AccountWorkspacesController } from './workspaces/account-workspaces.controller';
 import { ResponsesController } from './responses/responses.controller';
@@ -71,6 +72,14 @@ export class GatewayModule implements OnApplicationShutdown {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: IMAGE_STORE, useFactory: () => objectStoreFrom('IMAGE', config) },
+        {
+          provide: RenderPool,
+          useFactory: () =>
+            new RenderPool({
+              concurrency: config.IMAGE_RENDER_CONCURRENCY,
+              maxQueued: config.IMAGE_RENDER_QUEUE,
+            }),
+        },
         { provide: FILE_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
         {

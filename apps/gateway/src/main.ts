@@ -10,6 +10,9 @@ import { gatewayConfigSchema } from '@formline/app-config';
 import { AccessGate } from './auth/access.gate';
 import { AccessGuard } from './auth/access.guard';
 import { GatewayModule } from './gateway.module';
+import { imageWorkRoutes } from './images/images.controller';
+import { exposeImageWorkMetrics } from './images/image-work.metrics';
+import { RenderPool } from './images/render.pool';
 import { observeHttpRequests } from './http/http-observability';
 import { installSecurityHeaders } from './http/security-headers';
 import { installLoadShedding, LoadShedder } from './http/load-shedding';
@@ -55,13 +58,11 @@ async function main(): Promise<void> {
   installSecurityHeaders(adapter.getInstance(), {
     https: regionBaseUrls(config)[config.REGION].startsWith('https:'),
   });
-  installLoadShedding(
-    adapter.getInstance(),
-    new LoadShedder({
-      maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
-      maxEventLoopDelayMs: config.GATEWAY_MAX_EVENT_LOOP_DELAY_MS,
-    }),
-  );
+  const shedder = new LoadShedder({
+    maxInFlight: config.GATEWAY_MAX_IN_FLIGHT,
+    maxEventLoopDelayMs: config.GATEWAY_MAX_EVENT_LOOP_DELAY_MS,
+  });
+  installLoadShedding(adapter.getInstance(), shedder);
   const accessGate = new AccessGate();
   accessGate.install(adapter.getInstance());
   installRequestHygiene(adapter.getInstance());
@@ -103,6 +104,16 @@ async function main(): Promise<void> {
   });
   await app.init();
   accessGate.bind(app.get(AccessGuard), served, routes);
+  // Image work waits in its own pool: while the pool is full, the routes that
+  // would queue there are shed before any of their work, and no other route.
+  const renderPool = app.get(RenderPool);
+  const unserved = imageWorkRoutes.filter(
+    (route) => !served.some(({ method, url }) => `${method.toUpperCase()} ${url}` === route),
+  );
+  if (unserved.length > 0)
+    throw new Error(`Image routes watched for shedding are not served: ${unserved.join(', ')}`);
+  shedder.watch({ routes: imageWorkRoutes, saturation: () => renderPool.saturation() });
+  exposeImageWorkMetrics(renderPool);
   // A route missing from /openapi.json is a bug to fix, not to ship.
   const undocumented = undocumentedRoutes(served, document);
   if (undocumented.length > 0)

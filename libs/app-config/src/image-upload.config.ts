@@ -4,7 +4,8 @@ import { z } from 'zod';
 const positive = (fallback: number, description: string) =>
   z.coerce.number().int().positive().default(fallback).describe(description);
 
-// The gateway's Images API: where the bytes go and how large an upload may be.
+// The gateway's Images API: where the bytes go, how large an upload may be,
+// and how much image work a gateway does at once.
 export const imageVars = {
   ...imageStorageVars,
   IMAGE_MAX_BYTES: positive(
@@ -17,7 +18,15 @@ export const imageVars = {
   ),
   IMAGE_FETCH_TIMEOUT_MS: positive(
     10_000,
-    'Longest wait for an image fetched by `url` (POST /images), start to end.',
+    'Longest wait for an image fetched by `url` (POST /images), start to end: the look-up of its host included.',
+  ),
+  IMAGE_RENDER_CONCURRENCY: positive(
+    2,
+    "Image jobs (an upload's decoding, a variant's resize) one gateway runs at once. They run in libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file reads and DNS look-ups share: keep it below that size. A 25-megapixel image takes about 100 MB while it is worked on.",
+  ),
+  IMAGE_RENDER_QUEUE: positive(
+    32,
+    'Image jobs one gateway keeps waiting for a turn; past it, uploads and first reads of a size are answered 503 with Retry-After (load shedding refuses them before any work while it is full).',
   ),
   IMAGE_URL_ALLOWED_HOSTS: z
     .string()

@@ -64,9 +64,11 @@ export class WebhookUrlPolicy {
   // The URL is acceptable and, when its host is a name, every address it
   // resolves to now is too. A name that does not resolve yet is accepted when
   // a webhook is saved (`acceptUnresolved`): delivery checks it again anyway.
+  // `resolve` replaces the system's look-up (one bounded by a deadline); it
+  // answers the host's addresses, and an empty list when it has none.
   async check(
     raw: string,
-    options: { acceptUnresolved?: boolean } = {},
+    options: { acceptUnresolved?: boolean; resolve?: (host: string) => Promise<string[]> } = {},
   ): Promise<{ url: URL; addresses: string[] }> {
     const url = this.parse(raw);
     const host = hostOf(url);
@@ -78,15 +80,25 @@ export class WebhookUrlPolicy {
     if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal')) {
       throw new UrlRefused(`the host ${host} is internal`);
     }
-    let resolved: { address: string }[];
+    const resolve =
+      options.resolve ??
+      (async (name: string) =>
+        (await lookup(name, { all: true, verbatim: true })).map((entry) => entry.address));
+    let addresses: string[];
     try {
-      resolved = await lookup(host, { all: true, verbatim: true });
-    } catch {
+      addresses = await resolve(host);
+    } catch (error) {
+      // A look-up cut off by its deadline is the caller's to name.
+      if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError'))
+        throw error;
+      addresses = [];
+    }
+    if (addresses.length === 0) {
       if (options.acceptUnresolved) return { url, addresses: [] };
       throw new UrlRefused(`the host ${host} does not resolve`);
     }
-    for (const { address } of resolved) this.checkAddress(address);
-    return { url, addresses: resolved.map((entry) => entry.address) };
+    for (const address of addresses) this.checkAddress(address);
+    return { url, addresses };
   }
 
   // A socket's DNS lookup that refuses, at connection time, every address the

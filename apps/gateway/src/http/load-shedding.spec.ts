@@ -21,6 +21,19 @@ describe('LoadShedder', () => {
     shedder.stop();
   });
 
+  it('sheds the routes of a saturated resource, and only those, until it has room again', () => {
+    const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
+    let saturation: string | undefined = 'The server is processing as many images as it can right now.';
+    shedder.watch({ routes: ['GET /images/:image_id/:kind/:size'], saturation: () => saturation });
+    expect(shedder.admit('GET', '/images/:image_id/:kind/:size')).toMatch(/as many images/);
+    expect(shedder.admit('DELETE', '/images/:image_id/:kind/:size')).toBeUndefined();
+    expect(shedder.admit('GET', '/images/:image_id')).toBeUndefined();
+    expect(shedder.admit('GET', '/forms/:form_id')).toBeUndefined();
+    expect(shedder.admit()).toBeUndefined();
+    saturation = undefined;
+    expect(shedder.admit('GET', '/images/:image_id/:kind/:size')).toBeUndefined();
+  });
+
   it('has no bound when both limits are 0', () => {
     const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
     for (let i = 0; i < 1_000; i += 1) expect(shedder.admit()).toBeUndefined();
@@ -82,5 +95,31 @@ describe('installLoadShedding', () => {
     // The handler is still waiting: the slot is free because the socket closed.
     expect((await untilStatus(200)).status).toBe(200);
     unblock();
+  });
+});
+
+describe('installLoadShedding with a watched resource', () => {
+  it('answers 503 on the routes of a saturated resource before their handler runs, and serves the others', async () => {
+    const app = Fastify();
+    let handled = 0;
+    const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
+    shedder.watch({ routes: ['GET /images/:image_id'], saturation: () => 'Busy with images.' });
+    installLoadShedding(app, shedder);
+    app.get('/images/:image_id', () => Promise.resolve({ handled: (handled += 1) }));
+    app.get('/fast', () => Promise.resolve({ ok: true }));
+    try {
+      const base = await app.listen({ port: 0, host: '127.0.0.1' });
+      const shed = await fetch(`${base}/images/abc`);
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('1');
+      expect(await shed.json()).toEqual({
+        code: 'SERVICE_UNAVAILABLE',
+        description: expect.stringMatching(/Busy with images/),
+      });
+      expect(handled).toBe(0);
+      expect((await fetch(`${base}/fast`)).status).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -10,18 +10,30 @@ export interface LoadSheddingLimits {
   maxEventLoopDelayMs: number;
 }
 
+// A resource some routes need besides CPU (the image render pool): while it
+// is saturated, those routes are shed and every other route is served.
+export interface ShedResource {
+  /** Routes as `METHOD /pattern` (`GET /images/:image_id/:kind/:size`). */
+  routes: readonly string[];
+  /** Why it takes no more work now, or undefined while it does. */
+  saturation(): string | undefined;
+}
+
 const sampleEveryMs = 500;
 
-// Decides whether the gateway takes one more request. Two signals, both
+// Decides whether the gateway takes one more request. Its signals are all
 // cheap: the requests it is already handling, and how late its event loop
 // runs (the process is short of CPU). Over either, a request is refused at
 // once with 503 and Retry-After: a client told to come back later costs
 // nothing, one left queueing makes every other request slower, and a retry
 // storm after an outage would otherwise keep the process saturated long
-// after its dependencies came back.
+// after its dependencies came back. Resources that only some routes use
+// (`watch`) shed those routes alone while they are saturated.
 export class LoadShedder {
   private inFlight = 0;
   private delayed = false;
+  // By route pattern, then method: a request finds its resource with no string built.
+  private readonly resources = new Map<string, Map<string, ShedResource>>();
   private readonly histogram?: ELDHistogram;
   private readonly timer?: NodeJS.Timeout;
 
@@ -47,9 +59,23 @@ export class LoadShedder {
     }
   }
 
-  // The reason to refuse the next request, or undefined to take it (and count it).
-  admit(): string | undefined {
+  watch(resource: ShedResource): void {
+    for (const route of resource.routes) {
+      const [method, pattern] = route.split(' ');
+      let byMethod = this.resources.get(pattern);
+      if (!byMethod) this.resources.set(pattern, (byMethod = new Map<string, ShedResource>()));
+      byMethod.set(method, resource);
+    }
+  }
+
+  // The reason to refuse the next request (its method and route pattern, when
+  // a route matched), or undefined to take it (and count it).
+  admit(method?: string, pattern?: string): string | undefined {
     if (this.delayed) return 'The server is short of CPU right now.';
+    const resource =
+      pattern === undefined || method === undefined ? undefined : this.resources.get(pattern)?.get(method);
+    const saturated = resource?.saturation();
+    if (saturated !== undefined) return saturated;
     if (this.limits.maxInFlight > 0 && this.inFlight >= this.limits.maxInFlight) {
       return 'The server is handling as many requests as it can right now.';
     }
@@ -102,8 +128,8 @@ export function installLoadShedding(fastify: FastifyInstance, shedder: LoadShedd
     this[holdsSlot] = false;
     shedder.release();
   }
-  fastify.addHook('onRequest', (_request, reply, done) => {
-    const refusal = shedder.admit();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    const refusal = shedder.admit(request.method, request.routeOptions.url);
     if (refusal === undefined) {
       // A response always closes, answered or abandoned by its caller: the
       // count can never leak and shed the gateway for good.

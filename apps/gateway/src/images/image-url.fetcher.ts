@@ -2,21 +2,31 @@ import http from 'node:http';
 import https from 'node:https';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { UrlRefused, type WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { type HostResolver, pinnedLookup, resolveHost, withinDeadline } from './image-host.resolver';
 
 // Fetches the image a caller names by `url` (POST /images) under the same
 // address policy as webhooks: https only (http to allow-listed hosts), never an
-// internal, private or reserved address, checked again on the address the
-// socket connects to. Redirects are not followed; the body is cut off past
-// `maxBytes` and the whole exchange past `timeoutMs`.
+// internal, private or reserved address. The host is looked up once, every
+// address it names checked, and the socket connects only to those (no second
+// look-up a rebinding name could answer differently). Redirects are not
+// followed; the body is cut off past `maxBytes`, and the whole exchange, the
+// look-up included, past `timeoutMs`.
 export async function fetchImageUrl(
   raw: string,
   policy: WebhookUrlPolicy,
   limits: { maxBytes: number; timeoutMs: number },
+  resolver: HostResolver = resolveHost,
 ): Promise<Buffer> {
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  const late = () => refused(`the url did not answer within ${limits.timeoutMs} ms`);
   let url: URL;
+  let addresses: string[];
   try {
-    ({ url } = await policy.check(raw));
+    ({ url, addresses } = await policy.check(raw, {
+      resolve: (host) => withinDeadline(resolver(host, signal), signal),
+    }));
   } catch (error) {
+    if (signal.aborted) throw late();
     throw refused(error instanceof UrlRefused ? error.message : 'the url cannot be reached');
   }
   return new Promise<Buffer>((resolve, reject) => {
@@ -25,8 +35,9 @@ export async function fetchImageUrl(
       method: 'GET',
       headers: { accept: 'image/png, image/jpeg, image/gif' },
       agent: false,
-      lookup: policy.connectLookup,
-      signal: AbortSignal.timeout(limits.timeoutMs),
+      // No addresses: an allow-listed host, looked up (and still checked) by the system.
+      lookup: addresses.length > 0 ? pinnedLookup(addresses) : policy.connectLookup,
+      signal,
     });
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
@@ -61,8 +72,7 @@ export async function fetchImageUrl(
     });
     request.on('error', (error) => {
       if (error instanceof UrlRefused) reject(refused(error.message));
-      else if (error.name === 'TimeoutError' || error.name === 'AbortError')
-        reject(refused(`the url did not answer within ${limits.timeoutMs} ms`));
+      else if (signal.aborted) reject(late());
       else reject(refused('the url cannot be reached'));
     });
     request.end();

@@ -31,6 +31,8 @@ import { imageDimensions, inspectImage, renderVariant } from './image-processing
 import { variantBox } from './image-sizes';
 import { fetchImageUrl, tooLarge } from './image-url.fetcher';
 import { IMAGE_STORE, originalKey, variantKey } from './image.store';
+import { recordImageRender } from './image-work.metrics';
+import { RenderPool } from './render.pool';
 import { RequestId } from '../http/request-id.decorator';
 
 // Images never change once uploaded, so their bytes may be cached for good.
@@ -40,6 +42,9 @@ const bytesNote =
   'otherwise the image itself, to anyone (forms show images to their respondents), with `ETag` and ' +
   '`Cache-Control: immutable`.';
 const notFound = [ErrorCode.ImageNotFound];
+
+// The routes that may queue work in the render pool: shed while it is full.
+export const imageWorkRoutes = ['POST /images', 'GET /images/:image_id/:kind/:size'] as const;
 
 // Typeform's Images API. The bytes live in the image store, shared by both
 // regions (images are form material, like forms themselves); the records in
@@ -52,6 +57,7 @@ export class ImagesController {
     private readonly rpc: RpcClient,
     @Inject(IMAGE_STORE) private readonly store: ObjectStore,
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly pool: RenderPool,
   ) {
     this.policy = new WebhookUrlPolicy(config.IMAGE_URL_ALLOWED_HOSTS);
   }
@@ -79,7 +85,7 @@ export class ImagesController {
       upload.image !== undefined
         ? decodeBase64(upload.image, limits.maxBytes)
         : await fetchImageUrl(upload.url ?? '', this.policy, limits);
-    const facts = await inspectImage(bytes, this.config.IMAGE_MAX_PIXELS);
+    const facts = await this.pool.run(() => inspectImage(bytes, this.config.IMAGE_MAX_PIXELS));
     const id = newPublicId(16);
     await this.store.put(originalKey(id), bytes, facts.mediaType);
     try {
@@ -218,7 +224,10 @@ export class ImagesController {
     return bytes;
   }
 
-  // A variant is rendered the first time it is asked for, then kept.
+  // A variant is rendered the first time it is asked for, then kept. Requests
+  // for it that arrive while it renders share that one render (the store is
+  // read again inside the flight: one that finished just before is not
+  // rendered twice); the decoding waits for a turn in the render pool.
   private async sized(
     imageId: string,
     mediaType: ImageMediaType,
@@ -230,14 +239,16 @@ export class ImagesController {
     if (kept) return kept;
     const box = variantBox(kind, size);
     if (!box) throw new DomainError(ErrorCode.NotFound, 'no such size');
-    const bytes = await renderVariant(
-      await this.original(imageId),
-      mediaType,
-      box,
-      this.config.IMAGE_MAX_PIXELS,
-    );
-    await this.store.put(key, bytes, mediaType);
-    return bytes;
+    return this.pool.once(key, async () => {
+      const stored = await this.store.get(key);
+      if (stored) return stored;
+      const bytes = await this.pool.run(async () =>
+        renderVariant(await this.original(imageId), mediaType, box, this.config.IMAGE_MAX_PIXELS),
+      );
+      recordImageRender();
+      await this.store.put(key, bytes, mediaType);
+      return bytes;
+    });
   }
 
   private async sendBytes(
