@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import {
@@ -932,6 +934,57 @@ describe('the respondent page in a browser', () => {
     expect(response.ending).toMatchObject({ ref: 'away' });
   });
 
+  it('may be framed by the sites its settings name and by no other; a form naming none, by its own origin only', async () => {
+    // Two sites on this machine that frame whatever page their address names
+    // (served for real: Chromium keeps public pages from framing local ones).
+    const embedders = await Promise.all([0, 1].map(() => embeddingSite()));
+    const [allowed, elsewhere] = embedders.map((site) => site.origin);
+    try {
+      const created = await callApi(`${base('us')}/forms`, {
+        token: alice.token,
+        method: 'POST',
+        body: {
+          title: 'Embedded',
+          settings: { embed_origins: [allowed] },
+          fields: [{ ref: 'name', title: 'Your name?', type: 'short_text' }],
+        },
+      });
+      expect(created.status).toBe(201);
+      expect(created.body.settings.embed_origins).toEqual([allowed]);
+      // Read and written back as it is, as a client that keeps what it does not know would.
+      const path = `/forms/${created.body.id}`;
+      const read = await callApi(`${base('us')}${path}`, { token: alice.token });
+      const written = await callApi(`${base('us')}${path}`, {
+        token: alice.token,
+        method: 'PUT',
+        body: read.body,
+      });
+      expect(written.status).toBe(200);
+      expect(written.body.settings.embed_origins).toEqual([allowed]);
+
+      const pageUrl = `${base('us')}/to/${created.body.id}`;
+      const policy = (await fetch(pageUrl)).headers.get('content-security-policy');
+      expect(policy).toMatch(new RegExp(`frame-ancestors 'self' ${allowed}$`));
+      const plain = (await fetch(`${base('eu')}/to/${surveyId}`)).headers.get('content-security-policy');
+      expect(plain).toMatch(/frame-ancestors 'self'$/);
+
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      // The questions the frame shows once loaded: none when the browser refused it.
+      const framedBy = async (site: string): Promise<number> => {
+        await page.goto(`${site}/?page=${encodeURIComponent(pageUrl)}`);
+        await page.waitForFunction("document.title === 'loaded'");
+        const frame = await (await page.waitForSelector('iframe')).contentFrame();
+        return frame!.locator('main#app h1').count();
+      };
+      expect(await framedBy(allowed)).toBeGreaterThan(0);
+      expect(await framedBy(elsewhere)).toBe(0);
+      await context.close();
+    } finally {
+      for (const site of embedders) site.server.close();
+    }
+  });
+
   it('shows caller data as text, in the form language, and hides private forms', async () => {
     const hostile = '</script><script>window.pwned=1</script><img src=x onerror="window.pwned=2">';
     const form = await callApi(`${base('us')}/forms`, {
@@ -1578,3 +1631,19 @@ describe('the respondent page in a browser', () => {
     expect(found).toEqual([]);
   });
 });
+
+// A site on 127.0.0.1 whose page frames the address in its `page` query
+// parameter, and says `loaded` in its title once the frame has loaded (or
+// been refused).
+async function embeddingSite(): Promise<{ origin: string; server: Server }> {
+  const server = createServer((request, response) => {
+    const target = new URL(request.url ?? '/', 'http://site').searchParams.get('page') ?? '';
+    const quoted = target.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+    response.writeHead(200, { 'content-type': 'text/html' });
+    response.end(
+      `<!doctype html><title>embedding</title><iframe src="${quoted}" onload="document.title='loaded'"></iframe>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import type { AppProcess } from '@formline/stack';
 import {
   basicAuthorization,
@@ -165,8 +166,44 @@ describe('slow and early clients', () => {
         body: '{"image":"',
         declaredLength: 50 * 1024 * 1024,
       });
-      answeredAtOnce(await early.answer, 413, 'PAYLOAD_TOO_LARGE');
+      const answer = await early.answer;
+      answeredAtOnce(answer, 413, 'PAYLOAD_TOO_LARGE');
+      // The socket is kept while the client goes on writing: closed under it,
+      // the connection would be reset and a slower client lose the answer.
+      expect(answer?.headers.get('connection')).not.toBe('close');
+      early.write(Buffer.alloc(256 * 1024, 0x41));
+      const closedAfterMs = await Promise.race([
+        early.closed,
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 500)),
+      ]);
+      expect(closedAfterMs).toBeUndefined();
     });
+  });
+
+  it('answers headers over the limit with 431, and does not reset a client still sending its body', async () => {
+    // A client that goes on writing after the answer (as HTTP clients do
+    // while they send a body): closed under it, the connection is reset, and
+    // a client slower to read loses the answer.
+    const url = new URL(regions.baseUrl('us'));
+    const socket = connect({ port: Number(url.port), host: url.hostname, allowHalfOpen: true });
+    const failures: string[] = [];
+    socket.on('error', (error: NodeJS.ErrnoException) => failures.push(String(error.code)));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /forms HTTP/1.1\r\nhost: ${url.host}\r\ncontent-type: application/json\r\n` +
+        `x-big: ${'a'.repeat(20_000)}\r\ncontent-length: ${1024 * 1024}\r\n\r\n`,
+    );
+    const writeUntil = Date.now() + 600;
+    while (Date.now() < writeUntil && !socket.destroyed) {
+      socket.write(Buffer.alloc(16 * 1024, 0x41));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    socket.destroy();
+    expect(received).toMatch(/^HTTP\/1\.1 431 /);
+    expect(received).toContain('"code":"HEADERS_TOO_LARGE"');
+    expect(failures).toEqual([]);
   });
 
   describe('against a gateway of 50 requests in flight at most', () => {

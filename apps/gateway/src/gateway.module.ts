@@ -33,6 +33,7 @@ import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { SignInThrottle } from './rate-limit/sign-in.throttle';
 import { SubmissionThrottle } from './rate-limit/submission.throttle';
+import { UploadThrottle } from './rate-limit/upload.throttle';
 import { FailedAuthenticationThrottle } from './rate-limit/failed-authentication.throttle';
 import { SubmissionTargets } from './responses/submission-target';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
@@ -100,6 +101,7 @@ export class GatewayModule implements OnApplicationShutdown {
         SignInThrottle,
         FailedAuthenticationThrottle,
         SubmissionThrottle,
+        UploadThrottle,
         SubmissionTargets,
         RouteAccessAudit,
         AccessGuard,

@@ -27,6 +27,7 @@ import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } 
 import { describeRoutes } from './openapi/openapi.routes';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { allowLargerBodies } from './http/body-limits';
+import { keepSocketsOfEarlyRefusals } from './http/early-refusal';
 import { answerIdleSockets, serverTimeoutOptions } from './http/request-timeouts';
 
 async function main(): Promise<void> {
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
   const accessGate = new AccessGate();
   accessGate.install(adapter.getInstance());
   installRequestHygiene(adapter.getInstance());
+  keepSocketsOfEarlyRefusals(adapter.getInstance());
   // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
   allowLargerBodies(adapter.getInstance(), [
     { method: 'POST', url: '/images', bytes: Math.ceil(config.IMAGE_MAX_BYTES / 3) * 4 + 64 * 1024 },

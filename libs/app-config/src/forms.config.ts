@@ -33,6 +33,14 @@ export const formsConfigSchema = z.object({
     .describe(
       'A refresh token unused for this long (default 90 days) is refused; each refresh issues a new one, so an application in use never meets it.',
     ),
+  PERSONAL_TOKENS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(100)
+    .describe(
+      'Live personal access tokens (neither revoked nor expired) one account may hold; one more answers 409 CONFLICT until one is revoked or expires. Each token has its own request budget, so their number bounds what an account may send. 0 turns the cap off.',
+    ),
   FORM_DELETION_RELAY_INTERVAL_MS: z.coerce
     .number()
     .int()

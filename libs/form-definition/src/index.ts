@@ -1,3 +1,4 @@
+export * from './embed-origins.schema';
 export * from './enums';
 export * from './form-definition';
 export * from './form-input.schema';

@@ -77,6 +77,8 @@ export function normalizeForm(
         image: settings.meta?.image,
       }),
       redirect_after_submit_url: settings.redirect_after_submit_url,
+      // Absent unless set: a form without it reads as Typeform's would.
+      embed_origins: settings.embed_origins?.length ? [...new Set(settings.embed_origins)] : undefined,
       web_analytics: settings.web_analytics ?? settings.google_analytics,
       ad_pixel: settings.ad_pixel ?? settings.facebook_pixel,
       tag_manager: settings.tag_manager ?? settings.google_tag_manager,

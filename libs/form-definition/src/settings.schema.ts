@@ -1,5 +1,6 @@
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
+import { embedOriginsSchema } from './embed-origins.schema';
 import { languages, milestoneReasons, milestoneStatuses, progressBars, typingEmulationSpeeds } from './enums';
 
 // Form settings (SPEC 2.6) and conversational settings (SPEC 2.7).
@@ -59,6 +60,9 @@ export const settingsSchema = z
       })
       .optional(),
     redirect_after_submit_url: httpUrl.optional(),
+    // Ours, not Typeform's: the sites that may frame the respondent page
+    // (embed-origins.schema.ts). Given back only when set.
+    embed_origins: embedOriginsSchema.optional(),
     web_analytics: boundedText(inputLimits.snippet).optional(),
     ad_pixel: boundedText(inputLimits.snippet).optional(),
     tag_manager: boundedText(inputLimits.snippet).optional(),

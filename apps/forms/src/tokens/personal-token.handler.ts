@@ -1,4 +1,4 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   createPersonalToken,
@@ -9,26 +9,50 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
+import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
 import { PersonalTokenRepository } from './personal-token.repository';
 
 // Personal access tokens, managed by the account's owner (the gateway has
-// checked the owner's password). Only hashes arrive here.
+// checked the owner's password). Only hashes arrive here. An account holds at
+// most PERSONAL_TOKENS_PER_ACCOUNT live tokens: each has its own request
+// budget, so an uncapped number of them would make those budgets no bound.
 @Controller()
 export class PersonalTokenHandler {
-  constructor(private readonly tokens: PersonalTokenRepository) {}
+  constructor(
+    private readonly tokens: PersonalTokenRepository,
+    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
+  ) {}
 
   @MessagePattern(createPersonalToken.subject)
   async create(
     @Payload(new ContractPipe(createPersonalToken.request))
     request: RpcRequest<typeof createPersonalToken>,
   ): Promise<PersonalToken> {
+    const now = new Date();
     const expiresAt = request.expiresAt ? new Date(request.expiresAt) : undefined;
-    if (expiresAt && expiresAt <= new Date()) {
+    if (expiresAt && expiresAt <= now) {
       throw new DomainError(ErrorCode.ValidationError, 'expires_at must be in the future.', [
         { code: 'IN_THE_PAST', description: 'must be in the future', field: 'expires_at', in: 'body' },
       ]);
     }
-    return this.tokens.create({ ...request, expiresAt });
+    const maxLive = this.config.PERSONAL_TOKENS_PER_ACCOUNT;
+    const created = await this.tokens.create({ ...request, expiresAt }, maxLive, now);
+    if (!created) {
+      // 409, not 429: waiting does not help, revoking a token does.
+      throw new DomainError(
+        ErrorCode.Conflict,
+        `This account holds ${maxLive} live personal tokens, the most it may; revoke one to create another.`,
+        [
+          {
+            code: 'TOO_MANY_TOKENS',
+            description: `at most ${maxLive} live tokens an account`,
+            field: '',
+            in: 'body',
+          },
+        ],
+      );
+    }
+    return created;
   }
 
   @MessagePattern(listPersonalTokens.subject)

@@ -21,17 +21,24 @@ export class PersonalTokenRepository {
     private readonly announcer: ChangeAnnouncer,
   ) {}
 
-  async create(token: NewPersonalToken): Promise<PersonalToken> {
-    const row = await this.db.personalAccessToken.create({
-      data: { id: newPublicId(16), ...token },
-      select: fields,
+  // Creates the token unless its account already holds `maxLive` live ones
+  // (0: no cap); undefined then. The account's row is locked while counting,
+  // so parallel creations can never all slip under the cap.
+  async create(token: NewPersonalToken, maxLive: number, now: Date): Promise<PersonalToken | undefined> {
+    const row = await this.db.$transaction(async (tx) => {
+      if (maxLive > 0) {
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${token.accountId} FOR UPDATE`;
+        const live = await tx.personalAccessToken.count({ where: liveTokensOf(token.accountId, now) });
+        if (live >= maxLive) return undefined;
+      }
+      return tx.personalAccessToken.create({ data: { id: newPublicId(16), ...token }, select: fields });
     });
-    return present(row);
+    return row && present(row);
   }
 
   async listLive(accountId: string, now: Date): Promise<PersonalToken[]> {
     const rows = await this.db.personalAccessToken.findMany({
-      where: { accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      where: liveTokensOf(accountId, now),
       orderBy: { createdAt: 'desc' },
       select: fields,
     });
@@ -47,6 +54,11 @@ export class PersonalTokenRepository {
     if (count === 1) await this.announcer.tokensRevoked(accountId);
     return count === 1;
   }
+}
+
+// Neither revoked nor expired.
+function liveTokensOf(accountId: string, now: Date) {
+  return { accountId, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
 }
 
 function present(row: {

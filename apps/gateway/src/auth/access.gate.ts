@@ -41,6 +41,19 @@ export class AccessGate {
       if (decided === true) done();
       else decided.then(() => done(), refuse);
     });
+    // An upload's reservation (AccessGuard) is given back when its request
+    // ends without the route keeping it: refused later, failed, or abandoned
+    // by its client.
+    const release = (request: unknown) =>
+      void (request as AuthenticatedRequest).uploadReservation?.release().catch(() => undefined);
+    fastify.addHook('onResponse', (request, _reply, done) => {
+      release(request);
+      done();
+    });
+    fastify.addHook('onRequestAbort', (request, done) => {
+      release(request);
+      done();
+    });
   }
 
   // Once Nest has made its routes: where each route's declaration is, and who decides.

@@ -17,6 +17,7 @@ import { RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { SubmissionThrottle } from '../rate-limit/submission.throttle';
 import { FailedAuthenticationThrottle } from '../rate-limit/failed-authentication.throttle';
+import { UploadThrottle } from '../rate-limit/upload.throttle';
 import { ReadCache } from '../cache/read-cache';
 import { TtlCache } from '../cache/ttl-cache';
 import { AccessGuard } from './access.guard';
@@ -122,6 +123,7 @@ async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> 
       SignInThrottle,
       SubmissionThrottle,
       FailedAuthenticationThrottle,
+      UploadThrottle,
       RouteAccessAudit,
       { provide: APP_GUARD, useClass: AccessGuard },
       { provide: APP_FILTER, useClass: HttpErrorFilter },

@@ -19,6 +19,7 @@ import { type Budget, RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import type { AnonymousBudgetName } from '../rate-limit/anonymous-budget.decorator';
 import { SubmissionThrottle } from '../rate-limit/submission.throttle';
+import { UploadThrottle } from '../rate-limit/upload.throttle';
 import { basicChallenge, bearerChallenge } from './auth-challenge';
 import type { AuthenticatedRequest } from './authenticated-request';
 import { basicCredentialsFrom } from './basic-credentials';
@@ -40,6 +41,8 @@ const tokenErrors = new Set([ErrorCode.InvalidToken, ErrorCode.TokenExpired, Err
 // - @OwnerCredentials: the account owner's email and password;
 // - @ScopeIfAuthenticated: nothing, or a bearer token as for @RequiredScope;
 //   without a token, the anonymous budget the route names (@AnonymousBudget);
+//   on a route that stores an upload (@UploadBudget), the caller's upload
+//   budgets too, reserved from the declared size (UploadThrottle);
 // - @Public: nothing.
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -54,6 +57,7 @@ export class AccessGuard implements CanActivate {
     private readonly submissions: SubmissionThrottle,
     private readonly cache: ReadCache,
     private readonly failures: FailedAuthenticationThrottle,
+    private readonly uploads: UploadThrottle,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     // Bounded: made-up tokens are as many as a client cares to make.
@@ -99,10 +103,23 @@ export class AccessGuard implements CanActivate {
         });
       case 'scope':
         return this.authenticateToken(request, access.scope);
-      case 'optional-scope':
-        if (request.headers.authorization !== undefined) return this.authenticateToken(request, access.scope);
-        return access.anonymousBudget ? this.countAnonymous(request, access.anonymousBudget) : true;
+      case 'optional-scope': {
+        const decided =
+          request.headers.authorization !== undefined
+            ? this.authenticateToken(request, access.scope)
+            : access.anonymousBudget
+              ? this.countAnonymous(request, access.anonymousBudget)
+              : true;
+        if (!access.uploads) return decided;
+        // Once the caller is known: a token's uploads count against its account.
+        return Promise.resolve(decided).then(() => this.reserveUpload(request));
+      }
     }
+  }
+
+  private async reserveUpload(request: AuthenticatedRequest): Promise<true> {
+    request.uploadReservation = await this.uploads.reserve(request);
+    return true;
   }
 
   // A respondent without a token: its budget per client address and per form.

@@ -1,4 +1,5 @@
 import type { AccessTokenPrincipal, AccountOwner } from '@formline/contracts';
+import type { UploadReservation } from '../rate-limit/upload.throttle';
 
 // A request after AccessGuard: who is calling, as the route's access kind says.
 export interface AuthenticatedRequest {
@@ -13,4 +14,6 @@ export interface AuthenticatedRequest {
   accessDecided?: boolean;
   principal?: AccessTokenPrincipal;
   owner?: AccountOwner;
+  /** What an upload holds of its caller's upload budgets (@UploadBudget routes). */
+  uploadReservation?: UploadReservation;
 }

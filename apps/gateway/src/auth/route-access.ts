@@ -1,5 +1,6 @@
 import type { Scope } from '@formline/contracts';
 import { ANONYMOUS_BUDGET, type AnonymousBudgetName } from '../rate-limit/anonymous-budget.decorator';
+import { UPLOAD_BUDGET } from '../rate-limit/upload-budget.decorator';
 import { OPTIONAL_SCOPE } from './optional-scope.decorator';
 import { OWNER_CREDENTIALS } from './owner-credentials.decorator';
 import { PUBLIC_ROUTE } from './public.decorator';
@@ -9,7 +10,13 @@ import { REQUIRED_SCOPE } from './required-scope.decorator';
 // and password, or nothing at all.
 export type RouteAccess =
   | { kind: 'scope'; scope: Scope }
-  | { kind: 'optional-scope'; scope: Scope; anonymousBudget?: AnonymousBudgetName }
+  | {
+      kind: 'optional-scope';
+      scope: Scope;
+      anonymousBudget?: AnonymousBudgetName;
+      /** The route stores an upload: the caller's upload budgets are reserved too. */
+      uploads?: true;
+    }
   | { kind: 'owner' }
   | { kind: 'public' };
 
@@ -38,6 +45,7 @@ function readRouteAccess(handler: object): RouteAccess[] {
       kind: 'optional-scope',
       scope: optionalScope,
       ...(anonymousBudget && { anonymousBudget }),
+      ...(Reflect.getMetadata(UPLOAD_BUDGET, handler) === true && { uploads: true as const }),
     });
   }
   if (Reflect.getMetadata(OWNER_CREDENTIALS, handler)) declared.push({ kind: 'owner' });

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
 import { type AccessTokenPrincipal, listResponses, recordUpload } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -27,6 +27,8 @@ import { SubmissionTargets } from '../responses/submission-target';
 import { FILE_STORE } from './file.store';
 import { RequestId } from '../http/request-id.decorator';
 import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
+import { UploadBudget } from '../rate-limit/upload-budget.decorator';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
 // The body is the file itself, whatever it holds (checked by size only).
@@ -62,12 +64,14 @@ export class RespondentFilesController {
   @HttpCode(201)
   @ScopeIfAuthenticated('responses:write')
   @AnonymousBudget('submissions')
+  @UploadBudget()
   @ApiOperation({
     summary: 'Upload a file for a file_upload question, or a recording for a multi_format one',
     description:
       'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`), its name in `filename`. ' +
-      'Answer the question with the `file_url` returned. Rate limited as submissions are; ' +
-      "only at the form's own region's address.",
+      'Answer the question with the `file_url` returned. Rate limited as submissions are, and within ' +
+      'storage budgets of bytes and files a window: per client address and per form without a token, ' +
+      "per account with one (429 with Retry-After); only at the form's own region's address.",
     body: fileBody,
     bodyContentTypes: ['application/octet-stream'],
     responses: { 201: { description: 'The stored file.', body: uploadAnswer } },
@@ -75,6 +79,7 @@ export class RespondentFilesController {
   })
   async upload(
     @RequestId() requestId: string,
+    @Req() request: AuthenticatedRequest,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
@@ -99,6 +104,9 @@ export class RespondentFilesController {
         `A file may hold at most ${this.config.FILE_MAX_BYTES} bytes.`,
       );
     }
+    // Counted by the bytes stored (a chunked body declared none), before any are.
+    const reservation = request.uploadReservation;
+    await reservation?.settle(body.length);
     const fileName = `${newPublicId(16)}-${safeFileName(query.filename)}`;
     // The record first: bytes without one could never be pruned. A record
     // whose bytes never arrive is an upload no submission can name (its
@@ -113,6 +121,7 @@ export class RespondentFilesController {
       body,
       'application/octet-stream',
     );
+    reservation?.keep();
     return {
       file_url: uploadUrl(this.regionBase, formId, field.id, fileName),
       file_name: fileName,

@@ -106,6 +106,8 @@ export function installRequestHygiene(fastify: FastifyInstance): void {
 // over the limit, malformed HTTP, a request that took too long): answered with
 // the error body too. There is no request yet, so no request id.
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
+  // Answered here already: what the client still sends fails the parser again, and is dropped.
+  if (lingering.has(socket)) return;
   // Gone, or answered already (a refusal sent before the body arrived, whose
   // body then timed out): nothing more may be written.
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || answerStarted(socket)) {
@@ -119,6 +121,24 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
         ? [ErrorCode.RequestTimeout, 'The request did not arrive in time.']
         : [ErrorCode.ValidationError, 'The request is not valid HTTP.'];
   writeRawError(socket, code, description);
+  lingerThenClose(socket);
+}
+
+// Sockets answered by answerClientError, whose client may still be writing.
+const lingering = new WeakSet<Socket>();
+const lingerMs = 2_000;
+
+// The answer is written and the socket half-closed, but a client may still be
+// sending what follows (a body behind headers too large). Closed at once, the
+// socket would be reset under that client, whose kernel then drops the answer
+// it had not read yet: its bytes are left to Node's failed parser to drop for
+// a moment, and the socket closed when the client ends or the moment passes.
+function lingerThenClose(socket: Socket): void {
+  lingering.add(socket);
+  const timer = setTimeout(() => socket.destroy(), lingerMs);
+  timer.unref();
+  socket.once('end', () => socket.destroy());
+  socket.once('close', () => clearTimeout(timer));
 }
 
 function answerStarted(socket: Socket): boolean {

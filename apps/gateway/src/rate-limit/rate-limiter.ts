@@ -63,6 +63,25 @@ export class Budget {
   async refund(key: string): Promise<void> {
     if (this.limiter) await this.limiter.reward(key);
   }
+
+  // Counts `points` against `key` at once (bytes of a file, say); over the
+  // limit, throws RATE_LIMITED and gives the points back, so a refused
+  // request costs its caller nothing and a smaller one may still fit.
+  async take(key: string, points: number): Promise<void> {
+    if (!this.limiter || points <= 0) return;
+    try {
+      await this.limiter.consume(key, points);
+    } catch (outcome) {
+      if (!(outcome instanceof RateLimiterRes)) throw outcome;
+      await this.limiter.reward(key, points).catch(() => undefined);
+      throw rateLimited(this.description, outcome.msBeforeNext);
+    }
+  }
+
+  // Gives back points taken and not spent after all (an upload that was never stored).
+  async giveBack(key: string, points: number): Promise<void> {
+    if (this.limiter && points > 0) await this.limiter.reward(key, points);
+  }
 }
 
 @Injectable()

@@ -50,6 +50,8 @@ export function respondentPage(input: {
   /** The theme's background picture as a path on the page's own origin, when it is one of our images. */
   backgroundImage?: string;
   scriptPath: string;
+  /** Origins the form's owner lets frame the page (`settings.embed_origins`), already checked. */
+  embedOrigins?: readonly string[];
 }): RespondentPage {
   const { head, data, theme } = input;
   const style = `:root{${themeVariables(theme)}}${pageStyle}${backgroundStyle(theme.background, input.backgroundImage)}`;
@@ -100,9 +102,10 @@ ${meta.join('\n')}
       "img-src 'self'",
       "base-uri 'none'",
       "form-action 'none'",
-      // Framed only by pages of the gateway's own origin (docs/decisions.md,
-      // "Respondent page: framed by its own origin only").
-      "frame-ancestors 'self'",
+      // Framed by pages of the gateway's own origin and of the origins the
+      // form's owner named, nothing else (docs/decisions.md, "Respondent
+      // page: framed by its own origin and the form's embed origins").
+      ["frame-ancestors 'self'", ...(input.embedOrigins ?? [])].join(' '),
     ].join('; '),
   };
 }

@@ -3,7 +3,13 @@ import { Controller, Get, Headers, Inject, Param, Req, Res } from '@nestjs/commo
 import { regionBaseUrls } from '@formline/config';
 import { countResponses, type FormPage, getFormPage, type RegionBaseUrls } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { type FormDefinition, imageIdFromHref, imageReferences } from '@formline/form-definition';
+import {
+  embedOriginLimits,
+  embedOriginProblem,
+  type FormDefinition,
+  imageIdFromHref,
+  imageReferences,
+} from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { Public } from '../auth/public.decorator';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
@@ -89,6 +95,7 @@ export class RespondentPageController {
       language?: string;
       show_number_of_submissions?: boolean;
       meta?: { title?: string; description?: string; allow_indexing?: boolean; image?: { href?: string } };
+      embed_origins?: unknown;
     };
     const language = settings.language ?? definition.language;
     const texts = withFormMessages(pageTexts(language), definition.messages);
@@ -115,8 +122,14 @@ export class RespondentPageController {
       theme: found.theme,
       backgroundImage: found.theme.background?.href && this.imagePath(found.theme.background.href),
       scriptPath: `/to/assets/${script.fileName}`,
+      embedOrigins: embedOriginsOf(settings.embed_origins),
     });
-    const etag = `"${createHash('sha256').update(rendered.html).digest('base64url').slice(0, 27)}"`;
+    // The policy too: a changed list of embed origins is a changed page.
+    const etag = `"${createHash('sha256')
+      .update(rendered.html)
+      .update(rendered.contentSecurityPolicy)
+      .digest('base64url')
+      .slice(0, 27)}"`;
     const headers = {
       etag,
       // Stored, but checked again on every visit: a changed form shows at once.
@@ -213,4 +226,18 @@ export class RespondentPageController {
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);
     reply.send(html);
   }
+}
+
+// The stored list, checked again before it goes into a header: only what
+// the form definition's rules let in ever reaches frame-ancestors.
+function embedOriginsOf(stored: unknown): string[] {
+  if (!Array.isArray(stored)) return [];
+  return stored
+    .slice(0, embedOriginLimits.count)
+    .filter(
+      (origin): origin is string =>
+        typeof origin === 'string' &&
+        origin.length <= embedOriginLimits.length &&
+        embedOriginProblem(origin) === undefined,
+    );
 }

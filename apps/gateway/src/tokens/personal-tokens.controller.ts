@@ -53,8 +53,11 @@ export class PersonalTokensController {
   @OwnerCredentials()
   @ApiOperation({
     summary: 'Create a personal access token',
+    description:
+      'An account holds at most `PERSONAL_TOKENS_PER_ACCOUNT` live tokens (default 100); one more answers 409 `CONFLICT` (detail `TOO_MANY_TOKENS`) until one is revoked or expires.',
     body: createBody,
     responses: { 201: { description: 'The token, with its secret (shown once).', body: createdTokenSchema } },
+    errors: [ErrorCode.Conflict],
   })
   async create(
     @RequestId() requestId: string,

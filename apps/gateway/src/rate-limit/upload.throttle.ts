@@ -1,0 +1,139 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DomainError, ErrorCode } from '@formline/errors';
+import type { AuthenticatedRequest } from '../auth/authenticated-request';
+import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { type Budget, RateLimiter } from './rate-limiter';
+
+interface Held {
+  budget: Budget;
+  key: string;
+  points: number;
+}
+
+// What one upload holds of its caller's budgets, from the access decision
+// (the declared size) until the route stores the file (settled to the bytes
+// stored, then kept) or the request ends without storing it (given back).
+export class UploadReservation {
+  private done = false;
+
+  constructor(
+    private readonly bytes: Held[],
+    private readonly files: Held[],
+  ) {}
+
+  // Makes the bytes held exactly `stored`: a body without a Content-Length
+  // (chunked) is counted here, once read, and refused 429 if it does not fit.
+  async settle(stored: number): Promise<void> {
+    for (const held of this.bytes) {
+      const more = stored - held.points;
+      if (more > 0) await held.budget.take(held.key, more);
+      else if (more < 0) await held.budget.giveBack(held.key, -more);
+      held.points = stored;
+    }
+  }
+
+  // The file is stored: what it holds stays counted for the window.
+  keep(): void {
+    this.done = true;
+  }
+
+  // The request ended without storing a file: everything held is given back.
+  async release(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    for (const held of [...this.bytes, ...this.files]) await held.budget.giveBack(held.key, held.points);
+  }
+}
+
+// Storage budgets of respondents' uploads (docs/security.md, "Storage
+// budgets"): an upload is stored at once and kept a day before any response
+// claims it, so the submissions' request budgets alone let one client park
+// gigabytes. Without a token, an upload counts its bytes and one file
+// against its client address and against its form (the form's budget is
+// large: reached, it refuses that form's honest respondents too, and only
+// them); with a token, against the token's account, whatever the form.
+@Injectable()
+export class UploadThrottle {
+  private readonly bytesPerAddress: Budget;
+  private readonly filesPerAddress: Budget;
+  private readonly bytesPerForm: Budget;
+  private readonly filesPerForm: Budget;
+  private readonly bytesPerAccount: Budget;
+  private readonly filesPerAccount: Budget;
+  private readonly maxFileBytes: number;
+
+  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+    const windowMs = config.UPLOAD_BUDGET_WINDOW_MS;
+    const budget = (name: string, limit: number, description: string) =>
+      limiter.budget({ name, limit, windowMs }, description);
+    this.bytesPerAddress = budget(
+      'upload-bytes-address',
+      config.UPLOAD_BYTES_PER_ADDRESS,
+      'Too many bytes uploaded from this address.',
+    );
+    this.filesPerAddress = budget(
+      'upload-files-address',
+      config.UPLOAD_FILES_PER_ADDRESS,
+      'Too many files uploaded from this address.',
+    );
+    this.bytesPerForm = budget(
+      'upload-bytes-form',
+      config.UPLOAD_BYTES_PER_FORM,
+      'Too many bytes uploaded to this form.',
+    );
+    this.filesPerForm = budget(
+      'upload-files-form',
+      config.UPLOAD_FILES_PER_FORM,
+      'Too many files uploaded to this form.',
+    );
+    this.bytesPerAccount = budget(
+      'upload-bytes-account',
+      config.UPLOAD_BYTES_PER_ACCOUNT,
+      "Too many bytes uploaded with this account's tokens.",
+    );
+    this.filesPerAccount = budget(
+      'upload-files-account',
+      config.UPLOAD_FILES_PER_ACCOUNT,
+      "Too many files uploaded with this account's tokens.",
+    );
+    this.maxFileBytes = config.FILE_MAX_BYTES;
+  }
+
+  // Reserves the declared size and one file against the caller's budgets,
+  // before the body is read: 413 for a file declared over FILE_MAX_BYTES,
+  // 429 (Retry-After) when a budget cannot take it; nothing stays held then.
+  async reserve(request: AuthenticatedRequest): Promise<UploadReservation> {
+    const declared = declaredBytes(request.headers['content-length']);
+    if (declared > this.maxFileBytes) {
+      throw new DomainError(ErrorCode.PayloadTooLarge, `A file may hold at most ${this.maxFileBytes} bytes.`);
+    }
+    const principal = request.principal;
+    const byKey: Array<[Budget, Budget, string]> = principal
+      ? [[this.bytesPerAccount, this.filesPerAccount, principal.accountId]]
+      : [
+          [this.bytesPerAddress, this.filesPerAddress, request.ip],
+          [this.bytesPerForm, this.filesPerForm, request.params?.form_id ?? ''],
+        ];
+    const bytes: Held[] = [];
+    const files: Held[] = [];
+    const reservation = new UploadReservation(bytes, files);
+    try {
+      for (const [bytesBudget, filesBudget, key] of byKey) {
+        await filesBudget.take(key, 1);
+        files.push({ budget: filesBudget, key, points: 1 });
+        await bytesBudget.take(key, declared);
+        bytes.push({ budget: bytesBudget, key, points: declared });
+      }
+    } catch (error) {
+      await reservation.release();
+      throw error;
+    }
+    return reservation;
+  }
+}
+
+// The body's declared size; 0 when it declares none (chunked: counted once read).
+function declaredBytes(header: string | string[] | undefined): number {
+  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header)) return 0;
+  return Number(header);
+}

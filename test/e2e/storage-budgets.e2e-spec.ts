@@ -1,0 +1,201 @@
+import { randomInt } from 'node:crypto';
+import {
+  basicAuthorization,
+  callApi,
+  fetchReadingEarlyAnswer,
+  rawRequest,
+  useTestRegions,
+} from '@formline/testing';
+
+// What one greedy client may store: respondents' uploads count their bytes
+// and files against the client address and the form without a token, against
+// the token's account with one; a declared size that does not fit is refused
+// 429 before the body is read, a body without a declared size is counted by
+// what is stored, and an upload that stores nothing gives its share back. An
+// account holds a bounded number of live personal tokens.
+//
+// The gateway trusts 127.0.0.1 as its proxy, so each test speaks for clients
+// of its own (X-Forwarded-For, random per run: the region's Redis keeps the
+// counts of earlier runs for the window).
+describe('storage budgets', () => {
+  const kib = 1024;
+  const fixture = useTestRegions({
+    regions: ['us'],
+    apps: ['gateway', 'forms', 'responses'],
+    extraEnv: ({ scratchDir }) => ({
+      FILE_STORAGE_DIR: scratchDir,
+      TRUSTED_PROXIES: '127.0.0.1',
+      FILE_MAX_BYTES: String(256 * kib),
+      UPLOAD_BUDGET_WINDOW_MS: '60000',
+      UPLOAD_BYTES_PER_ADDRESS: String(300 * kib),
+      UPLOAD_FILES_PER_ADDRESS: '5',
+      UPLOAD_BYTES_PER_FORM: String(500 * kib),
+      UPLOAD_FILES_PER_FORM: '8',
+      UPLOAD_BYTES_PER_ACCOUNT: String(300 * kib),
+      UPLOAD_FILES_PER_ACCOUNT: '5',
+      PERSONAL_TOKENS_PER_ACCOUNT: '4',
+    }),
+    accounts: {
+      alice: 'us',
+      carol: { region: 'us', password: 'carol-password-1' },
+    },
+  });
+  const { regions, accounts } = fixture;
+  const { alice, carol } = accounts;
+  const base = () => regions.baseUrl('us');
+  const run = randomInt(256);
+  let clients = 0;
+  const newClient = () => `198.19.${run}.${++clients}`;
+
+  const newUploadForm = async (): Promise<string> => {
+    const created = await callApi(`${base()}/forms`, {
+      token: alice.token,
+      method: 'POST',
+      body: { title: 'Files', fields: [{ ref: 'cv', title: 'Your CV', type: 'file_upload' }] },
+    });
+    expect(created.status).toBe(201);
+    return created.body.id as string;
+  };
+  const upload = (formId: string, client: string, bytes: number, options: { token?: string } = {}) =>
+    fetchReadingEarlyAnswer(`${base()}/forms/${formId}/files/cv?filename=cv.pdf`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/octet-stream',
+        'x-forwarded-for': client,
+        ...(options.token && { authorization: `bearer ${options.token}` }),
+      },
+      body: Buffer.alloc(bytes, 0x61),
+    });
+  const expectRefused = async (response: Response, description: RegExp) => {
+    const body = await response.json();
+    expect([response.status, body]).toEqual([
+      429,
+      { code: 'RATE_LIMITED', description: expect.stringMatching(description) },
+    ]);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  };
+
+  describe('anonymous uploads', () => {
+    it('are limited in bytes per client address, refused from the declared size before the body is read', async () => {
+      const formId = await newUploadForm();
+      const client = newClient();
+      expect((await upload(formId, client, 200 * kib)).status).toBe(201);
+      // 200 KiB more would pass the address's 300: answered with the body held back.
+      const held = rawRequest(base(), {
+        method: 'POST',
+        path: `/forms/${formId}/files/cv?filename=cv.pdf`,
+        headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': client },
+        declaredLength: 200 * kib,
+      });
+      const answer = await held.answer;
+      held.close();
+      expect(answer?.status).toBe(429);
+      expect(answer?.body).toEqual({
+        code: 'RATE_LIMITED',
+        description: expect.stringMatching(/bytes uploaded from this address/),
+      });
+      // The refusal cost nothing: what still fits is taken.
+      expect((await upload(formId, client, 90 * kib)).status).toBe(201);
+      await expectRefused(await upload(formId, client, 20 * kib), /bytes uploaded from this address/);
+      // Another address still uploads to the same form.
+      expect((await upload(formId, newClient(), 10 * kib)).status).toBe(201);
+    });
+
+    it('are limited in files per client address', async () => {
+      const formId = await newUploadForm();
+      const client = newClient();
+      for (let file = 1; file <= 5; file++) expect((await upload(formId, client, 10)).status).toBe(201);
+      await expectRefused(await upload(formId, client, 10), /files uploaded from this address/);
+    });
+
+    it('are limited in bytes per form, whatever the addresses; other forms still take theirs', async () => {
+      const busy = await newUploadForm();
+      expect((await upload(busy, newClient(), 250 * kib)).status).toBe(201);
+      expect((await upload(busy, newClient(), 250 * kib)).status).toBe(201);
+      const client = newClient();
+      await expectRefused(await upload(busy, client, 10), /bytes uploaded to this form/);
+      expect((await upload(await newUploadForm(), client, 10)).status).toBe(201);
+    });
+
+    it('without a declared size are counted by the bytes stored', async () => {
+      const formId = await newUploadForm();
+      const client = newClient();
+      // A chunked body: no Content-Length to reserve, so the bytes count once read.
+      const chunked = await fetch(`${base()}/forms/${formId}/files/cv?filename=cv.pdf`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': client },
+        body: new Blob([Buffer.alloc(250 * kib, 0x62)]).stream(),
+        duplex: 'half',
+      });
+      expect(chunked.status).toBe(201);
+      expect(((await chunked.json()) as { size: number }).size).toBe(250 * kib);
+      await expectRefused(await upload(formId, client, 60 * kib), /bytes uploaded from this address/);
+    });
+
+    it('give their share back when nothing is stored', async () => {
+      const formId = await newUploadForm();
+      const client = newClient();
+      // Six refusals (no such question) from an address that may upload five files.
+      for (let attempt = 1; attempt <= 6; attempt++) {
+        const refused = await fetchReadingEarlyAnswer(`${base()}/forms/${formId}/files/nope?filename=a.pdf`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': client },
+          body: Buffer.alloc(100 * kib),
+        });
+        expect(refused.status).toBe(404);
+      }
+      expect((await upload(formId, client, 100 * kib)).status).toBe(201);
+    });
+  });
+
+  it("counts uploads with a token against the token's account, not the address", async () => {
+    const formId = await newUploadForm();
+    const client = newClient();
+    expect((await upload(formId, client, 250 * kib, { token: alice.token })).status).toBe(201);
+    await expectRefused(
+      await upload(formId, newClient(), 100 * kib, { token: alice.token }),
+      /bytes uploaded with this account's tokens/,
+    );
+    // The same address without the token has its own budget.
+    expect((await upload(formId, client, 250 * kib)).status).toBe(201);
+  });
+
+  describe('personal tokens', () => {
+    const asCarol = () => basicAuthorization(carol.email, carol.password);
+    const createToken = (name: string) =>
+      callApi(`${base()}/tokens`, {
+        method: 'POST',
+        headers: asCarol(),
+        body: { name, scopes: ['forms:read'] },
+      });
+
+    it('are at most PERSONAL_TOKENS_PER_ACCOUNT live ones an account, parallel creations included', async () => {
+      const live = (await callApi(`${base()}/tokens`, { headers: asCarol() })).body.items.length as number;
+      expect(live).toBeLessThan(4);
+      const created = await Promise.all(
+        Array.from({ length: 6 }, (_, index) => createToken(`script ${index}`)),
+      );
+      const statuses = created.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array<number>(4 - live).fill(201), ...Array<number>(2 + live).fill(409)]);
+      expect(created.find((answer) => answer.status === 409)?.body).toEqual({
+        code: 'CONFLICT',
+        description: expect.stringMatching(/holds 4 live personal tokens/),
+        details: [
+          {
+            code: 'TOO_MANY_TOKENS',
+            description: 'at most 4 live tokens an account',
+            field: '',
+            in: 'body',
+          },
+        ],
+      });
+      // A revoked token makes room for one more.
+      const revoked = created.find((answer) => answer.status === 201)!.body.id as string;
+      expect(
+        (await callApi(`${base()}/tokens/${revoked}`, { method: 'DELETE', headers: asCarol() })).status,
+      ).toBe(204);
+      expect((await createToken('after a revoke')).status).toBe(201);
+      expect((await createToken('one too many')).status).toBe(409);
+    });
+  });
+});
