@@ -3,7 +3,9 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
 import { connectNats, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
+import { ErasureJobRepository } from './erasure/erasure-job.repository';
 import { ErasureRepository } from './erasure/erasure.repository';
+import { RespondentErasureJob } from './erasure/respondent-erasure.job';
 import { RespondentErasureService } from './erasure/respondent-erasure.service';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
@@ -74,6 +76,8 @@ export class ResponsesModule implements OnApplicationShutdown {
         InsightsRepository,
         InsightsService,
         ErasureRepository,
+        ErasureJobRepository,
+        RespondentErasureJob,
         RespondentErasureService,
         FormPurgeRepository,
         FormPurgeJob,
