@@ -1,7 +1,8 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import { connectNats, NATS_CONNECTION, RpcClient } from '@formline/messaging';
+import { Streams } from '@formline/contracts';
+import { connectNats, FormDeletionConsumer, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
 import { ErasureJobRepository } from './erasure/erasure-job.repository';
 import { ErasureRepository } from './erasure/erasure.repository';
@@ -12,7 +13,6 @@ import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { OutboxRepository } from './outbox/outbox.repository';
-import { FormDeletionConsumer } from './purge/form-deletion.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
@@ -81,7 +81,13 @@ export class ResponsesModule implements OnApplicationShutdown {
         RespondentErasureService,
         FormPurgeRepository,
         FormPurgeJob,
-        FormDeletionConsumer,
+        // Form deletions of the region, recorded as purges (libs/messaging).
+        {
+          provide: FormDeletionConsumer,
+          inject: [NATS_CONNECTION, FormPurgeRepository, FormPurgeJob],
+          useFactory: (nats: NatsConnection, purges: FormPurgeRepository, job: FormPurgeJob) =>
+            new FormDeletionConsumer(nats, Streams.forms.consumers.responses, purges.table, job.runner),
+        },
       ],
     };
   }

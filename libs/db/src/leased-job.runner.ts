@@ -1,3 +1,5 @@
+import { BackgroundLoop } from './background.loop';
+
 // A background job whose state is a row of the service's database, worked in
 // bounded batches with a pause between them so the region's other statements
 // never wait long behind it. A job is leased to one worker at a time (the
@@ -23,35 +25,17 @@ export interface LeasedJobSettings {
   intervalMs: number;
 }
 
-export class LeasedJobRunner<Job> {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
-
+export class LeasedJobRunner<Job> extends BackgroundLoop {
   constructor(
     private readonly jobs: LeasedJobs<Job>,
     private readonly settings: LeasedJobSettings,
     private readonly log: { warn(message: string): void },
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.settings.intervalMs);
-    this.timer.unref();
+  ) {
+    super(settings.intervalMs);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  // Works jobs until none is due; a run under way is not doubled.
-  runOnce(): Promise<void> {
-    this.running ??= this.work().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async work(): Promise<void> {
+  // Works jobs until none is due.
+  protected async round(): Promise<void> {
     try {
       for (;;) {
         if (this.stopped) return;
