@@ -1,13 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
 import { callApi, eventually, type ApiResponse, type TestAccount, useTestRegions } from '@formline/testing';
 
 // Typeform's Insights summary and its right-to-be-forgotten endpoint, over
-// both regions: counted and deleted only where the account's responses live.
+// both regions: counted and deleted only where the account's responses live;
+// the deletion is a job whose id the call answers with at once, and whose
+// state its account reads until it is done.
 describe('insights and right to be forgotten', () => {
   const fixture = useTestRegions({
     apps: ['gateway', 'forms', 'responses', 'webhooks'],
     accounts: { alice: 'us', bob: 'eu' },
+    // Small batches: the job takes several.
+    extraEnv: ({ scratchDir }) => ({ FILE_STORAGE_DIR: scratchDir, ERASURE_BATCH_SIZE: '2' }),
   });
+  const { scratchDir } = fixture;
   const { regions, api, accounts } = fixture;
   const webhooksDb = fixture.webhooksDb.us;
   const responsesDb = fixture.responsesDb.us;
@@ -127,10 +133,47 @@ describe('insights and right to be forgotten', () => {
     expect((await summary(bob, formId, 'us')).status).toBe(404);
   });
 
-  it('forgets a respondent: their responses, events and deliveries, and only theirs', async () => {
+  // Files in the region's file store, by name.
+  async function storedFiles(): Promise<string[]> {
+    const entries = await readdir(scratchDir, { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
+  }
+
+  it('forgets a respondent in a job: their responses, files, events and deliveries, and only theirs', async () => {
     const deliveries = () =>
       webhooksDb.delivery.findMany({ where: { webhook: { formId } }, select: { body: true } });
     expect((await eventually(deliveries, (rows) => rows.length === 4)).length).toBe(4);
+
+    // Another form, whose respondent sent a file.
+    const withFile = await api(alice, 'POST', '/forms', {
+      title: 'Send a file',
+      fields: [
+        { ref: 'email', title: 'Email', type: 'email' },
+        { ref: 'cv', title: 'CV', type: 'file_upload' },
+      ],
+    });
+    expect(withFile.status).toBe(201);
+    const fileFormId = withFile.body.id as string;
+    const uploaded = await callApi(
+      `${regions.baseUrl('us')}/forms/${fileFormId}/files/cv?filename=cv-${randomUUID()}.txt`,
+      { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, rawBody: 'the bytes' },
+    );
+    expect(uploaded.status).toBe(201);
+    const { file_url: fileUrl, file_name: fileName } = uploaded.body as {
+      file_url: string;
+      file_name: string;
+    };
+    const withFileAnswer = await callApi(`${regions.baseUrl('us')}/forms/${fileFormId}/submissions`, {
+      method: 'POST',
+      body: {
+        answers: [
+          { field: { ref: 'email' }, type: 'email', email: 'ana@example.com' },
+          { field: { ref: 'cv' }, type: 'file_url', file_url: fileUrl },
+        ],
+      },
+    });
+    expect(withFileAnswer.status).toBe(201);
+    expect(await storedFiles()).toContainEqual(expect.stringContaining(fileName));
 
     expect((await api(alice, 'DELETE', `/rtbf/${bob.accountId}/responses`, ['ana@example.com'])).status).toBe(
       404,
@@ -151,13 +194,38 @@ describe('insights and right to be forgotten', () => {
       unparsable,
       `{"account_id":"${alice.accountId}","form_response":{"token":"x\\ud800y"}}`,
     );
-    const done = await api(alice, 'DELETE', `/rtbf/${alice.accountId}/responses`, ['ANA@example.com']);
+    const called = await api(alice, 'DELETE', `/rtbf/${alice.accountId}/responses`, ['ANA@example.com']);
+    expect(called.status).toBe(200);
+    expect(called.body).toEqual([expect.any(String)]);
+    const [jobId] = called.body as string[];
+    const jobPath = `/rtbf/${alice.accountId}/jobs/${jobId}`;
+    const job = await eventually(
+      () => api(alice, 'GET', jobPath),
+      (read) => read.status !== 200 || read.body.state === 'done' || read.body.state === 'failed',
+      30_000,
+    );
     await responsesDb.outboxEvent.delete({ where: { id: unparsable } });
-    expect(done.status).toBe(200);
-    expect(done.body).toEqual([expect.any(String)]);
+    expect(job.status).toBe(200);
+    expect(job.body).toEqual({
+      id: jobId,
+      account_id: alice.accountId,
+      state: 'done',
+      responses_deleted: 4,
+      files_deleted: 1,
+      created_at: expect.any(String),
+      updated_at: expect.any(String),
+      finished_at: expect.any(String),
+    });
+    // The addresses went with the job's end.
+    const stored = await responsesDb.erasureJob.findUniqueOrThrow({ where: { id: jobId } });
+    expect(stored.emails).toEqual([]);
 
     const left = await api(alice, 'GET', `/forms/${formId}/responses`);
     expect((left.body.items as Array<{ token: string }>).map((item) => item.token)).toEqual([tokens[3]]);
+    expect((await api(alice, 'GET', `/forms/${fileFormId}/responses`)).body.total_items).toBe(0);
+    // The file went at once with its response, not a day later with the unheld uploads.
+    expect(await responsesDb.upload.count({ where: { fileName } })).toBe(0);
+    expect((await storedFiles()).filter((name) => name.includes(fileName))).toEqual([]);
     const bodies = (await deliveries()).map((row) => row.body);
     expect(bodies).toHaveLength(1);
     expect(bodies[0]).toContain(tokens[3]);
@@ -166,5 +234,14 @@ describe('insights and right to be forgotten', () => {
        WHERE payload->'form_response'->>'token' = ANY(${tokens.slice(0, 3)}::text[])`;
     expect(events[0].count).toBe(0);
     expect((await summary(alice, formId)).body.form.summary.responses_count).toBe(1);
+
+    // The job is its account's, in its region only.
+    const wrongRegionJob = await api(alice, 'GET', jobPath, undefined, 'eu');
+    expect(wrongRegionJob.status).toBe(421);
+    expect(wrongRegionJob.body.code).toBe('WRONG_REGION');
+    expect((await api(bob, 'GET', `/rtbf/${bob.accountId}/jobs/${jobId}`)).status).toBe(404);
+    expect((await api(bob, 'GET', jobPath, undefined, 'us')).status).toBe(404);
+    expect((await api(alice, 'GET', `/rtbf/${alice.accountId}/jobs/${randomUUID()}`)).status).toBe(404);
+    expect((await api(alice, 'GET', `/rtbf/${alice.accountId}/jobs/${'x'.repeat(100)}`)).status).toBe(404);
   });
 });

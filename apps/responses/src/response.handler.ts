@@ -4,6 +4,7 @@ import {
   countResponses,
   deleteResponses,
   eraseRespondents,
+  getErasureJob,
   getInsightsSummary,
   listResponses,
   recordUpload,
@@ -81,6 +82,13 @@ export class ResponseHandler {
   async erase(
     @Payload(new ContractPipe(eraseRespondents.request)) request: RpcRequest<typeof eraseRespondents>,
   ): Promise<RpcReply<typeof eraseRespondents>> {
-    return { deleted: await this.erasure.erase(request.accountId, request.emails) };
+    return { jobId: await this.erasure.request(request.accountId, request.emails) };
+  }
+
+  @MessagePattern(getErasureJob.subject)
+  erasureJob(
+    @Payload(new ContractPipe(getErasureJob.request)) request: RpcRequest<typeof getErasureJob>,
+  ): Promise<RpcReply<typeof getErasureJob>> {
+    return this.erasure.find(request.accountId, request.jobId);
   }
 }

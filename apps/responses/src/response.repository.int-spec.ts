@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type ResponseQuery, Subjects } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
+import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from './response.repository';
 import { storedJson } from './submission/response.writer';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
+import { UploadRepository } from './uploads/upload.repository';
+import { uploadBytesRemover } from './uploads/upload.store';
 
 type SortField = ResponseQuery['sort']['field'];
 type Order = ResponseQuery['sort']['order'];
@@ -187,8 +193,69 @@ describe('ResponseRepository against PostgreSQL', () => {
   });
 
   it("deletes only the account's own responses of the form", async () => {
-    expect(await repository.delete('someone-else', 'form-elsewhere', ['r-elsewhere'])).toBe(0);
-    expect(await repository.delete(accountId, 'form-elsewhere', ['r-elsewhere', 'r5'])).toBe(1);
+    expect(await repository.delete('someone-else', 'form-elsewhere', ['r-elsewhere'], noBytes)).toBe(0);
+    expect(await repository.delete(accountId, 'form-elsewhere', ['r-elsewhere', 'r5'], noBytes)).toBe(1);
     expect(await repository.count(formId)).toBe(fixture.length);
   });
 });
+
+// A listing's delete names up to 1000 responses: it is answered when they are
+// gone, and the uploads they hold go with them at once, bytes first, in the
+// same transaction (not a day later with the uploads no response holds). An
+// id of another form is never looked at, nor its upload.
+describe('ResponseRepository.delete with uploads', () => {
+  let database: ScratchDatabase<ResponsesPrismaClient>;
+  let filesDir: string;
+
+  beforeAll(async () => {
+    database = await scratchResponsesDatabase();
+    filesDir = mkdtempSync(path.join(tmpdir(), 'response-delete-'));
+  });
+
+  afterAll(async () => {
+    await database?.dispose();
+    rmSync(filesDir, { recursive: true, force: true });
+  });
+
+  it('deletes 1000 named responses and, at once, their uploads and bytes; nothing of another form', async () => {
+    const db = database.client;
+    const files = new LocalDiskObjectStore(filesDir);
+    const repository = new ResponseRepository(db, new ResponseTallyRepository(db), {
+      RESPONSES_FILTERED_COUNT_LIMIT: 1000,
+    });
+    const uploads = new UploadRepository(db);
+    const plant = async (form: string, id: string) => {
+      const fileName = `${id}.txt`;
+      await uploads.record({ formId: form, fieldId: 'cv', fileName, size: 4 });
+      await files.put(fileKey('us', form, 'cv', fileName), Buffer.from('data'), 'text/plain');
+      const response = newResponse({ id, submitted: 1, landed: 1 }, { formId: form, fileNames: [fileName] });
+      expect(await repository.insertWithEvent(response)).not.toBeNull();
+      return fileKey('us', form, 'cv', fileName);
+    };
+    const keys: string[] = [];
+    const ids = Array.from({ length: 1000 }, (_, i) => `bulk-${i}`);
+    for (const id of ids) keys.push(await plant('form-bulk', id));
+    const otherKey = await plant('form-other', 'other-1');
+
+    const started = performance.now();
+    const deleted = await repository.delete(
+      accountId,
+      'form-bulk',
+      [...ids.slice(1), 'other-1'],
+      uploadBytesRemover(files, 'us'),
+    );
+    const elapsed = performance.now() - started;
+    expect(deleted).toBe(999);
+    expect(await db.upload.count({ where: { formId: 'form-bulk' } })).toBe(1);
+    const found = await Promise.all(keys.map((key) => files.get(key)));
+    expect(found.filter((bytes) => bytes !== undefined)).toHaveLength(1);
+    expect(await db.upload.count({ where: { formId: 'form-other' } })).toBe(1);
+    expect(await files.get(otherKey)).toBeDefined();
+    // A bounded delete stays one short request (measured: 0.36 s for 999
+    // responses with a file each, local disk, a loaded machine).
+    expect(elapsed).toBeLessThan(5000);
+  });
+});
+
+// Nothing here holds uploads: no bytes to remove.
+const noBytes = () => Promise.resolve();

@@ -5,7 +5,7 @@ import type { OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import type { BuiltResponse } from './submission/response.builder';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
-import { UploadRepository } from './uploads/upload.repository';
+import { type StoredUpload, UploadRepository } from './uploads/upload.repository';
 
 export interface NewResponse {
   formId: string;
@@ -229,11 +229,28 @@ export class ResponseRepository {
     return { total, rows: direction === query.sort.order ? rows : rows.reverse() };
   }
 
-  async delete(accountId: string, formId: string, ids: readonly string[]): Promise<number> {
-    const { count } = await this.db.response.deleteMany({
-      where: { formId, accountId, id: { in: [...ids] } },
-    });
-    return count;
+  // The named responses of the form (up to 1000), and at once the uploads
+  // they hold with their bytes, in one transaction: only ids of this form and
+  // account are looked at, so no other response's files are ever reached.
+  async delete(
+    accountId: string,
+    formId: string,
+    ids: readonly string[],
+    removeBytes: (uploads: StoredUpload[]) => Promise<void>,
+  ): Promise<number> {
+    return this.db.$transaction(
+      async (tx) => {
+        const found = await tx.response.findMany({
+          where: { formId, accountId, id: { in: [...ids] } },
+          select: { id: true },
+        });
+        const held = found.map((row) => row.id);
+        await UploadRepository.removeOfResponses(tx, held, removeBytes);
+        const { count } = await tx.response.deleteMany({ where: { formId, accountId, id: { in: held } } });
+        return count;
+      },
+      { timeout: 60_000 },
+    );
   }
 
   // The form's responses in this region (the respondent page's welcome screen).

@@ -1,16 +1,18 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import { connectNats, NATS_CONNECTION, RpcClient } from '@formline/messaging';
+import { Streams } from '@formline/contracts';
+import { connectNats, FormDeletionConsumer, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
+import { ErasureJobRepository } from './erasure/erasure-job.repository';
 import { ErasureRepository } from './erasure/erasure.repository';
+import { RespondentErasureJob } from './erasure/respondent-erasure.job';
 import { RespondentErasureService } from './erasure/respondent-erasure.service';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
 import { OutboxRelay } from './outbox/outbox.relay';
 import { OutboxRepository } from './outbox/outbox.repository';
-import { FormDeletionConsumer } from './purge/form-deletion.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
@@ -74,10 +76,18 @@ export class ResponsesModule implements OnApplicationShutdown {
         InsightsRepository,
         InsightsService,
         ErasureRepository,
+        ErasureJobRepository,
+        RespondentErasureJob,
         RespondentErasureService,
         FormPurgeRepository,
         FormPurgeJob,
-        FormDeletionConsumer,
+        // Form deletions of the region, recorded as purges (libs/messaging).
+        {
+          provide: FormDeletionConsumer,
+          inject: [NATS_CONNECTION, FormPurgeRepository, FormPurgeJob],
+          useFactory: (nats: NatsConnection, purges: FormPurgeRepository, job: FormPurgeJob) =>
+            new FormDeletionConsumer(nats, Streams.forms.consumers.responses, purges.table, job.runner),
+        },
       ],
     };
   }

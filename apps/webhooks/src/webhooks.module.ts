@@ -2,14 +2,14 @@ import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '
 import type { NatsConnection } from '@nats-io/transport-node';
 import { webhookSecretKeys } from '@formline/config';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
-import { connectNats, connectRedis, NATS_CONNECTION } from '@formline/messaging';
+import { Streams } from '@formline/contracts';
+import { connectNats, connectRedis, FormDeletionConsumer, NATS_CONNECTION } from '@formline/messaging';
 import { DeliveryQueue, DeliveryRepository, SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
 import { DeliveryRetention } from './delivery/delivery.retention';
 import { SubmissionConsumer } from './events/submission.consumer';
-import { FormDeletionConsumer } from './purge/form-deletion.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { WebhookHandler } from './webhook.handler';
@@ -66,7 +66,13 @@ export class WebhooksModule implements OnApplicationShutdown {
         SubmissionConsumer,
         FormPurgeRepository,
         FormPurgeJob,
-        FormDeletionConsumer,
+        // Form deletions of the region, recorded as purges (libs/messaging).
+        {
+          provide: FormDeletionConsumer,
+          inject: [NATS_CONNECTION, FormPurgeRepository, FormPurgeJob],
+          useFactory: (nats: NatsConnection, purges: FormPurgeRepository, job: FormPurgeJob) =>
+            new FormDeletionConsumer(nats, Streams.forms.consumers.webhooks, purges.table, job.runner),
+        },
       ],
     };
   }

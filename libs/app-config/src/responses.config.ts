@@ -63,6 +63,25 @@ export const responsesConfigSchema = z.object({
     .describe(
       "The most responses a filtered listing counts for its total_items (then page_count follows it): a filter's matches are counted up to this many, so a page's cost never grows with the form. An unfiltered listing's total is exact at any size (read from the form's running tallies).",
     ),
+  ERASURE_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(500)
+    .describe(
+      "Responses a right-to-be-forgotten job examines per batch (deleting those that hold an address, with their files, events and deliveries); it pauses ERASURE_PAUSE_MS between batches, so the region's other work never waits long behind it.",
+    ),
+  ERASURE_PAUSE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(50)
+    .describe("The right-to-be-forgotten job's pause between two batches."),
+  ERASURE_JOB_RETENTION_MS: milliseconds(
+    2_592_000_000,
+    'How long an ended right-to-be-forgotten job (its state and counts, never the addresses, which go when it ends) is kept for GET /rtbf/{account_id}/jobs/{job_id} before the retention job deletes it (default 30 days).',
+  ),
   OUTBOX_PUBLISH_TIMEOUT_MS: milliseconds(
     2000,
     'How long the relay waits for JetStream to acknowledge an event. A new event is left to the process that wrote it (published at once) for this long plus DATABASE_POOL_TIMEOUT_MS; only then may the poller relay it.',

@@ -1,3 +1,5 @@
+import { LeasedJobRunner, type LeasedJobs } from './leased-job.runner';
+
 // The form purge job of a regional service: every row of a deleted form (and
 // what those rows hold elsewhere: stored bytes, queued jobs) is removed, in
 // batches of bounded size with a pause between them, so the region's other
@@ -49,11 +51,27 @@ export interface FormPurgeSettings {
   leaseMs: number;
 }
 
-export class FormPurgeRunner {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
+// A purge leased for one pass over the form's tables: where the pass stands.
+interface FormPurgePass extends LeasedFormPurge {
+  step: number;
+  deleted: number;
+}
 
+export class FormPurgeRunner extends LeasedJobRunner<FormPurgePass> {
+  constructor(
+    queue: FormPurgeQueue,
+    steps: readonly FormPurgeStep[],
+    settings: FormPurgeSettings,
+    log: { log(message: string): void; warn(message: string): void },
+  ) {
+    super(new FormPurgePasses(queue, steps, settings, log), settings, log);
+  }
+}
+
+// The purges as leased jobs: a lease is one pass over the form's tables, a
+// batch one statement of a step (the next steps at once when one finds less
+// than a batch).
+class FormPurgePasses implements LeasedJobs<FormPurgePass> {
   constructor(
     private readonly queue: FormPurgeQueue,
     private readonly steps: readonly FormPurgeStep[],
@@ -61,69 +79,42 @@ export class FormPurgeRunner {
     private readonly log: { log(message: string): void; warn(message: string): void },
   ) {}
 
-  start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.settings.intervalMs);
-    this.timer.unref();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  // Works purges until none is due; a run under way is not doubled.
-  runOnce(): Promise<void> {
-    this.running ??= this.work().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async work(): Promise<void> {
-    try {
-      while (!this.stopped && (await this.workOne())) {
-        await this.pause();
-      }
-    } catch (error) {
-      this.log.warn(`form purge paused: ${String(error)}`);
-    }
-  }
-
-  // One pass over the form's tables; false when no purge was due.
-  private async workOne(): Promise<boolean> {
+  async lease(): Promise<FormPurgePass | undefined> {
     const purge = await this.queue.lease(this.settings.leaseMs);
-    if (!purge) return false;
-    const { formId } = purge;
-    let deleted = 0;
-    for (const step of this.steps) {
-      for (;;) {
-        if (this.stopped) {
-          // Another worker may take it at once.
-          await this.queue.deferUntil(formId, new Date());
-          return false;
-        }
-        const count = await step.purgeBatch(formId, this.settings.batchSize);
-        if (count > 0) await this.queue.progress(formId, count, this.settings.leaseMs);
-        deleted += count;
-        if (count < this.settings.batchSize) break;
-        await this.pause();
-      }
+    return purge && { ...purge, step: 0, deleted: 0 };
+  }
+
+  async workBatch(pass: FormPurgePass): Promise<boolean> {
+    const { formId } = pass;
+    for (; pass.step < this.steps.length; pass.step++) {
+      const count = await this.steps[pass.step].purgeBatch(formId, this.settings.batchSize);
+      if (count > 0) await this.queue.progress(formId, count, this.settings.leaseMs);
+      pass.deleted += count;
+      if (count >= this.settings.batchSize) return true;
     }
-    if (deleted > 0) {
+    if (pass.deleted > 0) {
       // Look again: a pass that deleted nothing ends it.
       await this.queue.deferUntil(formId, new Date());
-      return true;
+      return false;
     }
-    const settled = new Date(purge.deletedAt.getTime() + this.settings.settleMs);
+    const settled = new Date(pass.deletedAt.getTime() + this.settings.settleMs);
     if (settled.getTime() > Date.now()) {
       await this.queue.deferUntil(formId, settled);
-      return true;
+      return false;
     }
     const total = await this.queue.finish(formId);
     this.log.log(`form ${formId} purged: ${total} rows deleted`);
-    return true;
+    return false;
   }
 
-  private pause(): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, this.settings.pauseMs));
+  // A dying worker's way out: its lease is kept, and lapses.
+  failed(_pass: FormPurgePass, error: unknown): Promise<void> {
+    this.log.warn(`form purge paused: ${String(error)}`);
+    return Promise.resolve();
+  }
+
+  // Another worker may take it at once.
+  release(pass: FormPurgePass): Promise<void> {
+    return this.queue.deferUntil(pass.formId, new Date());
   }
 }

@@ -7,3 +7,4 @@ export * from './json-text-pattern';
 export * from './statement-batch';
 export * from './form-purge.runner';
 export * from './form-purge.table';
+export * from './leased-job.runner';

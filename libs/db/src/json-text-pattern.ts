@@ -3,6 +3,15 @@
 // a stored row: one unparsable row (a lone surrogate escape, say) must not
 // fail a query about other rows.
 export function jsonStringMemberPattern(key: string, value: string): string {
-  const escape = (text: string) => text.replace(/[\\%_]/g, '\\$&');
-  return `%${escape(JSON.stringify(key))}:${escape(JSON.stringify(value))}%`;
+  return `%${likeEscaped(JSON.stringify(key))}:${likeEscaped(JSON.stringify(value))}%`;
+}
+
+// A LIKE pattern matching text that contains `value` anywhere (an address's
+// `_` or `%` taken literally).
+export function containingPattern(value: string): string {
+  return `%${likeEscaped(value)}%`;
+}
+
+function likeEscaped(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&');
 }

@@ -1,3 +1,5 @@
+import { BackgroundLoop } from './background.loop';
+
 // Retention: rows past their keep-time are deleted by a periodic job, in small
 // batches with a pause between them, so the hot path's statements never wait
 // long behind a delete. Each batch is one statement that first takes a
@@ -19,35 +21,17 @@ export interface RetentionSettings {
   pauseMs: number;
 }
 
-export class RetentionPruner {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private stopped = false;
-
+export class RetentionPruner extends BackgroundLoop {
   constructor(
     private readonly tasks: readonly RetentionTask[],
     private readonly settings: RetentionSettings,
     private readonly log: { log(message: string): void; warn(message: string): void },
-  ) {}
-
-  start(): void {
-    this.timer = setInterval(() => void this.runOnce(), this.settings.intervalMs);
-    this.timer.unref();
+  ) {
+    super(settings.intervalMs);
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  // One round over every task; a round still running is not doubled.
-  runOnce(): Promise<void> {
-    this.running ??= this.round().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async round(): Promise<void> {
+  // One round over every task.
+  protected async round(): Promise<void> {
     for (const task of this.tasks) {
       let total = 0;
       try {

@@ -12,3 +12,4 @@ export * from './reply-size.interceptor';
 export * from './jetstream';
 export * from './nats-options';
 export * from './durable-event.consumer';
+export * from './form-deletion.consumer';

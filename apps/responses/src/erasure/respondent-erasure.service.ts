@@ -1,39 +1,31 @@
-import { currentRequestId } from '@formline/ops';
 import { Injectable } from '@nestjs/common';
-import { forgetDeliveries } from '@formline/contracts';
-import { RpcClient } from '@formline/messaging';
-import { ErasureRepository } from './erasure.repository';
-import { holdsRespondentEmail } from './respondent-match';
+import type { ErasureJob } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import { ErasureJobRepository } from './erasure-job.repository';
+import { RespondentErasureJob } from './respondent-erasure.job';
 
-const tokensPerCall = 1000;
-
-// Right to be forgotten: deletes the account's responses in this region that
-// hold one of the addresses, the outbox events carrying them, and (through the
-// webhooks service, which owns them) the stored bodies of their deliveries.
-// Deliveries go first: if anything fails, the responses are still there to
-// be found by the retried request, so nothing is left behind unfound.
+// Right to be forgotten: a request is recorded as a job (erasure_jobs) and
+// answered with its id at once; the job deletes the account's responses in
+// this region that hold one of the addresses, their uploads and bytes, the
+// outbox events carrying them, and (through the webhooks service, which owns
+// them) their deliveries, in the background (RespondentErasureJob).
 @Injectable()
 export class RespondentErasureService {
   constructor(
-    private readonly rpc: RpcClient,
-    private readonly erasure: ErasureRepository,
+    private readonly jobs: ErasureJobRepository,
+    private readonly job: RespondentErasureJob,
   ) {}
 
-  async erase(accountId: string, emails: readonly string[]): Promise<number> {
+  async request(accountId: string, emails: readonly string[]): Promise<string> {
     const lowered = [...new Set(emails.map((email) => email.trim().toLowerCase()))];
-    const ids = new Set<string>();
-    for (const email of lowered) {
-      for await (const rows of this.erasure.mentioning(accountId, email)) {
-        for (const row of rows) if (holdsRespondentEmail(row.payload, lowered)) ids.add(row.id);
-      }
-    }
-    const all = [...ids];
-    let deleted = 0;
-    for (let start = 0; start < all.length; start += tokensPerCall) {
-      const batch = all.slice(start, start + tokensPerCall);
-      await this.rpc.request(forgetDeliveries, { accountId, responseTokens: batch }, currentRequestId());
-      deleted += await this.erasure.deleteWithEvents(accountId, batch);
-    }
-    return deleted;
+    const id = await this.jobs.record(accountId, lowered);
+    void this.job.runner.runOnce();
+    return id;
+  }
+
+  async find(accountId: string, jobId: string): Promise<ErasureJob> {
+    const job = await this.jobs.find(accountId, jobId);
+    if (!job) throw new DomainError(ErrorCode.NotFound, `Non existing job with id ${jobId.slice(0, 64)}.`);
+    return job;
   }
 }

@@ -20,6 +20,7 @@ import {
 } from '@formline/testing';
 import { responsesConfigSchema } from '@formline/app-config';
 import { ResponsesRetention } from '../retention/responses.retention';
+import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { UploadRepository } from '../uploads/upload.repository';
 import { OutboxRelay } from './outbox.relay';
 import { OutboxRepository } from './outbox.repository';
@@ -68,7 +69,13 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       get: () => Promise.resolve(undefined),
       delete: () => Promise.resolve(),
     };
-    retention = new ResponsesRetention(store, new UploadRepository(database.client), noFiles, config);
+    retention = new ResponsesRetention(
+      store,
+      new UploadRepository(database.client),
+      new ErasureJobRepository(database.client),
+      noFiles,
+      config,
+    );
     await relay.onApplicationBootstrap();
     retention.onApplicationBootstrap();
   });

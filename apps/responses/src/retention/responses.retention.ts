@@ -6,18 +6,21 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { RetentionPruner } from '@formline/db';
-import { fileKey, type ObjectStore } from '@formline/object-storage';
+import type { ObjectStore } from '@formline/object-storage';
+import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { UploadRepository } from '../uploads/upload.repository';
-import { UPLOAD_STORE } from '../uploads/upload.store';
+import { UPLOAD_STORE, uploadBytesRemover } from '../uploads/upload.store';
 
 // The responses service's retention job, in small batches, one replica at a time:
 // - published outbox rows after OUTBOX_RETENTION_MS (rows set aside are kept
 //   for an operator);
 // - uploads no response holds (never submitted, replaced by another file, or
 //   their response deleted) after FILE_UPLOAD_RETENTION_MS since the upload,
-//   their bytes first.
+//   their bytes first;
+// - ended right-to-be-forgotten jobs (their state and counts; the addresses
+//   went when they ended) after ERASURE_JOB_RETENTION_MS.
 @Injectable()
 export class ResponsesRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly pruner: RetentionPruner;
@@ -25,6 +28,7 @@ export class ResponsesRetention implements OnApplicationBootstrap, OnApplication
   constructor(
     outbox: OutboxRepository,
     uploads: UploadRepository,
+    erasureJobs: ErasureJobRepository,
     @Inject(UPLOAD_STORE) files: ObjectStore,
     @Inject(RESPONSES_CONFIG) config: ResponsesConfig,
   ) {
@@ -38,9 +42,15 @@ export class ResponsesRetention implements OnApplicationBootstrap, OnApplication
         {
           name: 'uploads',
           pruneBatch: (size) =>
-            uploads.pruneUnattached(before(config.FILE_UPLOAD_RETENTION_MS), size, (rows) =>
-              files.delete(rows.map((row) => fileKey(config.REGION, row.formId, row.fieldId, row.fileName))),
+            uploads.pruneUnattached(
+              before(config.FILE_UPLOAD_RETENTION_MS),
+              size,
+              uploadBytesRemover(files, config.REGION),
             ),
+        },
+        {
+          name: 'erasure_jobs',
+          pruneBatch: (size) => erasureJobs.prune(before(config.ERASURE_JOB_RETENTION_MS), size),
         },
       ],
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },

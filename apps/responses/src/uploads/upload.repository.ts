@@ -11,6 +11,12 @@ export interface UploadRow {
 // What attaching needs of a transaction: the uploads table.
 type Tx = Pick<ResponsesPrismaClient, 'upload'>;
 
+export interface StoredUpload {
+  fileName: string;
+  formId: string;
+  fieldId: string;
+}
+
 // Respondents' uploads (uploads table): recorded as they arrive, held by the
 // response that answers with them, pruned with their bytes when none does.
 @Injectable()
@@ -61,6 +67,24 @@ export class UploadRepository {
     }
   }
 
+  // Within the transaction that deletes these responses: the uploads they
+  // hold go with them, bytes first, then the rows (held meanwhile). Left to
+  // the response's delete, they would wait a day for the retention job.
+  static async removeOfResponses(
+    tx: Pick<ResponsesPrismaClient, '$queryRaw' | 'upload'>,
+    responseIds: readonly string[],
+    removeBytes: (uploads: StoredUpload[]) => Promise<void>,
+  ): Promise<number> {
+    if (responseIds.length === 0) return 0;
+    const rows = await tx.$queryRaw<StoredUpload[]>`
+      SELECT file_name AS "fileName", form_id AS "formId", field_id AS "fieldId" FROM uploads
+       WHERE response_id = ANY(${[...responseIds]}::text[]) FOR UPDATE`;
+    if (rows.length === 0) return 0;
+    await removeBytes(rows);
+    await tx.upload.deleteMany({ where: { fileName: { in: rows.map((row) => row.fileName) } } });
+    return rows.length;
+  }
+
   // One retention batch: uploads no response holds, older than the cutoff.
   // Their bytes go first, then the rows, in one transaction that holds the
   // rows (a submission naming one meanwhile waits, then finds it gone), one
@@ -68,14 +92,14 @@ export class UploadRepository {
   async pruneUnattached(
     cutoff: Date,
     batchSize: number,
-    removeBytes: (uploads: Array<{ fileName: string; formId: string; fieldId: string }>) => Promise<void>,
+    removeBytes: (uploads: StoredUpload[]) => Promise<void>,
   ): Promise<number> {
     return this.db.$transaction(
       async (tx) => {
         const [{ held }] = await tx.$queryRaw<Array<{ held: boolean }>>`
           SELECT pg_try_advisory_xact_lock(hashtext('retention:uploads')) AS held`;
         if (!held) return 0;
-        const rows = await tx.$queryRaw<Array<{ fileName: string; formId: string; fieldId: string }>>`
+        const rows = await tx.$queryRaw<StoredUpload[]>`
           SELECT file_name AS "fileName", form_id AS "formId", field_id AS "fieldId" FROM uploads
           WHERE response_id IS NULL AND created_at < ${cutoff}
           ORDER BY created_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
