@@ -31,8 +31,10 @@ describe('form deletion', () => {
       // Small batches (several per form here) and a short settle time, so the purge ends within the test.
       FORM_PURGE_BATCH_SIZE: '4',
       FORM_PURGE_SETTLE_MS: '2000',
-      // The gateway's per-form submission counter (keyed by the form's id) lapses with its window.
+      // The gateway's per-form counters (keyed by the form's id: submissions,
+      // uploaded bytes and files) lapse with their windows, not with the purge.
       SUBMISSION_RATE_LIMIT_WINDOW_MS: '3000',
+      UPLOAD_BUDGET_WINDOW_MS: '3000',
     }),
     accounts: { owner: 'eu' },
   });
