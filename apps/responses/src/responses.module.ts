@@ -14,6 +14,9 @@ import { FormDeletionConsumer } from './purge/form-deletion.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
+import { ResponseExportHandler } from './export/response-export.handler';
+import { ResponseExportRepository } from './export/response-export.repository';
+import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { ResponsesRetention } from './retention/responses.retention';
@@ -38,7 +41,7 @@ export class ResponsesModule implements OnApplicationShutdown {
     return {
       module: ResponsesModule,
       // The NATS handlers (Nest registers every class of handlers as a controller).
-      controllers: [ResponseHandler],
+      controllers: [ResponseHandler, ResponseExportHandler],
       providers: [
         { provide: RESPONSES_CONFIG, useValue: config },
         {
@@ -71,6 +74,8 @@ export class ResponsesModule implements OnApplicationShutdown {
         SubmissionService,
         ProgressService,
         ResponseListingService,
+        ResponseExportRepository,
+        ResponseExportService,
         InsightsRepository,
         InsightsService,
         ErasureRepository,
