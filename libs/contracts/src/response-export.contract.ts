@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRpc } from './rpc-contract';
-import { responseQuerySchema, responseResourceSchema } from './responses.contract';
+import { responseQuerySchema } from './responses.contract';
 import { Subjects } from './subjects';
 
 // An export is never one reply: the gateway pulls it page by page, each page
@@ -9,14 +9,21 @@ import { Subjects } from './subjects';
 export const exportPageLimits = {
   /** Rows a page holds at most. */
   items: 1000,
-  /** Bytes of JSON a page's responses take at most (always at least one response). */
+  /** Bytes a page's responses take at most in the reply (always at least one response). */
   bytes: 512 * 1024,
 } as const;
 
 // Where the next page starts: the last row's value on the sorted column and
 // its id (the tie-breaker), so a page costs one index range scan, never an
-// OFFSET nor a lookup of the previous token.
-export const exportCursorSchema = z.object({ at: z.iso.datetime(), id: z.string().min(1).max(64) });
+// OFFSET nor a lookup of the previous token; and the form's owning account,
+// so the page is read while access is checked again (and thrown away if the
+// check answers otherwise). Cursors travel between the gateway and the
+// service only, never to a client.
+export const exportCursorSchema = z.object({
+  at: z.iso.datetime(),
+  id: z.string().min(1).max(64),
+  owner: z.string().min(1).max(64),
+});
 export type ExportCursor = z.output<typeof exportCursorSchema>;
 
 // The listing's filters and sort; `after` names the response to resume after
@@ -33,6 +40,8 @@ export const exportResponsesPage = defineRpc({
     cursor: exportCursorSchema.optional(),
     maxItems: z.int().min(1).max(exportPageLimits.items),
   }),
-  // `next`: null once the last matching response was sent.
-  reply: z.object({ items: z.array(responseResourceSchema), next: exportCursorSchema.nullable() }),
+  // Each response's JSON as the listing shows it (the service hands on the
+  // stored text when it is that already, and no one parses it on the way to
+  // a JSON lines export); `next`: null once the last matching response was sent.
+  reply: z.object({ lines: z.array(z.string()), next: exportCursorSchema.nullable() }),
 });

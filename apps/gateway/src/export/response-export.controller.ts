@@ -135,9 +135,10 @@ export class ResponseExportController {
   }
 
   // One file at a time: its bytes are read, written and let go before the next.
-  private async *archive(formId: string, pages: AsyncIterable<ResponseResource[]>): AsyncGenerator<Buffer> {
-    for await (const items of pages) {
-      for (const response of items) {
+  private async *archive(formId: string, pages: AsyncIterable<string[]>): AsyncGenerator<Buffer> {
+    for await (const lines of pages) {
+      for (const line of lines) {
+        const response = JSON.parse(line) as ResponseResource;
         for (const file of filesOf(this.regionBase, formId, response)) {
           const bytes = await this.store.get(
             fileKey(this.config.REGION, formId, file.fieldId, file.fileName),
@@ -174,20 +175,14 @@ export class ResponseExportController {
   }
 }
 
-async function* jsonLines(pages: AsyncIterable<ResponseResource[]>): AsyncGenerator<string> {
-  for await (const items of pages) {
-    let text = '';
-    for (const item of items) text += `${JSON.stringify(item)}\n`;
-    yield text;
-  }
+// The lines come from the service as the listing's JSON: joined, never parsed.
+async function* jsonLines(pages: AsyncIterable<string[]>): AsyncGenerator<string> {
+  for await (const lines of pages) yield `${lines.join('\n')}\n`;
 }
 
-async function* csvChunks(
-  csv: ResponseCsvWriter,
-  pages: AsyncIterable<ResponseResource[]>,
-): AsyncGenerator<string> {
+async function* csvChunks(csv: ResponseCsvWriter, pages: AsyncIterable<string[]>): AsyncGenerator<string> {
   yield csv.header();
-  for await (const items of pages) yield csv.rows(items);
+  for await (const lines of pages) yield csv.rows(lines.map((line) => JSON.parse(line) as ResponseResource));
 }
 
 // The files a response answers with, where the Responses API shows them.

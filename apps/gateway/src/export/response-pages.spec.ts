@@ -1,5 +1,5 @@
 import type { RpcClient } from '@formline/messaging';
-import { type ExportPage, exportPages } from './response-pages';
+import { type ExportPage, exportPages, rowsToAsk } from './response-pages';
 
 // A service answering numbered pages, counting what it was asked.
 function pagedService(pages: number) {
@@ -16,8 +16,8 @@ function pagedService(pages: number) {
 
 function page(n: number, pages: number): ExportPage {
   return {
-    items: [{ token: `t${n}`, response_id: `t${n}`, landed_at: '', submitted_at: '' }],
-    next: n < pages ? { at: '2026-11-27T07:00:00.000Z', id: String(n) } : null,
+    lines: [`{"token":"t${n}"}`],
+    next: n < pages ? { at: '2026-11-27T07:00:00.000Z', id: String(n), owner: 'a' } : null,
   };
 }
 
@@ -30,10 +30,9 @@ const request = {
 describe('exportPages', () => {
   it('yields every page in order, asking for each once', async () => {
     const { rpc, asked } = pagedService(5);
-    const tokens: string[] = [];
-    for await (const items of exportPages(rpc, request, 'r', page(0, 5)))
-      tokens.push(...items.map((i) => i.token));
-    expect(tokens).toEqual(['t0', 't1', 't2', 't3', 't4', 't5']);
+    const lines: string[] = [];
+    for await (const got of exportPages(rpc, request, 'r', page(0, 5))) lines.push(...got);
+    expect(lines).toEqual([0, 1, 2, 3, 4, 5].map((n) => `{"token":"t${n}"}`));
     expect(asked).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -46,5 +45,24 @@ describe('exportPages', () => {
     await pages.return(undefined);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(asked).toEqual([1, 2]);
+  });
+});
+
+describe('rowsToAsk', () => {
+  const cursor = { at: '2026-11-27T07:00:00.000Z', id: 'x', owner: 'a' };
+  const fitted = (n: number, next: typeof cursor | null = cursor): ExportPage => ({
+    lines: Array.from({ length: n }, () => '{}'),
+    next,
+  });
+
+  it('asks for about as many rows as fitted the byte budget last time', () => {
+    expect(rowsToAsk(1000, fitted(340))).toBe(376);
+    expect(rowsToAsk(375, fitted(1))).toBe(3);
+  });
+
+  it('asks for more after a page that came whole, up to the limit', () => {
+    expect(rowsToAsk(375, fitted(375))).toBe(750);
+    expect(rowsToAsk(750, fitted(750))).toBe(1000);
+    expect(rowsToAsk(1000, fitted(10, null))).toBe(1000);
   });
 });

@@ -36,14 +36,14 @@ export class ResponseExportRepository {
       values: [token, formId, accountId],
     });
     const row = rows[0];
-    return row && { at: row.at.toISOString(), id: row.id };
+    return row && { at: row.at.toISOString(), id: row.id, owner: accountId };
   }
 
   async page(
     accountId: string,
     formId: string,
     query: ResponseExportQuery,
-    cursor: ExportCursor | undefined,
+    cursor: Pick<ExportCursor, 'at' | 'id'> | undefined,
     limit: number,
   ): Promise<ExportRow[]> {
     const values: unknown[] = [formId, accountId];
