@@ -24,7 +24,7 @@ export interface Figure {
 }
 
 export type Target = {
-  kind: 'ratio-at-least' | 'ratio-at-most' | 'value-below' | 'value-at-most';
+  kind: 'ratio-at-least' | 'ratio-at-most' | 'value-below' | 'value-at-most' | 'value-at-least';
   bound: number;
 } | null;
 
@@ -64,6 +64,9 @@ export function figure(
   } else if (target?.kind === 'value-at-most') {
     met = value <= target.bound;
     text = `<= ${target.bound} ${unit}`;
+  } else if (target?.kind === 'value-at-least') {
+    met = value >= target.bound;
+    text = `>= ${target.bound} ${unit}`;
   }
   return {
     name,

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { type BenchInfra, rssMb } from '../lib/bench-stack';
 import { figure, type Figure } from '../lib/figures';
 import { percentile, round } from '../lib/stats';
+import { exportFigures } from './scale-export';
 import { scaleFormDefinition, templateSubmission } from './scale-form';
 import {
   type SeedTarget,
@@ -21,10 +22,11 @@ import {
 // 1,000,000 responses by default) in region us, the same API calls on both
 // (every listing variant, the insights summary, the respondent page's
 // submission count, the right-to-be-forgotten call over each form's account),
-// each BENCH_SCALE_SAMPLES times (15), small and big alternating. Each call
-// is set against its SQL floor, measured in the same run: the same page read
-// straight from PostgreSQL with the same filters, without counting anything
-// (a call that is no page is set against the default first page's floor).
+// each BENCH_SCALE_SAMPLES times (15), small and big alternating, then the
+// export of each form (scale-export.ts). Each call is set against its SQL
+// floor, measured in the same run: the same page read straight from
+// PostgreSQL with the same filters, without counting anything (a call that is
+// no page is set against the default first page's floor).
 
 export interface ScaleSettings {
   sizes: number[];
@@ -273,12 +275,6 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
     }
 
     rows.push(...(await erasure(c, sql, forms, settings.samples, quietDefault, small, big)));
-    const exportPaths = await exportRoutes(c.stack.baseUrl);
-    c.progress(
-      exportPaths.length === 0
-        ? '  export: the API has no export route yet: its figures (responses/s, memory while exporting) skipped'
-        : `  export: routes ${exportPaths.join(', ')} exist, but this stage does not time them yet`,
-    );
     memory.stop();
     for (const app of apps) {
       c.figures.push(
@@ -286,6 +282,18 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
       );
     }
     c.progress(`  peak memory while calling (MB): ${JSON.stringify(memory.rounded())}`);
+    const exportForms = forms.map((form) => ({ ...form, label: label(form.size) }));
+    await exportFigures(
+      {
+        baseUrl: c.stack.baseUrl,
+        databaseUrl: c.infra.databaseHostUrl,
+        figures: c.figures,
+        progress: c.progress,
+      },
+      exportForms,
+      new PeakMemory(c.stack),
+      apps,
+    );
     printScaleTable(rows, small, big);
   } finally {
     memory.stop();
@@ -574,14 +582,6 @@ async function erasureJob(
     state = read.ok ? ((await read.json()) as { state: string }).state : `unreadable (${read.status})`;
   }
   return { status: called.status, answerMs, state, jobMs: performance.now() - started };
-}
-
-// GET paths of the API document that name an export.
-async function exportRoutes(baseUrl: string): Promise<string[]> {
-  const document = (await api(baseUrl, undefined, 'GET', '/openapi.json')).json as {
-    paths: Record<string, unknown>;
-  };
-  return Object.keys(document.paths).filter((path) => /export/i.test(path));
 }
 
 function callFigures(

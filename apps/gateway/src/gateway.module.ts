@@ -16,6 +16,7 @@ import { PartialSubmissionsController } from './responses/partial-submissions.co
 import { ImagesController } from './images/images.controller';
 import { FILE_STORE } from './files/file.store';
 import { RespondentFilesController } from './files/respondent-files.controller';
+import { ResponseExportController } from './export/response-export.controller';
 import { IMAGE_STORE } from './images/image.store';
 import { RenderPool } from './images/render.pool';
 import { FormMessagesController } from './forms/form-messages.controller';
@@ -61,6 +62,7 @@ export class GatewayModule implements OnApplicationShutdown {
         ThemesController,
         ImagesController,
         RespondentFilesController,
+        ResponseExportController,
         RespondentPageController,
         PersonalTokensController,
         OAuthApplicationsController,

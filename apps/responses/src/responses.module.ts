@@ -16,6 +16,9 @@ import { OutboxRepository } from './outbox/outbox.repository';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
+import { ResponseExportHandler } from './export/response-export.handler';
+import { ResponseExportRepository } from './export/response-export.repository';
+import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { ResponsesRetention } from './retention/responses.retention';
@@ -40,7 +43,7 @@ export class ResponsesModule implements OnApplicationShutdown {
     return {
       module: ResponsesModule,
       // The NATS handlers (Nest registers every class of handlers as a controller).
-      controllers: [ResponseHandler],
+      controllers: [ResponseHandler, ResponseExportHandler],
       providers: [
         { provide: RESPONSES_CONFIG, useValue: config },
         {
@@ -73,6 +76,8 @@ export class ResponsesModule implements OnApplicationShutdown {
         SubmissionService,
         ProgressService,
         ResponseListingService,
+        ResponseExportRepository,
+        ResponseExportService,
         InsightsRepository,
         InsightsService,
         ErasureRepository,

@@ -13,6 +13,7 @@ export * from './json-patch.schema';
 export * from './form-lookup.contract';
 export * from './form-access.contract';
 export * from './responses.contract';
+export * from './response-export.contract';
 export * from './response-submitted.event';
 export * from './form-deleted.event';
 export * from './streams';

@@ -9,8 +9,8 @@ export const API_OPERATION = 'formline:apiOperation';
 export interface ApiSuccess {
   description: string;
   body: z.ZodType | null;
-  /** A body that is not JSON (an HTML page): its media type; `body` stays null. */
-  contentType?: string;
+  /** A body that is not JSON (an HTML page): its media type, or those it may take; `body` stays null. */
+  contentType?: string | string[];
   headers?: Record<string, string>;
 }
 

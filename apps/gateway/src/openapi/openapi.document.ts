@@ -145,7 +145,7 @@ function operationOf(
       ...(success.body
         ? { content: { 'application/json': { schema: schemas.use(success.body, 'output') } } }
         : success.contentType
-          ? { content: { [success.contentType]: {} } }
+          ? { content: Object.fromEntries([success.contentType].flat().map((type) => [type, {}])) }
           : {}),
     };
   }

@@ -24,24 +24,30 @@ const pointInTime = boundedText(inputLimits.name).transform((value, ctx) => {
 
 const sortPattern = new RegExp(`^(${responseSortFields.join('|')}),(asc|desc)$`);
 
+// The Responses API's filters and sort, as Typeform names them: the listing
+// takes them, and so does the export (which has no pages of its own).
+export const responseFilterParams = {
+  since: pointInTime.optional(),
+  until: pointInTime.optional(),
+  included_response_ids: csv.optional(),
+  excluded_response_ids: csv.optional(),
+  response_type: csv.pipe(z.array(z.enum(responseTypes))).optional(),
+  completed: z.enum(['true', 'false']).optional(),
+  sort: boundedText(inputLimits.name)
+    .regex(sortPattern, `field,order with field ${responseSortFields.join(' or ')}`)
+    .optional(),
+  query: boundedText(inputLimits.text).min(1).optional(),
+  fields: csv.optional(),
+  answered_fields: csv.optional(),
+};
+
 // The Responses API's query parameters, as Typeform names them.
 export const responseListQuery = z
   .object({
     page_size: z.coerce.number().int().min(1).max(1000).default(25),
-    since: pointInTime.optional(),
-    until: pointInTime.optional(),
     after: boundedText(inputLimits.id).min(1).optional(),
     before: boundedText(inputLimits.id).min(1).optional(),
-    included_response_ids: csv.optional(),
-    excluded_response_ids: csv.optional(),
-    response_type: csv.pipe(z.array(z.enum(responseTypes))).optional(),
-    completed: z.enum(['true', 'false']).optional(),
-    sort: boundedText(inputLimits.name)
-      .regex(sortPattern, `field,order with field ${responseSortFields.join(' or ')}`)
-      .optional(),
-    query: boundedText(inputLimits.text).min(1).optional(),
-    fields: csv.optional(),
-    answered_fields: csv.optional(),
+    ...responseFilterParams,
   })
   .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] })
   // Typeform: after/before page in the order responses were processed, so

@@ -59,7 +59,7 @@ export class ResponseListingService {
 // Typeform's whole-second timestamps, also for responses stored before they
 // were; a response not yet submitted shows Typeform's zero time (its row's
 // submitted_at is its last save).
-function inWholeSeconds(row: {
+export function inWholeSeconds(row: {
   payload: unknown;
   responseType: string;
   landedAt: Date;
@@ -73,7 +73,10 @@ function inWholeSeconds(row: {
 }
 
 // `fields`: only the answers to these questions (by id or ref).
-function onlyFields(response: ResponseResource, fields: readonly string[] | undefined): ResponseResource {
+export function onlyFields(
+  response: ResponseResource,
+  fields: readonly string[] | undefined,
+): ResponseResource {
   if (!fields) return response;
   const answers = (response.answers as Array<{ field: { id: string; ref: string } }>).filter(
     (answer) => fields.includes(answer.field.id) || fields.includes(answer.field.ref),
