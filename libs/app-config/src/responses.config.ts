@@ -2,6 +2,7 @@ import {
   databasePoolVars,
   databaseUrl,
   formPurgeVars,
+  responsesStreamVars,
   logVars,
   natsVars,
   opsVars,
@@ -23,6 +24,7 @@ export const responsesConfigSchema = z.object({
   ...shutdownVars,
   ...retentionVars,
   ...formPurgeVars,
+  ...responsesStreamVars,
   ...databasePoolVars,
   RESPONSES_DATABASE_URL: databaseUrl("This region's responses database; never another region's."),
   OUTBOX_POLL_INTERVAL_MS: milliseconds(

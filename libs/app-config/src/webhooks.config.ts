@@ -6,6 +6,7 @@ import {
   opsVars,
   redisVars,
   regionVars,
+  responsesStreamVars,
   requireWebhookSecretKey,
   retentionVars,
   shutdownVars,
@@ -24,6 +25,7 @@ export const webhooksConfigSchema = z
     ...webhookSecurityVars,
     ...retentionVars,
     ...formPurgeVars,
+    ...responsesStreamVars,
     WEBHOOKS_DATABASE_URL: databaseUrl("This region's webhooks database (webhooks and delivery attempts)."),
     WEBHOOK_EVENT_ACK_WAIT_MS: z.coerce
       .number()

@@ -12,10 +12,12 @@ export interface StreamDefinition {
    * stream's limits. Fixed when the stream is created.
    */
   retention?: 'limits' | 'interest';
+  /** How long a message is kept at most; without it, until the other limits. */
+  maxAgeMs?: number;
 }
 
-// Creates the stream when it is missing, or brings its subjects and
-// de-duplication window up to date; file storage, kept until its limits.
+// Creates the stream when it is missing, or brings its subjects, de-duplication
+// window and age limit up to date; file storage, kept until its limits.
 // Only features of NATS 2.9 are used (DESIGN.md).
 export async function ensureStream(connection: NatsConnection, stream: StreamDefinition): Promise<void> {
   const manager = await jetstreamManager(connection);
@@ -24,6 +26,8 @@ export async function ensureStream(connection: NatsConnection, stream: StreamDef
     subjects: [...stream.subjects],
     duplicate_window: nanos(stream.duplicateWindowMs),
     retention: stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits,
+    // 0: no age limit.
+    max_age: nanos(stream.maxAgeMs ?? 0),
   };
   try {
     await manager.streams.info(stream.name);

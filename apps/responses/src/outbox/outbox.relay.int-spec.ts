@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { Logger } from '@nestjs/common';
-import type { NatsConnection } from '@nats-io/transport-node';
+import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { parseConfig } from '@formline/config';
 import { Streams, Subjects } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
-import { connectNats } from '@formline/messaging';
+import { connectNats, ensureStream } from '@formline/messaging';
 import { outboxDeadLetteredTotal } from '@formline/ops';
 import {
   eventually,
@@ -114,6 +114,17 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
       (row) => (row?.publishedAt ?? null) !== null,
     );
   const streamEvents = () => readStreamEvents(nats.url, Streams.responses.name);
+
+  it("keeps events on the RESPONSES stream for RESPONSES_STREAM_MAX_AGE_MS at most (a week by default), and brings an existing stream's limit up to date", async () => {
+    const manager = await jetstreamManager(connection);
+    const maxAge = async () => (await manager.streams.info(Streams.responses.name)).config.max_age;
+    expect(await maxAge()).toBe(nanos(7 * 24 * 3_600_000));
+    // A stream made before the limit existed (no age limit) gets it on the next start.
+    await manager.streams.update(Streams.responses.name, { max_age: 0 });
+    await ensureStream(connection, { ...Streams.responses, maxAgeMs: 3_600_000 });
+    expect(await maxAge()).toBe(nanos(3_600_000));
+    await ensureStream(connection, { ...Streams.responses, maxAgeMs: 7 * 24 * 3_600_000 });
+  });
 
   it('publishes an event with its event id as message id and its request id as X-Request-Id, then marks it', async () => {
     const id = randomUUID();

@@ -83,7 +83,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureStream(this.link.connection, Streams.responses);
+    await ensureStream(this.link.connection, {
+      ...Streams.responses,
+      maxAgeMs: this.config.RESPONSES_STREAM_MAX_AGE_MS,
+    });
     const options = { timeout: this.config.OUTBOX_PUBLISH_TIMEOUT_MS };
     this.publisher = jetstreamPublisher(jetstream(this.link.connection, options), () =>
       jetstreamManager(this.link.connection, options),

@@ -52,7 +52,10 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureStream(this.nats, Streams.responses);
+    await ensureStream(this.nats, {
+      ...Streams.responses,
+      maxAgeMs: this.config.RESPONSES_STREAM_MAX_AGE_MS,
+    });
     const manager = await jetstreamManager(this.nats);
     const ackWait = nanos(this.config.WEBHOOK_EVENT_ACK_WAIT_MS);
     try {
