@@ -23,8 +23,8 @@ import {
 // finds it, so the search does see what it looks for.
 describe('form deletion', () => {
   const fixture = useTestRegions({
-    // The form's region; the other's stores are searched too (they never had any of it).
-    regions: ['eu'],
+    // The form's region, and the other, whose address may be the one a form is deleted through.
+    regions: ['eu', 'us'],
     receiver: true,
     extraEnv: ({ scratchDir }) => ({
       FILE_STORAGE_DIR: scratchDir,
@@ -151,6 +151,22 @@ describe('form deletion', () => {
   const outsideResponsesStream = (findings: Finding[]) =>
     findings.filter((finding) => !finding.where.startsWith(`${Streams.responses.name}#`));
 
+  // The purges are done when neither database of the form's region has the
+  // form's rows or a purge any more.
+  async function purged(formId: string): Promise<void> {
+    const rowsLeft = async () => {
+      const [responses] = await fixture.responsesDb.eu.$queryRaw<Array<{ left: bigint }>>`
+        SELECT (SELECT count(*) FROM responses WHERE form_id = ${formId})
+             + (SELECT count(*) FROM uploads WHERE form_id = ${formId})
+             + (SELECT count(*) FROM form_purges) AS left`;
+      const [webhooks] = await fixture.webhooksDb.eu.$queryRaw<Array<{ left: bigint }>>`
+        SELECT (SELECT count(*) FROM webhooks WHERE form_id = ${formId})
+             + (SELECT count(*) FROM form_purges) AS left`;
+      return Number(responses.left) + Number(webhooks.left);
+    };
+    expect(await eventually(rowsLeft, (left) => left === 0, 60_000, 100)).toBe(0);
+  }
+
   it('leaves nothing of a deleted form in any store, and all of another form', async () => {
     const deleted = await plant('deleted');
     const kept = await plant('kept');
@@ -163,19 +179,8 @@ describe('form deletion', () => {
     const deletion = await fixture.api(accounts.owner, 'DELETE', `/forms/${deleted.formId}`);
     expect(deletion.status).toBe(204);
 
-    // The purges are done when neither regional database has the form's rows or its purge any more.
     const started = Date.now();
-    const rowsLeft = async () => {
-      const [responses] = await fixture.responsesDb.eu.$queryRaw<Array<{ left: bigint }>>`
-        SELECT (SELECT count(*) FROM responses WHERE form_id = ${deleted.formId})
-             + (SELECT count(*) FROM uploads WHERE form_id = ${deleted.formId})
-             + (SELECT count(*) FROM form_purges) AS left`;
-      const [webhooks] = await fixture.webhooksDb.eu.$queryRaw<Array<{ left: bigint }>>`
-        SELECT (SELECT count(*) FROM webhooks WHERE form_id = ${deleted.formId})
-             + (SELECT count(*) FROM form_purges) AS left`;
-      return Number(responses.left) + Number(webhooks.left);
-    };
-    expect(await eventually(rowsLeft, (left) => left === 0, 60_000, 100)).toBe(0);
+    await purged(deleted.formId);
     process.stdout.write(`form deletion: purged in ${Date.now() - started} ms after the delete answered\n`);
     // Then every store, whole.
     expect(outsideResponsesStream(await search(needles(deleted)))).toEqual([]);
@@ -189,5 +194,14 @@ describe('form deletion', () => {
     expect(where(found)).toEqual(new Set(['database', 'redis', 'nats', 'files']));
     const listed = await fixture.api(accounts.owner, 'GET', `/forms/${kept.formId}/responses`);
     expect(listed.body.total_items).toBe(submissions);
+  });
+
+  it("purges a form deleted through the other region's address in the form's own region", async () => {
+    const deleted = await plant('elsewhere');
+    // Forms are served by both base addresses; the form's data is in eu.
+    const deletion = await fixture.api(accounts.owner, 'DELETE', `/forms/${deleted.formId}`, undefined, 'us');
+    expect(deletion.status).toBe(204);
+    await purged(deleted.formId);
+    expect(outsideResponsesStream(await search(needles(deleted)))).toEqual([]);
   });
 });
