@@ -78,6 +78,7 @@ export class FormsModule implements OnApplicationShutdown {
             createGlobalDatabase(config.GLOBAL_DATABASE_URL, {
               size: config.DATABASE_POOL_SIZE,
               acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+              statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
             }),
         },
         {

@@ -52,6 +52,7 @@ export class ResponsesModule implements OnApplicationShutdown {
             createResponsesDatabase(config.RESPONSES_DATABASE_URL, {
               size: config.DATABASE_POOL_SIZE,
               acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+              statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
             }),
         },
         // Its own connection for calls to other services and for JetStream.

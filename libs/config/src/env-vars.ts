@@ -170,6 +170,10 @@ export const databasePoolVars = {
     2000,
     'How long a query waits for a free connection before the request is answered 503 (retry later).',
   ),
+  DATABASE_STATEMENT_TIMEOUT_MS: milliseconds(
+    15_000,
+    "How long one SQL statement may run before PostgreSQL cancels it: past the services' request deadline, so it only stops work whose caller has gone.",
+  ),
 };
 
 export const httpVars = {

@@ -15,12 +15,21 @@ export interface DatabasePoolSettings {
    * opening when its caller gave up goes on opening and serves the next one.
    */
   connectTimeoutMs: number;
+  /**
+   * How long one statement may run before PostgreSQL cancels it. Every
+   * statement of a service is bounded (pages, batches, counts capped), so one
+   * that runs this long has lost its caller, whose request gave up at the
+   * RPC deadline: without the bound it would go on holding a connection and
+   * the database's CPU for nobody.
+   */
+  statementTimeoutMs: number;
 }
 
 export const defaultDatabasePool: DatabasePoolSettings = {
   size: 10,
   acquireTimeoutMs: 2000,
   connectTimeoutMs: 30_000,
+  statementTimeoutMs: 15_000,
 };
 
 // Prisma's driver adapter maps the PostgreSQL server's errors and refused
@@ -72,7 +81,12 @@ export function sqlPoolOf(client: object): pg.Pool {
 // The pool under the adapter (exported for its tests).
 export function createDatabasePool(url: string, settings: Partial<DatabasePoolSettings> = {}): pg.Pool {
   return new WatchedPool(
-    { connectionString: url, max: settings.size ?? defaultDatabasePool.size, Client: WatchedClient },
+    {
+      connectionString: url,
+      max: settings.size ?? defaultDatabasePool.size,
+      Client: WatchedClient,
+      statement_timeout: settings.statementTimeoutMs ?? defaultDatabasePool.statementTimeoutMs,
+    },
     settings.acquireTimeoutMs ?? defaultDatabasePool.acquireTimeoutMs,
     settings.connectTimeoutMs ?? defaultDatabasePool.connectTimeoutMs,
   );
