@@ -12,8 +12,8 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
-  // STYLE rule 11: no regex that backtracks super-linearly, as they run on
-  // caller input (a quadratic email check once stalled a whole region).
+  // Caller input is data: no regex that backtracks super-linearly, as they run
+  // on caller input (a quadratic email check once stalled a whole region).
   {
     plugins: { regexp },
     rules: {
@@ -40,9 +40,10 @@ export default tseslint.config(
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
-  // STYLE rule 2 and the project tags of project.json: apps import only libs
-  // (never another app), libs only libs, tools and tests libs and tools; a lib
-  // is reached through its @formline alias.
+  // A service owns its tables and reaches another's data only over NATS, so no
+  // app may import another. With the project tags of project.json: apps import
+  // only libs (never another app), libs only libs, tools and tests libs and
+  // tools; a lib is reached through its @formline alias.
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.cjs', '**/*.js'],
     plugins: { formline: moduleBoundaries },
@@ -60,7 +61,9 @@ export default tseslint.config(
       ],
     },
   },
-  // STYLE rule 3: configuration is read once, by libs/config.
+  // Configuration is parsed and validated once, at boot, by libs/config, so a
+  // bad variable stops the app with its name and nothing reads the environment
+  // behind the schema's back.
   {
     files: ['apps/**/*.ts', 'libs/**/*.ts'],
     ignores: [

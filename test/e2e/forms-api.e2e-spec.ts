@@ -387,7 +387,7 @@ describe('Forms Create API', () => {
       expect(read.text).toBe(created.text);
       const form = read.body;
       expect(form.type).toBe('score');
-      // Typeform's names of the settings SPEC renames, stored under SPEC's.
+      // Typeform's names of the settings we rename, stored under ours.
       expect(form.settings).toMatchObject({
         show_service_branding: false,
         web_analytics: 'UA-12345-1',

@@ -201,7 +201,7 @@ describe('OAuth 2.0 authorization code flow', () => {
       scope: 'forms:read accounts:read offline',
     });
 
-    // An EU account, authorized at {base_url}: its token works on both addresses (SPEC 5.3, 5.4).
+    // An EU account, authorized at {base_url} as every account is: its token works on both addresses.
     const fromUs = await readForm(us, token.body.access_token);
     const fromEu = await readForm(eu, token.body.access_token);
     expect(fromUs.status).toBe(200);

@@ -135,7 +135,7 @@ describe('responses', () => {
     expect(await responsesDb.eu.response.count({ where: { id: token } })).toBe(1);
   });
 
-  it('lists responses on the account region, and nothing on the other (SPEC 1 rule 2)', async () => {
+  it('lists responses on the account region, and nothing on the other (region rule 2)', async () => {
     const here = await api(bob, 'GET', `/forms/${bobForm}/responses`, undefined, undefined, 'eu');
     expect(here.status).toBe(200);
     expect(here.body.total_items).toBeGreaterThan(0);

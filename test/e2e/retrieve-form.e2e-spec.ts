@@ -32,7 +32,7 @@ describe('GET /forms/{form_id} on both base addresses', () => {
     }
   });
 
-  it('answers byte-identical forms on both base addresses (SPEC 1, rule 1)', async () => {
+  it('answers byte-identical forms on both base addresses (region rule 1)', async () => {
     for (const account of [usAccount, euAccount]) {
       const fromUs = await callApi(`${regions.baseUrl('us')}/forms/${account.formId}`, {
         token: account.token,

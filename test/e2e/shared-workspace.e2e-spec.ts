@@ -114,7 +114,7 @@ describe('Forms in a shared workspace', () => {
       const listed = await listResponses(bee, 'eu');
       expect(listed.status).toBe(200);
       expect(listed.body.total_items).toBe(3);
-      // The other region holds none of them: empty, as for the owner (SPEC 1 rule 2).
+      // The other region holds none of them: empty, as for the owner (region rule 2).
       expect((await listResponses(bee, 'us')).body).toMatchObject({ total_items: 0, items: [] });
       const insights = await api(bee, 'GET', `/insights/${formId}/summary`, undefined, 'eu');
       expect(insights.status).toBe(200);

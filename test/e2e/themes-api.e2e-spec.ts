@@ -37,7 +37,7 @@ describe('Themes API', () => {
     });
     const id: string = created.body.id;
 
-    // The same theme on the other region's address (global data, SPEC 1 rule 1).
+    // The same theme on the other region's address (global data, region rule 1).
     const read = await api(accounts.alice, 'GET', `/themes/${id}`, undefined, 'eu');
     expect(read.body).toEqual(created.body);
 

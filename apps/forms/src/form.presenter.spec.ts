@@ -33,10 +33,10 @@ describe('presentForm', () => {
     );
   });
 
-  it('lists the properties in the order of the specification', () => {
+  it('lists the properties in one fixed order', () => {
     expect(Object.keys(presentForm(stored, 'us', links))).toEqual([
       'id',
-      'type', // where Typeform puts it (SPEC 2.1 does not list it)
+      'type', // where Typeform puts it (its form resource reference leaves it out)
       'title',
       'language',
       'fields',

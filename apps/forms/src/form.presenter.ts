@@ -3,8 +3,8 @@ import { computeMilestones, type FormDefinition } from '@formline/form-definitio
 import type { StoredForm } from './form.repository';
 import type { ResourceLinks } from './resource-links';
 
-// The form resource as a client editing the form sees it (SPEC 2.1), keys in
-// the order of the specification, so it reads the same every time.
+// The form resource as a client editing the form sees it, keys in one fixed
+// order, so it reads the same every time.
 export function presentForm(form: StoredForm, region: Region, links: ResourceLinks): FormResource {
   const d = form.definition;
   return {

@@ -2,8 +2,9 @@ import type { Region, RegionBaseUrls } from '@formline/contracts';
 
 // Where resources live, as clients see it. Everything is addressed on the
 // default region's address ({base_url}), so forms read byte-identical through
-// both base addresses (SPEC 1, rule 1); only responses are addressed on the
-// account's own region, which is how a client discovers it (SPEC 1).
+// both base addresses (region rule 1, docs/architecture.md); only responses
+// are addressed on the account's own region, which is how a client discovers
+// it (the form's `_links.responses`).
 export class ResourceLinks {
   private readonly base: string;
 

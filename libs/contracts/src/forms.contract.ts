@@ -3,7 +3,7 @@ import { pageOf, pageRequestSchema } from './pagination';
 import { defineRpc } from './rpc-contract';
 import { Subjects } from './subjects';
 
-// The form resource as a client editing the form sees it (SPEC 2.1). Its model
+// The form resource as a client editing the form sees it. Its model
 // and validation live in libs/form-definition; over the wire it is JSON.
 export const formResourceSchema = z.looseObject({
   id: z.string(),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
-// Typeform's scope names. A token's scopes are the same on both base addresses
-// (SPEC 5.5). `offline` is not an API permission: granted through OAuth, it
-// lets the application have a refresh token.
+// Typeform's scope names. A token's scopes are the same on both base addresses:
+// using the account region's address needs no other scope. `offline` is not
+// an API permission: granted through OAuth, it lets the application have a
+// refresh token.
 export const scopes = [
   'accounts:read',
   'forms:read',

@@ -35,7 +35,7 @@ describe('DomainError', () => {
     },
   );
 
-  // Clients retry only 5xx (SPEC): a caller's mistake mapped to a 5xx would be
+  // Clients retry only 5xx: a caller's mistake mapped to a 5xx would be
   // retried for ever, and an outage mapped to a 4xx would be dropped.
   it('answers 5xx only for what the caller cannot fix', () => {
     const serverSide = Object.values(ErrorCode).filter((code) => httpStatusByCode[code] >= 500);

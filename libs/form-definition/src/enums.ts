@@ -1,4 +1,4 @@
-// Every closed set of values SPEC section 2 names, in one place, so the
+// Every closed set of values the form model names, in one place, so the
 // schemas, the tests and the documentation enumerate the same lists.
 
 export const languages = [
@@ -73,10 +73,10 @@ export const milestoneStatuses = ['active', 'inactive'] as const;
 export const milestoneReasons = ['wrong_position', 'incompatible_feature'] as const;
 export const typingEmulationSpeeds = ['slow', 'medium', 'fast'] as const;
 
-// The form variables SPEC 2.1 defines; logic calculates on these.
+// The form's variables (each starts at 0); logic calculates on these.
 export const variableNames = ['score', 'price'] as const;
 
-// Question types, after Typeform's field model (SPEC leaves fields "not shown").
+// Question types, after Typeform's field model.
 export const fieldTypes = [
   'short_text',
   'long_text',

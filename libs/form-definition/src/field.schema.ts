@@ -12,7 +12,7 @@ import { attachmentSchema, layoutSchema } from './media.schema';
 
 // Questions and blocks, after Typeform's field model: {id, ref, title, type,
 // properties, validations, attachment, layout}, with the properties and
-// validations each type accepts. SPEC leaves the shape "not shown".
+// validations each type accepts.
 
 const description = { description: boundedText(inputLimits.text).optional() };
 const required = { required: z.boolean().optional() };

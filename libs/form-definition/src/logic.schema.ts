@@ -10,8 +10,8 @@ import {
   variableNames,
 } from './enums';
 
-// Logic jumps (SPEC 2.5): for a field or hidden field, actions that run when
-// their condition holds. The shapes are checked here; whether the refs point
+// Logic jumps (the form's `logic` items): for a field or hidden field,
+// actions that run when their condition holds. The shapes are checked here; whether the refs point
 // at something that exists is checked against the whole form (form-references.ts).
 
 export interface ConditionVar {

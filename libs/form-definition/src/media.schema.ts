@@ -2,7 +2,7 @@ import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { attachmentTypes, layoutPlacements, layoutTypes, videoHosts, videoScales } from './enums';
 
-// Attachments and layouts (SPEC 2.4), shared by screens and fields.
+// Attachments and layouts, shared by screens and fields.
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(inputLimits.url);
 

@@ -6,8 +6,8 @@ export interface MilestoneStatus {
   reason?: 'wrong_position' | 'incompatible_feature';
 }
 
-// Milestone status is informative (SPEC 2.6, 3): computed on every read, never
-// taken from the client. A milestone works after a top-level block of the form;
+// Milestone status is informative: computed on every read, never taken from
+// the client. A milestone works after a top-level block of the form;
 // a ref that is not one (unknown, or inside a group) is in the wrong position.
 export function computeMilestones(form: FormDefinition): MilestoneStatus[] {
   const topLevelRefs = new Set(form.fields.map((field) => field.ref));

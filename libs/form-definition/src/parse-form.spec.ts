@@ -20,7 +20,7 @@ import { parseFormDefinition } from './parse-form';
 import { fullForm, withValue } from './test-form.fixture';
 import { typeformFormWithEveryField } from '@formline/form-fixtures';
 
-// Table-driven over SPEC section 2: every enum value accepted, an invalid value
+// Table-driven over the form model: every enum value accepted, an invalid value
 // rejected with the path of the offending property; every required property
 // and every rule likewise.
 
@@ -203,7 +203,7 @@ describe('required properties', () => {
 });
 
 describe('rules', () => {
-  it('rejects more than one milestone (SPEC 7.2, 8.1)', () =>
+  it('rejects more than one milestone (one partial submit point a form)', () =>
     rejectedAt(
       withValue(fullForm(), 'settings.milestones', [{ field_ref: 'name' }, { field_ref: 'color' }]),
       'settings.milestones',
@@ -326,11 +326,11 @@ describe("Typeform's own form JSON", () => {
   });
 });
 
-describe("Typeform's names of the settings SPEC renames", () => {
+describe("Typeform's names of the settings we rename", () => {
   const settingsOf = (settings: Record<string, unknown>) =>
     parseFormDefinition({ title: 't', settings }).definition.settings;
 
-  it('are taken and stored under SPEC names, with Typeform switches kept', () => {
+  it('are taken and stored under our names, with Typeform switches kept', () => {
     const settings = settingsOf({
       show_typeform_branding: false,
       google_analytics: 'UA-1',
@@ -353,7 +353,7 @@ describe("Typeform's names of the settings SPEC renames", () => {
       expect(settings).not.toHaveProperty(name);
   });
 
-  it('agree with SPEC names sent beside them, or are refused', () => {
+  it('agree with our names sent beside them, or are refused', () => {
     expect(settingsOf({ show_typeform_branding: false, show_service_branding: false })).toMatchObject({
       show_service_branding: false,
     });

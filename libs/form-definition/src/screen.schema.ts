@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { buttonModes, thankYouScreenTypes } from './enums';
 import { attachmentSchema, layoutSchema } from './media.schema';
 
-// Welcome and thank-you screens (SPEC 2.2, 2.3).
+// Welcome and thank-you screens.
 
 export const welcomeScreenSchema = z.strictObject({
   id: boundedText(inputLimits.id).optional(),

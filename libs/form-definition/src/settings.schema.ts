@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { embedOriginsSchema } from './embed-origins.schema';
 import { languages, milestoneReasons, milestoneStatuses, progressBars, typingEmulationSpeeds } from './enums';
 
-// Form settings (SPEC 2.6) and conversational settings (SPEC 2.7).
+// Form settings (`settings`) and conversational settings (`cui_settings`).
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(inputLimits.url);
 
@@ -15,8 +15,8 @@ const milestoneSchema = z.strictObject({
   reason: z.enum(milestoneReasons).optional(),
 });
 
-// SPEC 2.6 renames four of Typeform's settings. A form copied from Typeform
-// carries Typeform's names: they are taken too, and stored under SPEC's.
+// Our form settings rename four of Typeform's. A form copied from Typeform
+// carries Typeform's names: they are taken too, and stored under ours.
 export const typeformSettingNames = {
   show_typeform_branding: 'show_service_branding',
   google_analytics: 'web_analytics',
@@ -66,7 +66,7 @@ export const settingsSchema = z
     web_analytics: boundedText(inputLimits.snippet).optional(),
     ad_pixel: boundedText(inputLimits.snippet).optional(),
     tag_manager: boundedText(inputLimits.snippet).optional(),
-    // SPEC 7.2 and 8.1: at most one milestone per form.
+    // At most one milestone (partial submit point) per form; more is refused.
     milestones: z.array(milestoneSchema).max(1, 'a form has at most one milestone').optional(),
     // Typeform's names of the four settings above.
     show_typeform_branding: z.boolean().optional(),
@@ -101,7 +101,7 @@ export const settingsSchema = z
       }
     }
     // Both default to showing; setting both true explicitly asks for two things
-    // SPEC calls mutually exclusive.
+    // that cannot be shown together.
     if (settings.show_time_to_complete === true && settings.show_number_of_submissions === true) {
       ctx.addIssue({
         code: 'custom',

@@ -1,4 +1,4 @@
-// A form that uses every part of SPEC section 2, valid as it is. Tests change
+// A form that uses every part of the form model, valid as it is. Tests change
 // one path at a time and check that the change is accepted or rejected.
 export function fullForm(): Record<string, unknown> {
   const image = {
@@ -7,7 +7,7 @@ export function fullForm(): Record<string, unknown> {
     properties: { description: 'alt text' },
   };
   return {
-    title: 'Everything in SPEC 2',
+    title: 'Everything in the form model',
     language: 'en',
     fields: [
       {

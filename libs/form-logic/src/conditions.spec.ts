@@ -2,7 +2,7 @@ import type { Condition } from '@formline/form-definition';
 import type { AnswerValue } from './answer';
 import { holds, type LogicState } from './conditions';
 
-// Every operator of SPEC 2.5, table-driven: [operator, answer, constant, holds?].
+// Every operator of a logic condition, table-driven: [operator, answer, constant, holds?].
 const answers: Record<string, AnswerValue> = {
   text: 'Hello World',
   number: 7,

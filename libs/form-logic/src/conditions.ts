@@ -10,7 +10,7 @@ export interface LogicState {
 
 type Operand = AnswerValue | undefined;
 
-// Evaluates one condition (SPEC 2.5), `and`/`or` included. Strings compare
+// Evaluates one logic condition, `and`/`or` included. Strings compare
 // case-insensitively, numbers numerically, dates by calendar day; a choice
 // matches by ref, or by label against a constant. A question not answered
 // satisfies only the negative operators.

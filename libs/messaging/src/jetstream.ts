@@ -18,7 +18,8 @@ export interface StreamDefinition {
 
 // Creates the stream when it is missing, or brings its subjects, de-duplication
 // window and age limit up to date; file storage, kept until its limits.
-// Only features of NATS 2.9 are used (DESIGN.md).
+// Only features of NATS 2.9 are used: that is the nats-server the Debian
+// packages give `npm start` and `npm test`.
 export async function ensureStream(connection: NatsConnection, stream: StreamDefinition): Promise<void> {
   const manager = await jetstreamManager(connection);
   const config = {

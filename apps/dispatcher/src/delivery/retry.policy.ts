@@ -5,8 +5,9 @@ import type { DispatcherConfig } from '../dispatcher.config';
 // `give-up` with `disableReason` set turns the webhook off too.
 export type Decision = DeliveryDecision;
 
-// What happens after an attempt, in one place (STYLE: retry, timeout and
-// disable policy live in configuration). `attemptNumber` counts from 1.
+// What happens after an attempt, in one place (retry, timeout and disable
+// policy live in configuration, with documented defaults, not in handlers).
+// `attemptNumber` counts from 1.
 export class RetryPolicy {
   constructor(
     private readonly config: Pick<

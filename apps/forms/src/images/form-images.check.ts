@@ -7,7 +7,8 @@ import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
 import { ImageRepository } from './image.repository';
 
 // Every image a form shows must be one of its account's uploaded images,
-// named by its address (SPEC 2.4, 2.7; Typeform refuses any other): image
+// named by its address (attachments and the avatar must already exist in the
+// account; Typeform refuses any other): image
 // attachments of fields, choices, screens and layouts, and the
 // conversational avatar. A form naming another account's image, a deleted
 // one or an outside address is refused, never stored. A theme's background

@@ -63,7 +63,8 @@ const shared =
   ' A form in a workspace shared with the account is reached too; a member with role `member` ' +
   'may read and change it, but not move it to another workspace nor delete it (403).';
 
-// Typeform's Create API for forms. SPEC 4.1: the same answers on both base addresses.
+// Typeform's Create API for forms: the same answers on both base addresses
+// (region rule 1, docs/architecture.md).
 @Controller('forms')
 export class FormsController {
   constructor(

@@ -64,7 +64,7 @@ const redirect = (description: string) => ({
   },
 });
 
-// GET {base_url}/oauth/authorize (SPEC 4.5): the same address for every
+// GET {base_url}/oauth/authorize: the same address for every
 // account of both regions (accounts are global), served by both gateways.
 // It shows a sign-in and consent page; the POST of that page signs the owner
 // in, and sends the browser back to the client with a code or an error.

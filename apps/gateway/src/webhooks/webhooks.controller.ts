@@ -58,9 +58,9 @@ function checkedTag(tag: string): string {
 }
 
 // Typeform's Webhooks API, plus the delivery log. Webhooks live in the region
-// of the form's account (SPEC 4.2 rule 3): on the other region's address every
-// operation refuses and names the right base address, because a webhook made
-// there would never receive a submission.
+// of the form's account (region rule 3, docs/architecture.md): on the other
+// region's address every operation refuses and names the right base address,
+// because a webhook made there would never receive a submission.
 @Controller('forms/:form_id/webhooks')
 export class WebhooksController {
   constructor(
@@ -98,7 +98,7 @@ export class WebhooksController {
     return this.save(principal, formId, tag, body, requestId);
   }
 
-  // POST on the same path does the same (SPEC 4.2).
+  // POST on the same path does the same (Typeform accepts both).
   @Post(':tag')
   @HttpCode(200)
   @RequiredScope('webhooks:write')

@@ -19,7 +19,7 @@ import { UPLOAD_STORE, uploadBytesRemover } from '../uploads/upload.store';
 // Lists and deletes a form's responses, for its owning account and for the
 // members of a workspace shared with it (as the forms service's FormAccess
 // decides). A form of an account in another region has no responses here:
-// empty results, not an error (SPEC 1 rule 2, 7.1).
+// empty results, not an error (region rule 2, docs/architecture.md).
 @Injectable()
 export class ResponseListingService {
   constructor(

@@ -19,7 +19,8 @@ import { partialSubmissionSchema, submissionSchema } from './submission.schema';
 
 // Accepts a submission: checks it against the form, replays the form's logic,
 // stores the response with its event, and has the event relayed. Only forms
-// whose account lives in this region are accepted (SPEC 1, rule 4).
+// whose account lives in this region are accepted (region rule 4,
+// docs/architecture.md).
 @Injectable()
 export class SubmissionService {
   constructor(

@@ -1,7 +1,8 @@
 import { Counter, Gauge, Histogram, type Metric } from 'prom-client';
 import { metricsRegistry } from './metrics.registry';
 
-// The metrics of the submission pipeline (DESIGN "Events and delivery"),
+// The metrics of the submission pipeline (outbox, stream, delivery queue:
+// docs/architecture.md, "How they talk"),
 // declared once here and fed by the apps that own each stage:
 //   responses   outbox backlog, age     setOutboxStats(), recordOutboxDeadLetters(),
 //                                       recordOutboxFastPathMissed()
