@@ -43,8 +43,9 @@ RUN node tools/build.mjs
 # TypeScript) as an optional peer of @prisma/client, and the apps never load it.
 # It also drops msgpackr's native speed-up, for which msgpackr has a JS fallback.
 # Then what the apps never read: @prisma/client's query compilers for the other
-# databases (CockroachDB, MySQL, SQLite, SQL Server) and its `small` builds (the
-# generated clients load the PostgreSQL `fast` one), type declarations, and the
+# databases (CockroachDB, MySQL, SQLite, SQL Server) and its `fast` builds (the
+# generated clients load the PostgreSQL `small` one, prisma/*/schema.prisma's
+# `compilerBuild`), type declarations, and the
 # dependencies' source maps (the apps' own, in dist/, stay: stack traces use them).
 # sharp's prebuilt libvips for this platform (@img/*) is an optional dependency
 # the gateway does load: it is set aside during the prune and put back.
@@ -53,7 +54,7 @@ RUN cp -a node_modules/@img /tmp/img \
   && npm prune --omit=dev --omit=optional --no-audit --no-fund \
   && mkdir -p node_modules/@img && cp -a /tmp/img/. node_modules/@img/ && rm -rf /tmp/img \
   && find node_modules/@prisma/client/runtime -name 'query_compiler_*' \
-    ! -name 'query_compiler_fast_bg.postgresql.*' -delete \
+    ! -name 'query_compiler_small_bg.postgresql.*' -delete \
   && find node_modules \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -type f -delete
 
 # --- Prisma's migration tooling only, for the migrate image ---------------------

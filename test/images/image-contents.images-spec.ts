@@ -54,12 +54,15 @@ describe('the built images', () => {
     const found = await inImage(
       images.app,
       [
-        'ls node_modules/@prisma/client/runtime/query_compiler_fast_bg.postgresql.js',
+        'ls node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.js',
+        'ls node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.js',
         'ls dist/apps/gateway/src/main.js.map',
         '/usr/bin/tini --version',
       ].join(' && '),
     );
-    expect(found).toMatch(/query_compiler_fast_bg\.postgresql\.js\n.*main\.js\.map\ntini version/);
+    expect(found).toMatch(
+      /query_compiler_small_bg\.postgresql\.js\n.*query_compiler_small_bg\.postgresql\.wasm-base64\.js\n.*main\.js\.map\ntini version/,
+    );
   });
 
   it('migrate holds the migration tooling without the build and test tools', async () => {

@@ -20,4 +20,9 @@ describe('the query compiler each generated client loads', () => {
     expect(client).toContain('query_compiler_small_bg.postgresql.wasm-base64.js');
     expect(client).not.toContain('query_compiler_fast_bg');
   });
+
+  it('the app image keeps that build when it prunes the others', () => {
+    const dockerfile = readFileSync(path.join(root, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain("! -name 'query_compiler_small_bg.postgresql.*' -delete");
+  });
 });
