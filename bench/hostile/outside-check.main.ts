@@ -13,7 +13,8 @@ import { partialSaves } from './attacks/partial-saves.attack';
 import { repeatedTokens } from './attacks/repeated-tokens.attack';
 import { slowBodies } from './attacks/slow-bodies.attack';
 import { sendFrom } from './loopback-http';
-import { type CallKind, NormalCaller } from './normal-caller';
+import type { CallKind, CallSample } from './normal-caller';
+import { NormalCallerThread } from './normal-caller.thread';
 
 // `npm run check:hostile`: the outside check of hostile clients, against a
 // region started by `npm start` (region us), from this machine's loopback
@@ -50,25 +51,23 @@ const bounds = {
   p99FloorMs: Number(env.HOSTILE_P99_FLOOR_MS ?? 500),
 };
 const baselineSeconds = 10;
-const phases: Array<{ name: string; seconds: number; attacks: (target: AttackTarget) => Attack[] }> = [
-  { name: 'slow', seconds: 15, attacks: (target) => [slowBodies(target)] },
-  { name: 'early', seconds: 12, attacks: (target) => [earlyBodies(target)] },
-  { name: 'greedy', seconds: 15, attacks: (target) => [greedy(target)] },
-  { name: 'repeated', seconds: 10, attacks: (target) => [repeatedTokens(target)] },
-  { name: 'images', seconds: 20, attacks: (target) => [imageStampede(target)] },
-  { name: 'partial', seconds: 10, attacks: (target) => [partialSaves(target)] },
-  {
-    name: 'together',
-    seconds: 20,
-    attacks: (target) => [
-      slowBodies(target),
-      earlyBodies(target),
-      greedy(target),
-      repeatedTokens(target),
-      imageStampede(target),
-      partialSaves(target),
-    ],
-  },
+const attackKinds = {
+  slow: slowBodies,
+  early: earlyBodies,
+  greedy,
+  repeated: repeatedTokens,
+  images: imageStampede,
+  partial: partialSaves,
+};
+type AttackKind = keyof typeof attackKinds;
+const kindNames = Object.keys(attackKinds) as AttackKind[];
+const phases: Array<{ name: string; seconds: number; attacks: AttackKind[] }> = [
+  ...kindNames.map((kind) => ({
+    name: kind,
+    seconds: kind === 'greedy' || kind === 'images' ? 20 : kind === 'slow' ? 15 : 12,
+    attacks: [kind],
+  })),
+  { name: 'together', seconds: 20, attacks: kindNames },
 ];
 /** Large images a stampede asks sizes of: 3 × 13 sizes outnumber the render pool's 2 running and 32 waiting. */
 const imagesPerStampede = 3;
@@ -102,14 +101,13 @@ async function main(): Promise<number> {
     `attacker account ${prepared.owner.email}, form ${prepared.formId}, ${prepared.imageIds.length} large images`,
   );
 
-  const caller = new NormalCaller({
+  const caller = new NormalCallerThread({
     base,
     token: demo.token,
     formId: demo.formId,
     readsPerSecond: 8,
     submitsPerSecond: 3,
   });
-  caller.start();
   caller.phase = 'warm-up';
   await sleep(2_000);
   caller.phase = 'baseline';
@@ -124,7 +122,10 @@ async function main(): Promise<number> {
     const imageIds = prepared.imageIds
       .slice(index === phases.length - 1 ? imagesPerStampede : 0)
       .slice(0, imagesPerStampede);
-    const attacks = phase.attacks({ ...prepared, imageIds });
+    // And a form of its own each: one attack spending a form's budgets does not answer for another.
+    const attacks = phase.attacks.map((kind) =>
+      attackKinds[kind]({ ...prepared, formId: prepared.forms[kind], imageIds }),
+    );
     log(`${phase.name}: ${attacks.map((attack) => attack.name).join(', ')} for ${phase.seconds} s`);
     caller.phase = phase.name;
     const phaseStarted = Date.now();
@@ -137,9 +138,9 @@ async function main(): Promise<number> {
     });
   }
   caller.phase = 'after';
-  await caller.stop();
+  const samples = await caller.stop();
 
-  const failures = report(caller, results);
+  const failures = report(samples, results);
   await cleanUp(prepared);
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
   return failures > 0 ? 1 : 0;
@@ -162,7 +163,7 @@ function demoCaller(): { token: string; formId: string } {
 
 // The attacker's account (by the operators' command), token, public form,
 // large images, and a completed response with a progress key.
-async function prepareAttacker(): Promise<AttackTarget> {
+async function prepareAttacker(): Promise<AttackTarget & { forms: Record<AttackKind, string> }> {
   const name = `hostile-${randomBytes(4).toString('hex')}`;
   const owner = { email: `${name}@example.com`, password: randomBytes(12).toString('base64url') };
   const adminCommand = path.join(root, 'dist/tools/admin/main.js');
@@ -219,21 +220,19 @@ async function prepareAttacker(): Promise<AttackTarget> {
     201,
   );
   const bearer = `bearer ${String(minted.token)}`;
-  const form = await api(
-    'POST',
-    '/forms',
-    {
-      title: 'Outside check',
-      fields: [
-        { ref: 'name', title: 'Your name', type: 'short_text' },
-        { ref: 'cv', title: 'Your CV', type: 'file_upload' },
-      ],
-      settings: { is_public: true, autosave_progress: true },
-    },
-    bearer,
-    201,
-  );
-  const formId = String(form.id);
+  const formBody = {
+    title: 'Outside check',
+    fields: [
+      { ref: 'name', title: 'Your name', type: 'short_text' },
+      { ref: 'cv', title: 'Your CV', type: 'file_upload' },
+    ],
+    settings: { is_public: true, autosave_progress: true },
+  };
+  const form = await api('POST', '/forms', formBody, bearer, 201);
+  const forms = { [kindNames[0]]: String(form.id) } as Record<AttackKind, string>;
+  for (const kind of kindNames.slice(1))
+    forms[kind] = String((await api('POST', '/forms', formBody, bearer, 201)).id);
+  const formId = forms.partial;
   const image = (await largeImage()).toString('base64');
   const imageIds: string[] = [];
   for (let index = 0; index < imagesPerStampede * 2; index++) {
@@ -260,6 +259,7 @@ async function prepareAttacker(): Promise<AttackTarget> {
   return {
     base,
     formId,
+    forms,
     token: String(minted.token),
     owner,
     imageIds,
@@ -308,8 +308,8 @@ interface Latency {
   statuses: Map<number, number>;
 }
 
-function latencyOf(caller: NormalCaller, phase: string, kind: CallKind): Latency {
-  const samples = caller.samples.filter((sample) => sample.phase === phase && sample.kind === kind);
+function latencyOf(all: CallSample[], phase: string, kind: CallKind): Latency {
+  const samples = all.filter((sample) => sample.phase === phase && sample.kind === kind);
   const answered = samples.filter((sample) => sample.status !== 0).map((sample) => sample.ms);
   const statuses = new Map<number, number>();
   for (const sample of samples) statuses.set(sample.status, (statuses.get(sample.status) ?? 0) + 1);
@@ -326,10 +326,10 @@ function latencyOf(caller: NormalCaller, phase: string, kind: CallKind): Latency
 const expectedStatus: Record<CallKind, number> = { read: 200, submit: 201 };
 
 // Prints the table and every failure; returns how many there were.
-function report(caller: NormalCaller, results: PhaseResult[]): number {
+function report(samples: CallSample[], results: PhaseResult[]): number {
   const kinds: CallKind[] = ['read', 'submit'];
   const baseline = Object.fromEntries(
-    kinds.map((kind) => [kind, latencyOf(caller, 'baseline', kind)]),
+    kinds.map((kind) => [kind, latencyOf(samples, 'baseline', kind)]),
   ) as Record<CallKind, Latency>;
   const rows: string[][] = [];
   const failures: string[] = [];
@@ -352,7 +352,7 @@ function report(caller: NormalCaller, results: PhaseResult[]): number {
   const phaseFailures = new Map<string, string[]>();
   for (const result of results) {
     const latency = Object.fromEntries(
-      kinds.map((kind) => [kind, latencyOf(caller, result.name, kind)]),
+      kinds.map((kind) => [kind, latencyOf(samples, result.name, kind)]),
     ) as Record<CallKind, Latency>;
     const failed: string[] = [];
     for (const kind of kinds) {

@@ -60,7 +60,7 @@ export function greedy(target: AttackTarget): Attack {
     const basic = Buffer.from(`${target.owner.email}:${target.owner.password}`).toString('base64');
     let minted = 0;
     let past = -1;
-    await loopUntil(until, 4, async (worker) => {
+    await loopUntil(until, 8, async (worker) => {
       if (past >= pastRefusal) return false;
       const answer = await sendFrom(target.base, {
         method: 'POST',
