@@ -21,6 +21,8 @@ export interface RawRequest {
   declaredLength?: number;
   /** The request's head as sent, when it must be malformed or unfinished (the fields above then only name it). */
   head?: string;
+  /** The address the socket is bound to on this side (e.g. another 127.x.y.z, to speak as another client). */
+  localAddress?: string;
 }
 
 // One HTTP/1.1 exchange over a socket of its own, written by hand, for what
@@ -54,7 +56,7 @@ export class RawExchange {
           .map(([name, value]) => `${name}: ${value}\r\n`)
           .join('') +
         '\r\n';
-    this.socket = connect(Number(url.port), url.hostname);
+    this.socket = connect({ port: Number(url.port), host: url.hostname, localAddress: request.localAddress });
     let resolveAnswer: (answer: RawAnswer | undefined) => void = () => undefined;
     this.answer = new Promise((resolve) => (resolveAnswer = resolve));
     this.closed = new Promise((resolve) => this.socket.on('close', () => resolve(this.elapsed())));

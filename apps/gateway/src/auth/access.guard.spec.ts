@@ -103,13 +103,16 @@ const unlimited = {
   }),
 };
 
-async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> {
+async function appWith(
+  controllers: unknown[],
+  limiter: unknown = unlimited,
+): Promise<NestFastifyApplication> {
   const module = await Test.createTestingModule({
     imports: [DiscoveryModule],
     controllers: controllers as never[],
     providers: [
       { provide: RpcClient, useValue: rpc },
-      { provide: RateLimiter, useValue: unlimited },
+      { provide: RateLimiter, useValue: limiter },
       // Caching off: every check asks the (fake) forms service.
       { provide: ReadCache, useValue: { principals: new TtlCache(0, 0) } },
       {
@@ -118,6 +121,7 @@ async function appWith(controllers: unknown[]): Promise<NestFastifyApplication> 
           LOGIN_RATE_LIMIT_ATTEMPTS: 10,
           LOGIN_RATE_LIMIT_WINDOW_MS: 1000,
           AUTH_FAILURE_CACHE_MS: 60_000,
+          AUTH_FAILURE_RATE_LIMIT_WINDOW_MS: 60_000,
         },
       },
       SignInThrottle,
@@ -206,6 +210,42 @@ describe('AccessGuard', () => {
     expect(wrong.statusCode).toBe(401);
     expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic realm="formline"/);
     expect((await call('GET', '/probe/owner', `Bearer ${readToken}`)).statusCode).toBe(401);
+  });
+});
+
+describe('AccessGuard, an address over its failed authentications', () => {
+  // Every budget unlimited but the address's failures, spent at will.
+  let spent = false;
+  const failuresSpendable = {
+    budget: (options: { name: string }) => ({
+      ...unlimited.budget(),
+      refuseIfSpent: () =>
+        spent && options.name === 'auth-failures-address'
+          ? Promise.reject(
+              new DomainError(ErrorCode.RateLimited, 'Too many failed authentications from this address.'),
+            )
+          : Promise.resolve(),
+    }),
+  };
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    app = await appWith([ProbeController], failuresSpendable);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const read = async (token: string) =>
+    (await fetch(`${await app.getUrl()}/probe`, { headers: { authorization: `Bearer ${token}` } })).status;
+
+  it('still serves a token found valid before, once its check has left the read cache', async () => {
+    // The read cache is off here: every request checks its token again, as one does past the cache's life.
+    expect(await read(readToken)).toBe(200);
+    spent = true;
+    expect(await read('tfp_guessed')).toBe(429);
+    expect(await read(readToken)).toBe(200);
   });
 });
 

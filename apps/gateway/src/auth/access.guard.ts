@@ -49,6 +49,11 @@ export class AccessGuard implements CanActivate {
   private readonly perToken: Budget;
   // Tokens that failed authentication a moment ago, by hash, with why.
   private readonly failedTokens: TtlCache<DomainError>;
+  // Tokens found valid within the failures' window, by hash: their address's
+  // failed authentications never hold them back, even once their check has
+  // left the read cache (a few seconds), though they are checked again. A
+  // valid client behind the address of a token guesser (one NAT) is served.
+  private readonly validTokens: TtlCache<true>;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -62,6 +67,7 @@ export class AccessGuard implements CanActivate {
   ) {
     // Bounded: made-up tokens are as many as a client cares to make.
     this.failedTokens = new TtlCache(config.AUTH_FAILURE_CACHE_MS, 10_000);
+    this.validTokens = new TtlCache(config.AUTH_FAILURE_RATE_LIMIT_WINDOW_MS, 10_000);
     this.perToken = rateLimiter.budget(
       { name: 'token', limit: config.RATE_LIMIT_REQUESTS, windowMs: config.RATE_LIMIT_WINDOW_MS },
       'Too many requests with this token.',
@@ -174,13 +180,15 @@ export class AccessGuard implements CanActivate {
       await this.failures.failed(request.ip);
       throw invalidToken(failed);
     }
-    await this.failures.admit(request.ip);
+    if (!this.validTokens.get(tokenHash)) await this.failures.admit(request.ip);
     try {
-      return await this.cache.principals.getOrLoad(
+      const principal = await this.cache.principals.getOrLoad(
         tokenHash,
         () => this.rpc.request(verifyAccessToken, { tokenHash }, request.requestId),
         (verified) => (verified.expiresAt ? Date.parse(verified.expiresAt) : null),
       );
+      this.validTokens.set(tokenHash, true);
+      return principal;
     } catch (error) {
       if (!(error instanceof DomainError && tokenErrors.has(error.code))) throw error;
       this.failedTokens.set(tokenHash, error);

@@ -5,8 +5,8 @@ import { type Budget, RateLimiter } from './rate-limiter';
 // Made-up tokens cost a call to the forms service each: a client address
 // that has failed authentication too often in a window is refused 429 before
 // any further token of its is checked. Only failures are counted, and a token
-// already cached as valid never reaches this (AccessGuard), so valid callers
-// are never slowed by it.
+// found valid within the window never reaches this (AccessGuard), so valid
+// callers are never slowed by it.
 @Injectable()
 export class FailedAuthenticationThrottle {
   private readonly perAddress: Budget;
