@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import { largeTestImage } from '@formline/testing';
 import { percentile } from '../lib/stats';
 import { type Attack, type AttackTarget, sleep } from './attack';
 import { earlyBodies } from './attacks/early-bodies.attack';
@@ -233,7 +233,7 @@ async function prepareAttacker(): Promise<AttackTarget & { forms: Record<AttackK
   for (const kind of kindNames.slice(1))
     forms[kind] = String((await api('POST', '/forms', formBody, bearer, 201)).id);
   const formId = forms.partial;
-  const image = (await largeImage()).toString('base64');
+  const image = (await largeTestImage()).toString('base64');
   const imageIds: string[] = [];
   for (let index = 0; index < imagesPerStampede * 2; index++) {
     const uploaded = await api('POST', '/images', { image, file_name: `large-${index}.jpg` }, bearer, 201);
@@ -265,23 +265,6 @@ async function prepareAttacker(): Promise<AttackTarget & { forms: Record<AttackK
     imageIds,
     completed: { progressKey, token: String(completed.token), text },
   };
-}
-
-// 25 megapixels (the default IMAGE_MAX_PIXELS) of smooth noise: about 1.5 MB
-// of JPEG, under IMAGE_MAX_BYTES, that decodes to 75 MB.
-async function largeImage(): Promise<Buffer> {
-  const noise = await sharp({
-    create: {
-      width: 100,
-      height: 100,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 60 },
-    },
-  })
-    .png()
-    .toBuffer();
-  return sharp(noise).resize(5000, 5000).jpeg({ quality: 80 }).toBuffer();
 }
 
 async function cleanUp(prepared: AttackTarget): Promise<void> {

@@ -1,28 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { sampleValue, scrapeMetrics, useTestRegions } from '@formline/testing';
+import { largeTestImage, sampleValue, scrapeMetrics, useTestRegions } from '@formline/testing';
 
 // The gateway's image work under bursts: the first requests for one size of a
 // large image share one render (the gateway's render counter moves by one,
 // one variant is stored), a full render pool answers 503 with Retry-After
 // (never another 5xx), and small reads are served meanwhile.
-
-// 25 megapixels that decode to 75 MB: smooth noise, a small file.
-async function largeImage(): Promise<Buffer> {
-  const noise = await sharp({
-    create: {
-      width: 100,
-      height: 100,
-      channels: 3,
-      background: '#808080',
-      noise: { type: 'gaussian', mean: 128, sigma: 60 },
-    },
-  })
-    .png()
-    .toBuffer();
-  return sharp(noise).resize(5000, 5000).jpeg({ quality: 80 }).toBuffer();
-}
 
 function smallImage(): Promise<Buffer> {
   return sharp({ create: { width: 64, height: 48, channels: 3, background: '#369' } })
@@ -53,7 +37,7 @@ describe('image renders', () => {
   it('renders a size once for a burst of first requests, and serves a small image meanwhile', async () => {
     const small = await smallImage();
     const uploaded = await api(alice, 'POST', '/images', {
-      image: (await largeImage()).toString('base64'),
+      image: (await largeTestImage()).toString('base64'),
       file_name: 'large.jpg',
     });
     expect(uploaded.status).toBe(201);
@@ -106,7 +90,7 @@ describe('image renders past a full render pool', () => {
 
   it('answers 503 with Retry-After for the sizes past the queue, serves the rest and other reads, and renders the refused ones later', async () => {
     const uploaded = await api(bob, 'POST', '/images', {
-      image: (await largeImage()).toString('base64'),
+      image: (await largeTestImage()).toString('base64'),
       file_name: 'large.jpg',
     });
     expect(uploaded.status).toBe(201);

@@ -16,3 +16,22 @@ export async function uploadTestImage(baseUrl: string, token: string, fileName: 
   if (uploaded.status !== 201) throw new Error(`image upload answered ${uploaded.status}: ${uploaded.text}`);
   return uploaded.body.src as string;
 }
+
+// 25 megapixels (the default IMAGE_MAX_PIXELS) of smooth noise: about 1.5 MB
+// of JPEG, under IMAGE_MAX_BYTES, that decodes to 75 MB. The image work's
+// tests and the outside check render sizes of it.
+export async function largeTestImage(): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const noise = await sharp({
+    create: {
+      width: 100,
+      height: 100,
+      channels: 3,
+      background: '#808080',
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer();
+  return sharp(noise).resize(5000, 5000).jpeg({ quality: 80 }).toBuffer();
+}
