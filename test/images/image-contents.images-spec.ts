@@ -40,7 +40,7 @@ describe('the built images', () => {
         'for tool in gcc cc make python3 g++ git; do command -v $tool; done',
         // The Prisma CLI and its engines, TypeScript, the build and test tools.
         'for dir in prisma @prisma/engines @prisma/migrate typescript @swc/core nx jest eslint; do [ -e node_modules/$dir ] && echo node_modules/$dir; done',
-        'ls node_modules/@prisma/client/runtime | grep query_compiler | grep -v "^query_compiler_fast_bg\\.postgresql\\."',
+        'ls node_modules/@prisma/client/runtime | grep query_compiler | grep -v "^query_compiler_small_bg\\.postgresql\\."',
         'find node_modules -name "*.map" -o -name "*.d.ts" | head -5',
         'ls /var/lib/apt/lists | grep -v -x -e lock -e partial -e auxfiles',
         'ls /var/cache/apt | grep "\\.bin$"',
