@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { regionBaseUrls } from '@formline/config';
+import { homeRegionUrl } from '@formline/config';
 import { type AccessTokenPrincipal, type FormSnapshot, getFormSnapshot } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
@@ -56,9 +56,7 @@ export class SubmissionTargets {
       }
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
     }
-    return form.region === this.config.REGION
-      ? { form }
-      : { form, elsewhere: regionBaseUrls(this.config)[form.region] };
+    return { form, elsewhere: homeRegionUrl(this.config, form.region) };
   }
 
   /**
