@@ -116,7 +116,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
     }
   });
 
-  it("deletes only the account's own application, with its codes, grants and tokens, and tells the gateways", async () => {
+  it("deletes only the account's own application, with its codes, grants and tokens, and tells the gateways whose tokens went", async () => {
     await register(ada, 'client-1');
     const grants = new OAuthGrantRepository(database.client, announcer);
     await grants.createCode({
@@ -153,7 +153,9 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
         db.oAuthRefreshToken.count(),
       ]),
     ).toEqual([0, 0, 0, 0]);
-    expect(await announcedRevocations()).toEqual([ada]);
+    // The tokens that stopped working are Bob's, who authorized the
+    // application: the gateways drop his cached token checks, not Ada's.
+    expect(await announcedRevocations()).toEqual([bob]);
 
     expect(await applications.delete(ada, 'client-1')).toBe(false);
     expect(await announcedRevocations()).toEqual([]);
