@@ -57,7 +57,7 @@ export function themeVariables(theme: ThemeResource): string {
   ].join(';');
 }
 
-// The picture of a block's layout (client/layout.client.ts decides which):
+// The picture of a block's layout (apps/respondent-web's block-layout.rules.ts decides which):
 // <main> names the layout for wide screens and for phones, `data-large` and
 // `data-small`, each `<split|wallpaper|float|stack>-<left|right>`, and the
 // picture is a figure before the question. Split: one half of the screen
