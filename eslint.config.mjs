@@ -56,9 +56,10 @@ export default tseslint.config(
     },
   },
   // Tests run in Node under Jest whatever their project's platform, and set up
-  // what they test with the test and operator libraries.
+  // what they test with the test and operator libraries; a project's build
+  // script (a browser project's bundle.mjs) runs in Node at build time.
   {
-    files: testFiles,
+    files: [...testFiles, 'apps/*/bundle.mjs'],
     rules: {
       'formline/enforce-module-boundaries': ['error', { depConstraints: depConstraints({ tests: true }) }],
     },

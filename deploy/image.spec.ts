@@ -135,6 +135,10 @@ describe('the Dockerfile', () => {
       'libs/ops/src/index.ts',
       'tools/build.mjs',
       'package-lock.json',
+      // The respondent page's browser build and its data, built inside the image.
+      'apps/respondent-web/bundle.mjs',
+      'apps/respondent-web/src/favicon.svg',
+      'libs/respondent-page/src/texts/en.json',
     ])
       expect({ needed, ignored: ignoredByDocker(needed) }).toEqual({ needed, ignored: false });
   });

@@ -9,8 +9,6 @@ const maxLines = 500;
 // several concepts, and is split where they part. Tests are exempt (a spec
 // lists its cases), and so is generated code (Prisma's clients).
 const stillToSplit = new Set([
-  // The respondent page's browser script, before its split into one control a file.
-  'apps/gateway/src/respondent-page/client/respondent-page.client.ts',
   // The data-scale stage of the bench: seeding, listing, insights, export and erasure.
   'bench/scale/data-scale.ts',
 ]);
