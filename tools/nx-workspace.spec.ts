@@ -111,7 +111,7 @@ describe('the Nx workspace', () => {
         expect(target.parallelism).toBe(false);
       }
     }
-    expect(withIntegration).toEqual(expect.arrayContaining(['gateway', 'responses', 'webhooks']));
+    expect(withIntegration).toEqual(expect.arrayContaining(['http-edge', 'responses', 'webhooks']));
     const e2e = graph.nodes.e2e.data.targets['test-e2e'];
     expect(e2e.options?.command).toBe('jest test/e2e/ --selectProjects e2e');
     expect(e2e.parallelism).toBe(false);

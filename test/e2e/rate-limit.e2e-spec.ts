@@ -5,7 +5,7 @@ import { basicAuthorization, callApi, useTestRegions } from '@formline/testing';
 // Per-token rate limits and failed sign-ins through the gateway: over the
 // budget, 429 RATE_LIMITED with Retry-After. How the budgets are counted in
 // Redis (shared by replicas, exact under bursts, over after the window) is
-// the rate limiter's integration spec's (apps/gateway/src/rate-limit).
+// the rate limiter's integration spec's (libs/http-edge/src/rate-limit).
 describe('rate limits', () => {
   const { db, accounts, baseUrl } = useTestRegions({
     regions: ['us'],

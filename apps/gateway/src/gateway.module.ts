@@ -4,10 +4,18 @@ import { connectNats, connectRedisFailFast, NATS_CONNECTION, RpcClient } from '@
 import { objectStoreFrom } from '@formline/object-storage';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
-import { AccessGuard } from './auth/access.guard';
-import { ReadCache } from './cache/read-cache';
-import { RouteAccessAudit } from './auth/route-access.audit';
-import { HttpErrorFilter } from './errors/http-error.filter';
+import {
+  AccessGuard,
+  HTTP_EDGE_CONFIG,
+  ReadCache,
+  RouteAccessAudit,
+  HttpErrorFilter,
+  RateLimiter,
+  SignInThrottle,
+  SubmissionThrottle,
+  UploadThrottle,
+  FailedAuthenticationThrottle,
+} from '@formline/http-edge';
 import { MeController } from './account/me.controller';
 import { InsightsController } from './insights/insights.controller';
 import { RtbfController } from './rtbf/rtbf.controller';
@@ -31,11 +39,6 @@ import { OAuthApplicationsController } from './oauth/oauth-applications.controll
 import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
 import { OAuthGrantsController } from './oauth/oauth-grants.controller';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
-import { RateLimiter } from './rate-limit/rate-limiter';
-import { SignInThrottle } from './rate-limit/sign-in.throttle';
-import { SubmissionThrottle } from './rate-limit/submission.throttle';
-import { UploadThrottle } from './rate-limit/upload.throttle';
-import { FailedAuthenticationThrottle } from './rate-limit/failed-authentication.throttle';
 import { SubmissionTargets } from './responses/submission-target';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
 
@@ -74,6 +77,7 @@ export class GatewayModule implements OnApplicationShutdown {
       ],
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
+        { provide: HTTP_EDGE_CONFIG, useValue: config },
         { provide: IMAGE_STORE, useFactory: () => objectStoreFrom('IMAGE', config) },
         {
           provide: RenderPool,

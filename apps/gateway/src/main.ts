@@ -7,28 +7,34 @@ import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { gatewayConfigSchema } from '@formline/app-config';
-import { AccessGate } from './auth/access.gate';
-import { AccessGuard } from './auth/access.guard';
-import { GatewayModule } from './gateway.module';
-import { imageWorkRoutes } from './images/images.controller';
-import { exposeImageWorkMetrics } from './images/image-work.metrics';
-import { RenderPool } from './images/render.pool';
-import { observeHttpRequests } from './http/http-observability';
-import { installSecurityHeaders } from './http/security-headers';
-import { installLoadShedding, LoadShedder } from './http/load-shedding';
 import {
+  AccessGate,
+  AccessGuard,
+  observeHttpRequests,
+  installSecurityHeaders,
+  installLoadShedding,
+  LoadShedder,
   answerClientError,
   frameworkErrorBody,
   installRequestHygiene,
   parseJsonBody,
-} from './http/request-hygiene';
-import { apiVersion, buildOpenApiDocument } from './openapi/openapi.document';
-import { collectServedRoutes, controllersOf, serveOpenApi, undocumentedRoutes } from './openapi/openapi.http';
-import { describeRoutes } from './openapi/openapi.routes';
-import { RateLimiter } from './rate-limit/rate-limiter';
-import { allowLargerBodies } from './http/body-limits';
-import { keepSocketsOfEarlyRefusals } from './http/early-refusal';
-import { answerIdleSockets, serverTimeoutOptions } from './http/request-timeouts';
+  apiVersion,
+  buildOpenApiDocument,
+  collectServedRoutes,
+  controllersOf,
+  serveOpenApi,
+  undocumentedRoutes,
+  describeRoutes,
+  RateLimiter,
+  allowLargerBodies,
+  keepSocketsOfEarlyRefusals,
+  answerIdleSockets,
+  serverTimeoutOptions,
+} from '@formline/http-edge';
+import { GatewayModule } from './gateway.module';
+import { imageWorkRoutes } from './images/images.controller';
+import { exposeImageWorkMetrics } from './images/image-work.metrics';
+import { RenderPool } from './images/render.pool';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);

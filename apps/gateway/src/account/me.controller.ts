@@ -6,10 +6,7 @@ import {
   getAccountProfile,
 } from '@formline/contracts';
 import { RpcClient } from '@formline/messaging';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { RequestId } from '../http/request-id.decorator';
+import { Principal, RequiredScope, ApiOperation, RequestId } from '@formline/http-edge';
 
 @Controller('me')
 export class MeController {

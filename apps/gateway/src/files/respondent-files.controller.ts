@@ -16,19 +16,21 @@ import {
 } from '@formline/object-storage';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { OptionalPrincipal } from '../auth/optional-principal.decorator';
-import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
+import {
+  OptionalPrincipal,
+  ScopeIfAuthenticated,
+  Principal,
+  RequiredScope,
+  QueryPipe,
+  ApiOperation,
+  RequestId,
+  AnonymousBudget,
+  UploadBudget,
+  type AuthenticatedRequest,
+} from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { QueryPipe } from '../http/query.pipe';
-import { ApiOperation } from '../openapi/api-operation.decorator';
 import { SubmissionTargets } from '../responses/submission-target';
 import { FILE_STORE } from './file.store';
-import { RequestId } from '../http/request-id.decorator';
-import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
-import { UploadBudget } from '../rate-limit/upload-budget.decorator';
-import type { AuthenticatedRequest } from '../auth/authenticated-request';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
 // The body is the file itself, whatever it holds (checked by size only).

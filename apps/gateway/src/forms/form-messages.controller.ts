@@ -8,10 +8,7 @@ import {
 import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { RequestId } from '../http/request-id.decorator';
+import { Principal, RequiredScope, ApiOperation, RequestId } from '@formline/http-edge';
 
 // Typeform's form messages: the page's own texts as the form's owner words them.
 @Controller('forms')

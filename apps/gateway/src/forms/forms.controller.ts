@@ -36,14 +36,18 @@ import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
-import { Principal } from '../auth/principal.decorator';
-import { type CachedForm, ReadCache } from '../cache/read-cache';
-import { RequiredScope } from '../auth/required-scope.decorator';
-import { etagOf, versionFromIfMatch } from '../http/etag';
-import { pagingQuery } from '../http/listing.query';
-import { QueryPipe } from '../http/query.pipe';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { RequestId } from '../http/request-id.decorator';
+import {
+  Principal,
+  type CachedForm,
+  ReadCache,
+  RequiredScope,
+  etagOf,
+  versionFromIfMatch,
+  pagingQuery,
+  QueryPipe,
+  ApiOperation,
+  RequestId,
+} from '@formline/http-edge';
 
 const listQuery = z.object({
   ...pagingQuery,

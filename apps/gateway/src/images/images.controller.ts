@@ -20,20 +20,22 @@ import type { ObjectStore } from '@formline/object-storage';
 import { WebhookUrlPolicy } from '@formline/webhook-delivery';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { OptionalPrincipal } from '../auth/optional-principal.decorator';
-import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
+import {
+  OptionalPrincipal,
+  ScopeIfAuthenticated,
+  Principal,
+  RequiredScope,
+  ApiOperation,
+  parseRequest,
+  RequestId,
+} from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { parseRequest } from '../validation/parse-request';
 import { imageDimensions, inspectImage, renderVariant } from './image-processing';
 import { variantBox } from './image-sizes';
 import { fetchImageUrl, tooLarge } from './image-url.fetcher';
 import { IMAGE_STORE, originalKey, variantKey } from './image.store';
 import { recordImageRender } from './image-work.metrics';
 import { RenderPool } from './render.pool';
-import { RequestId } from '../http/request-id.decorator';
 
 // Images never change once uploaded, so their bytes may be cached for good.
 const immutable = 'public, max-age=31536000, immutable';

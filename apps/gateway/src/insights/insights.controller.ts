@@ -7,10 +7,7 @@ import {
 } from '@formline/contracts';
 import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { RequestId } from '../http/request-id.decorator';
+import { Principal, RequiredScope, ApiOperation, RequestId } from '@formline/http-edge';
 
 // Typeform's Insights API: a form's summary, counted from its responses.
 @Controller('insights')

@@ -1,5 +1,5 @@
 import { DomainError, ErrorCode } from '@formline/errors';
-import { basicCredentialsFrom } from '../auth/basic-credentials';
+import { basicCredentialsFrom } from '@formline/http-edge';
 import { type OAuthParameters, optionalParameter } from './oauth-parameters';
 
 export interface ClientCredentials {

@@ -12,11 +12,7 @@ import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { generateClientId, generateToken, hashAccessToken } from '@formline/tokens';
 import { z } from 'zod';
-import { OwnerCredentials } from '../auth/owner-credentials.decorator';
-import { Owner } from '../auth/owner.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { parseRequest } from '../validation/parse-request';
-import { RequestId } from '../http/request-id.decorator';
+import { OwnerCredentials, Owner, ApiOperation, parseRequest, RequestId } from '@formline/http-edge';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(100),

@@ -7,11 +7,8 @@ import { RpcClient } from '@formline/messaging';
 import { generateAuthorizationCode, hashAccessToken } from '@formline/tokens';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
-import { Public } from '../auth/public.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
+import { Public, ApiOperation, DomainErrorWithHeaders, SignInThrottle, RequestId } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import {
   type AuthorizationRequest,
   AuthorizationPageError,
@@ -21,7 +18,6 @@ import {
 } from './authorization-request';
 import { consentPage, errorPage } from './authorize.page';
 import { asParameters, type OAuthParameters } from './oauth-parameters';
-import { RequestId } from '../http/request-id.decorator';
 
 interface PageReply {
   status(code: number): PageReply;

@@ -9,10 +9,7 @@ import {
 import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
-import { OwnerCredentials } from '../auth/owner-credentials.decorator';
-import { Owner } from '../auth/owner.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { RequestId } from '../http/request-id.decorator';
+import { OwnerCredentials, Owner, ApiOperation, RequestId } from '@formline/http-edge';
 
 // What the API shows of a grant: which application, with which scopes, since when.
 const oauthGrantResourceSchema = z.object({

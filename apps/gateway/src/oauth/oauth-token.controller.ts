@@ -5,8 +5,7 @@ import { RpcClient } from '@formline/messaging';
 import { codeChallengeOf, generateToken, hashAccessToken, isCodeVerifier } from '@formline/tokens';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
-import { Public } from '../auth/public.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
+import { Public, ApiOperation, RequestId } from '@formline/http-edge';
 import { clientCredentialsFrom } from './client-credentials';
 import {
   asParameters,
@@ -15,7 +14,6 @@ import {
   parseScopes,
   requiredParameter,
 } from './oauth-parameters';
-import { RequestId } from '../http/request-id.decorator';
 
 // RFC 6749 5.1, as Typeform answers it.
 const tokenResponseSchema = z.object({

@@ -1,9 +1,8 @@
 import type { Type } from '@nestjs/common';
 import { parseConfig } from '@formline/config';
 import { gatewayConfigSchema } from '@formline/app-config';
+import { buildOpenApiDocument, describeRoutes } from '@formline/http-edge';
 import { GatewayModule } from '../gateway.module';
-import { buildOpenApiDocument } from './openapi.document';
-import { describeRoutes } from './openapi.routes';
 
 const config = parseConfig(gatewayConfigSchema, {
   REGION: 'us',

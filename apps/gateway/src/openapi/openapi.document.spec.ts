@@ -3,14 +3,18 @@ import { parseConfig } from '@formline/config';
 import { ErrorCode } from '@formline/errors';
 import { openApiDocumentProblems } from '@formline/testing';
 import { z } from 'zod';
-import { RequiredScope } from '../auth/required-scope.decorator';
 import { gatewayConfigSchema } from '@formline/app-config';
+import {
+  RequiredScope,
+  QueryPipe,
+  ApiOperation,
+  buildOpenApiDocument,
+  documentationRoutes,
+  undocumentedRoutes,
+  describeRoutes,
+  routeDocumentationProblems,
+} from '@formline/http-edge';
 import { GatewayModule } from '../gateway.module';
-import { QueryPipe } from '../http/query.pipe';
-import { ApiOperation } from './api-operation.decorator';
-import { buildOpenApiDocument, documentationRoutes } from './openapi.document';
-import { undocumentedRoutes } from './openapi.http';
-import { describeRoutes, routeDocumentationProblems } from './openapi.routes';
 
 const config = parseConfig(gatewayConfigSchema, {
   REGION: 'us',

@@ -11,14 +11,12 @@ import {
   imageReferences,
 } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
-import { Public } from '../auth/public.decorator';
+import { Public, ApiOperation, RequestId } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { ApiOperation } from '../openapi/api-operation.decorator';
 import { missingFormPage, respondentPage } from './page-document';
 import { pageScript } from './page-script';
 import { pageDirection, pageLanguageTag, pageTexts } from './page-texts';
 import { withFormMessages } from './form-messages.texts';
-import { RequestId } from '../http/request-id.decorator';
 
 interface PageReply {
   status(code: number): PageReply;

@@ -8,12 +8,14 @@ import {
 import { ErrorCode, errorBodySchema } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
-import { OptionalPrincipal } from '../auth/optional-principal.decorator';
-import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
+import {
+  OptionalPrincipal,
+  ScopeIfAuthenticated,
+  ApiOperation,
+  RequestId,
+  AnonymousBudget,
+} from '@formline/http-edge';
 import { SubmissionTargets } from './submission-target';
-import { RequestId } from '../http/request-id.decorator';
-import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
 
 // Partial responses: a respondent's answers saved before the final submit, as
 // the respondent's page sends them at a milestone and as autosave goes. Who

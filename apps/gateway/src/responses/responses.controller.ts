@@ -14,13 +14,17 @@ import { ErrorCode, errorBodySchema } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
-import { OptionalPrincipal } from '../auth/optional-principal.decorator';
-import { ScopeIfAuthenticated } from '../auth/optional-scope.decorator';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
-import { QueryPipe } from '../http/query.pipe';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { parseRequest } from '../validation/parse-request';
+import {
+  OptionalPrincipal,
+  ScopeIfAuthenticated,
+  Principal,
+  RequiredScope,
+  QueryPipe,
+  ApiOperation,
+  parseRequest,
+  RequestId,
+  AnonymousBudget,
+} from '@formline/http-edge';
 import {
   responseDeleteBody,
   responseDeleteQuery,
@@ -29,8 +33,6 @@ import {
   toResponseQuery,
 } from './response-list.query';
 import { SubmissionTargets } from './submission-target';
-import { RequestId } from '../http/request-id.decorator';
-import { AnonymousBudget } from '../rate-limit/anonymous-budget.decorator';
 
 // Submissions and Typeform's Responses API. Responses live only in the region
 // of the form's account: a submission sent to the other region's address is

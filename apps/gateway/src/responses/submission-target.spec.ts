@@ -2,7 +2,7 @@ import type { FormSnapshot } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import type { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
-import type { ReadCache } from '../cache/read-cache';
+import { type ReadCache } from '@formline/http-edge';
 import type { GatewayConfig } from '../gateway.config';
 import { SubmissionTargets } from './submission-target';
 

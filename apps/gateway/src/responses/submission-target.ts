@@ -4,7 +4,7 @@ import { regionBaseUrls } from '@formline/config';
 import { type AccessTokenPrincipal, type FormSnapshot, getFormSnapshot } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
-import { ReadCache } from '../cache/read-cache';
+import { ReadCache } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 
 /** How the other region answers: a 307 to the same path there, or a refusal. */

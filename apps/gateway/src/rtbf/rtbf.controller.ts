@@ -10,12 +10,8 @@ import {
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
+import { Principal, RequiredScope, ApiOperation, parseRequest, RequestId } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { parseRequest } from '../validation/parse-request';
-import { RequestId } from '../http/request-id.decorator';
 
 // Typeform's body: a bare array of addresses.
 const emailList = z.array(z.string().trim().min(3).max(320)).min(1).max(100);

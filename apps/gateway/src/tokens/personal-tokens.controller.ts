@@ -13,11 +13,7 @@ import { RpcClient } from '@formline/messaging';
 import { generatePersonalAccessToken, hashAccessToken } from '@formline/tokens';
 import { inputLimits } from '@formline/input';
 import { z } from 'zod';
-import { OwnerCredentials } from '../auth/owner-credentials.decorator';
-import { Owner } from '../auth/owner.decorator';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { parseRequest } from '../validation/parse-request';
-import { RequestId } from '../http/request-id.decorator';
+import { OwnerCredentials, Owner, ApiOperation, parseRequest, RequestId } from '@formline/http-edge';
 
 const createBody = z.object({
   name: z.string().trim().min(1).max(100),

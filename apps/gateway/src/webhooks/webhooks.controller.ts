@@ -19,13 +19,16 @@ import {
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
+import {
+  Principal,
+  RequiredScope,
+  QueryPipe,
+  ApiOperation,
+  type ApiOperationOptions,
+  parseRequest,
+  RequestId,
+} from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { QueryPipe } from '../http/query.pipe';
-import { ApiOperation, type ApiOperationOptions } from '../openapi/api-operation.decorator';
-import { parseRequest } from '../validation/parse-request';
-import { RequestId } from '../http/request-id.decorator';
 
 // Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
 const deliveryListQuery = z

@@ -17,12 +17,14 @@ import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
-import { Principal } from '../auth/principal.decorator';
-import { RequiredScope } from '../auth/required-scope.decorator';
-import { pagingQuery } from '../http/listing.query';
-import { QueryPipe } from '../http/query.pipe';
-import { ApiOperation } from '../openapi/api-operation.decorator';
-import { RequestId } from '../http/request-id.decorator';
+import {
+  Principal,
+  RequiredScope,
+  pagingQuery,
+  QueryPipe,
+  ApiOperation,
+  RequestId,
+} from '@formline/http-edge';
 
 const listQuery = z.object({ ...pagingQuery, search: boundedText(inputLimits.text).optional() });
 const notFound = [ErrorCode.WorkspaceNotFound];

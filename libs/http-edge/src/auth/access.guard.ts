@@ -14,7 +14,7 @@ import { ReadCache } from '../cache/read-cache';
 import { TtlCache } from '../cache/ttl-cache';
 import { FailedAuthenticationThrottle } from '../rate-limit/failed-authentication.throttle';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { HTTP_EDGE_CONFIG, type HttpEdgeConfig } from '../http-edge.config';
 import { type Budget, RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import type { AnonymousBudgetName } from '../rate-limit/anonymous-budget.decorator';
@@ -63,7 +63,7 @@ export class AccessGuard implements CanActivate {
     private readonly cache: ReadCache,
     private readonly failures: FailedAuthenticationThrottle,
     private readonly uploads: UploadThrottle,
-    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
+    @Inject(HTTP_EDGE_CONFIG) config: HttpEdgeConfig,
   ) {
     // Bounded: made-up tokens are as many as a client cares to make.
     this.failedTokens = new TtlCache(config.AUTH_FAILURE_CACHE_MS, 10_000);

@@ -12,7 +12,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { hashAccessToken } from '@formline/tokens';
 import { HttpErrorFilter } from '../errors/http-error.filter';
-import { GATEWAY_CONFIG } from '../gateway.config';
+import { HTTP_EDGE_CONFIG } from '../http-edge.config';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { SignInThrottle } from '../rate-limit/sign-in.throttle';
 import { SubmissionThrottle } from '../rate-limit/submission.throttle';
@@ -116,7 +116,7 @@ async function appWith(
       // Caching off: every check asks the (fake) forms service.
       { provide: ReadCache, useValue: { principals: new TtlCache(0, 0) } },
       {
-        provide: GATEWAY_CONFIG,
+        provide: HTTP_EDGE_CONFIG,
         useValue: {
           LOGIN_RATE_LIMIT_ATTEMPTS: 10,
           LOGIN_RATE_LIMIT_WINDOW_MS: 1000,

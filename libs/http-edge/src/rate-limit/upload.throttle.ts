@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
 import type { AuthenticatedRequest } from '../auth/authenticated-request';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { HTTP_EDGE_CONFIG, type HttpEdgeConfig } from '../http-edge.config';
 import { type Budget, RateLimiter } from './rate-limiter';
 
 interface Held {
@@ -62,7 +62,7 @@ export class UploadThrottle {
   private readonly filesPerAccount: Budget;
   private readonly maxFileBytes: number;
 
-  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+  constructor(limiter: RateLimiter, @Inject(HTTP_EDGE_CONFIG) config: HttpEdgeConfig) {
     const windowMs = config.UPLOAD_BUDGET_WINDOW_MS;
     const budget = (name: string, limit: number, description: string) =>
       limiter.budget({ name, limit, windowMs }, description);

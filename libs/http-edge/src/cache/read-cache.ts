@@ -7,7 +7,7 @@ import {
   workspaceAccessRevoked,
 } from '@formline/contracts';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
-import type { GatewayConfig } from '../gateway.config';
+import type { HttpEdgeConfig } from '../http-edge.config';
 import { TtlCache } from './ttl-cache';
 
 export type CachedPrincipal = AccessTokenPrincipal;
@@ -42,7 +42,7 @@ export class ReadCache implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly nats: NatsConnection,
-    config: Pick<GatewayConfig, 'READ_CACHE_TTL_MS' | 'READ_CACHE_MAX_ENTRIES'>,
+    config: Pick<HttpEdgeConfig, 'READ_CACHE_TTL_MS' | 'READ_CACHE_MAX_ENTRIES'>,
   ) {
     const ttl = config.READ_CACHE_TTL_MS;
     const max = config.READ_CACHE_MAX_ENTRIES;

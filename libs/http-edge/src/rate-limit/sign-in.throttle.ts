@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { HTTP_EDGE_CONFIG, type HttpEdgeConfig } from '../http-edge.config';
 import { type Budget, RateLimiter } from './rate-limiter';
 
 // Slows password guessing, whichever door a sign-in comes through (the OAuth
@@ -23,7 +23,7 @@ export class SignInThrottle {
   private readonly checksPerEmail: Budget;
   private readonly checksPerAddress: Budget;
 
-  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+  constructor(limiter: RateLimiter, @Inject(HTTP_EDGE_CONFIG) config: HttpEdgeConfig) {
     const windowMs = config.LOGIN_RATE_LIMIT_WINDOW_MS;
     this.perEmail = limiter.budget(
       { name: 'login-email', limit: config.LOGIN_RATE_LIMIT_ATTEMPTS, windowMs },

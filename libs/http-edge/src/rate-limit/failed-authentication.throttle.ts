@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { HTTP_EDGE_CONFIG, type HttpEdgeConfig } from '../http-edge.config';
 import { type Budget, RateLimiter } from './rate-limiter';
 
 // Made-up tokens cost a call to the forms service each: a client address
@@ -11,7 +11,7 @@ import { type Budget, RateLimiter } from './rate-limiter';
 export class FailedAuthenticationThrottle {
   private readonly perAddress: Budget;
 
-  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+  constructor(limiter: RateLimiter, @Inject(HTTP_EDGE_CONFIG) config: HttpEdgeConfig) {
     this.perAddress = limiter.budget(
       {
         name: 'auth-failures-address',

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { HTTP_EDGE_CONFIG, type HttpEdgeConfig } from '../http-edge.config';
 import { type Budget, RateLimiter } from './rate-limiter';
 
 // Anonymous submissions (public forms take them from anyone) have two
@@ -15,7 +15,7 @@ export class SubmissionThrottle {
   private readonly progressPerAddress: Budget;
   private readonly progressPerForm: Budget;
 
-  constructor(limiter: RateLimiter, @Inject(GATEWAY_CONFIG) config: GatewayConfig) {
+  constructor(limiter: RateLimiter, @Inject(HTTP_EDGE_CONFIG) config: HttpEdgeConfig) {
     const windowMs = config.SUBMISSION_RATE_LIMIT_WINDOW_MS;
     this.perAddress = limiter.budget(
       { name: 'submit-address', limit: config.SUBMISSION_RATE_LIMIT_PER_ADDRESS, windowMs },

@@ -5,7 +5,7 @@ import { connectRedisFailFast } from '@formline/messaging';
 import { testInfra } from '@formline/testing';
 import { z } from 'zod';
 import { DomainErrorWithHeaders } from '../errors/domain-error-with-headers';
-import type { GatewayConfig } from '../gateway.config';
+import type { HttpEdgeConfig } from '../http-edge.config';
 import { RateLimiter } from './rate-limiter';
 import { SignInThrottle } from './sign-in.throttle';
 
@@ -81,7 +81,7 @@ describe('rate limits in Redis', () => {
         LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: String(addressAttempts),
         LOGIN_RATE_LIMIT_WINDOW_MS: '10000',
         ...checks,
-      }) as GatewayConfig;
+      }) as HttpEdgeConfig;
     const wrongPassword = () =>
       Promise.reject(new DomainError(ErrorCode.AuthenticationFailed, 'Wrong password.'));
     const rightPassword = () => Promise.resolve('signed in');
