@@ -22,8 +22,9 @@ import { NormalCallerThread } from './normal-caller.thread';
 // submits to it at a steady rate while slow, early, greedy and repeated
 // clients, an image stampede and partial saves under a completed response's
 // key run one phase after another, then all together. It prints, per phase,
-// the normal caller's latency against its quiet baseline measured first in the
-// same run, its statuses, and the attackers' statuses; it exits 1 when the
+// the normal caller's latency against its quiet baseline measured in the same
+// run (alone, before the first attack and after the last), its statuses, the
+// CPU the check itself and the machine used, and the attackers' statuses; it exits 1 when the
 // normal caller got anything but its 200/201 or was slowed past the bounds
 // below, or an attacker got an answer the gateway does not promise (a 500, a
 // 5xx other than 503 with Retry-After, a refusal that waited for the body).
@@ -51,6 +52,12 @@ const bounds = {
   p99FloorMs: Number(env.HOSTILE_P99_FLOOR_MS ?? 500),
 };
 const baselineSeconds = 10;
+/**
+ * The normal caller alone, before the first attack and after the last: the
+ * machine is shared (other processes come and go over a run of minutes), so
+ * the baseline is both together, and each is printed to show the drift.
+ */
+const quietPhases = ['quiet before', 'quiet after'];
 const attackKinds = {
   slow: slowBodies,
   early: earlyBodies,
@@ -114,11 +121,14 @@ async function main(): Promise<number> {
   });
   caller.phase = 'warm-up';
   await sleep(2_000);
-  caller.phase = 'baseline';
-  log(`baseline: the normal caller alone for ${baselineSeconds} s`);
-  const quietCpu = new CpuUse();
-  await sleep(baselineSeconds * 1000);
-  const baselineCpu = quietCpu.read();
+  const quiet = async (name: string) => {
+    caller.phase = name;
+    log(`${name}: the normal caller alone for ${baselineSeconds} s`);
+    const cpu = new CpuUse();
+    await sleep(baselineSeconds * 1000);
+    return cpu.read();
+  };
+  const quietCpu = [await quiet(quietPhases[0])];
 
   const results: PhaseResult[] = [];
   for (const phase of phases) {
@@ -145,10 +155,12 @@ async function main(): Promise<number> {
       cpu: cpu.read(),
     });
   }
-  caller.phase = 'after';
+  caller.phase = 'between';
+  await sleep(1_500);
+  quietCpu.push(await quiet(quietPhases[1]));
   const samples = await caller.stop();
 
-  const failures = report(samples, results, baselineCpu);
+  const failures = report(samples, results, quietCpu);
   await cleanUp(prepared);
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
   return failures > 0 ? 1 : 0;
@@ -334,8 +346,9 @@ interface Latency {
   statuses: Map<number, number>;
 }
 
-function latencyOf(all: CallSample[], phase: string, kind: CallKind): Latency {
-  const samples = all.filter((sample) => sample.phase === phase && sample.kind === kind);
+function latencyOf(all: CallSample[], phase: string | string[], kind: CallKind): Latency {
+  const phases = typeof phase === 'string' ? [phase] : phase;
+  const samples = all.filter((sample) => phases.includes(sample.phase) && sample.kind === kind);
   const answered = samples.filter((sample) => sample.status !== 0).map((sample) => sample.ms);
   const statuses = new Map<number, number>();
   for (const sample of samples) statuses.set(sample.status, (statuses.get(sample.status) ?? 0) + 1);
@@ -352,11 +365,14 @@ function latencyOf(all: CallSample[], phase: string, kind: CallKind): Latency {
 const expectedStatus: Record<CallKind, number> = { read: 200, submit: 201 };
 
 // Prints the table and every failure; returns how many there were.
-function report(samples: CallSample[], results: PhaseResult[], baselineCpu: PhaseResult['cpu']): number {
+function report(samples: CallSample[], results: PhaseResult[], quietCpu: Array<PhaseResult['cpu']>): number {
   const kinds: CallKind[] = ['read', 'submit'];
-  const baseline = Object.fromEntries(
-    kinds.map((kind) => [kind, latencyOf(samples, 'baseline', kind)]),
-  ) as Record<CallKind, Latency>;
+  const latencies = (phase: string | string[]) =>
+    Object.fromEntries(kinds.map((kind) => [kind, latencyOf(samples, phase, kind)])) as Record<
+      CallKind,
+      Latency
+    >;
+  const baseline = latencies(quietPhases);
   const rows: string[][] = [];
   const failures: string[] = [];
   const cell = (value: number, ratio?: number) =>
@@ -368,13 +384,17 @@ function report(samples: CallSample[], results: PhaseResult[], baselineCpu: Phas
       )
       .join(' / ');
 
-  rows.push([
-    'baseline',
-    String(baselineSeconds),
-    ...kinds.flatMap((kind) => [cell(baseline[kind].p50), cell(baseline[kind].p99)]),
-    normalStatuses(baseline),
-    'ok',
-  ]);
+  for (const [name, latency, seconds] of [
+    ...quietPhases.map((phase) => [phase, latencies(phase), baselineSeconds] as const),
+    ['baseline (both)', baseline, 2 * baselineSeconds] as const,
+  ])
+    rows.push([
+      name,
+      String(seconds),
+      ...kinds.flatMap((kind) => [cell(latency[kind].p50), cell(latency[kind].p99)]),
+      normalStatuses(latency),
+      '',
+    ]);
   const phaseFailures = new Map<string, string[]>();
   for (const result of results) {
     const latency = Object.fromEntries(
@@ -434,9 +454,10 @@ function report(samples: CallSample[], results: PhaseResult[], baselineCpu: Phas
     ...rows.map(line),
     '',
   ];
-  out.push(
-    `baseline: the check itself ${baselineCpu.check.toFixed(2)} of ${baselineCpu.cores} cores, the machine ${Math.round(baselineCpu.machine * 100)}% busy`,
-  );
+  for (const [index, cpu] of quietCpu.entries())
+    out.push(
+      `${quietPhases[index]}: the check itself ${cpu.check.toFixed(2)} of ${cpu.cores} cores, the machine ${Math.round(cpu.machine * 100)}% busy`,
+    );
   for (const result of results) {
     out.push(
       `${result.name} (load average ${result.load.toFixed(1)}; the check itself ${result.cpu.check.toFixed(2)} of ${result.cpu.cores} cores, the machine ${Math.round(result.cpu.machine * 100)}% busy):`,

@@ -95,6 +95,8 @@ export function greedyTokens(target: AttackTarget): Attack {
             ? `429 (${errorOf(answer.text).description ?? ''})`
             : undefined;
       if (answer.status === 201) minted++;
+      // Password checks queued past their bound are shed (503 with Retry-After, as promised): go on.
+      else if (answer.status === 503 && answer.headers['retry-after'] !== undefined) return;
       else if (refusal) {
         if (past < 0) notes.push(`${tokens.caller}: ${refusal} after ${minted} minted by this run`);
         past = Math.max(past, 0) + 1;
