@@ -75,7 +75,7 @@ describe('the Dockerfile', () => {
     expect(stage('deps').instructions.join('\n')).not.toMatch(/^COPY \. /m);
     expect(stage('build').instructions).toEqual(expect.arrayContaining(['RUN node tools/build.mjs']));
     expect(chain('build').map((current) => current.name)).toContain('deps');
-    // See docs/decisions.md: npm ci cannot work with this lockfile.
+    // See docs/decisions/operations-and-deploy.md: npm ci cannot work with this lockfile.
     expect(stages.flatMap((current) => current.instructions).join('\n')).not.toMatch(/npm ci\b/);
     expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm prune --omit=dev/);
     for (const target of ['app', 'migrate']) {

@@ -34,7 +34,7 @@ export const databases = {
 } as const;
 type Database = keyof typeof databases;
 
-// The region that runs the global database's migration Job (docs/decisions.md).
+// The region that runs the global database's migration Job (docs/decisions/operations-and-deploy.md).
 export const globalMigrationRegion: Region = 'us';
 const autoscaledApps: readonly AppName[] = ['gateway', 'dispatcher'];
 // libs/ops gives each dependency check 2 s; the readiness probe must wait longer.

@@ -3,7 +3,7 @@
 // used: @nx/eslint-plugin exists only for an older Nx than ours, and it skips
 // itself with a warning (not an error) whenever no project graph is cached,
 // so a fresh clone would lint green while breaking every boundary
-// (docs/decisions.md, "Module boundaries").
+// (docs/decisions/code-structure.md, "Module boundaries").
 //
 // Every folder with a project.json is a project with its tags. An import that
 // lands in another project must be allowed by the importing project's tags,

@@ -33,6 +33,7 @@ export * from './http/request-timeouts';
 export * from './http/security-headers';
 export * from './openapi/api-operation.decorator';
 export * from './openapi/docs.page';
+export * from './openapi/home.page';
 export * from './openapi/json-schemas';
 export * from './openapi/openapi.components';
 export * from './openapi/openapi.document';

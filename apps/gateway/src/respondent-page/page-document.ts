@@ -103,8 +103,8 @@ ${meta.join('\n')}
       "base-uri 'none'",
       "form-action 'none'",
       // Framed by pages of the gateway's own origin and of the origins the
-      // form's owner named, nothing else (docs/decisions.md, "Respondent
-      // page: framed by its own origin and the form's embed origins").
+      // form's owner named, nothing else (docs/decisions/respondent-page.md,
+      // "Framed by its own origin and the form's embed origins").
       ["frame-ancestors 'self'", ...(input.embedOrigins ?? [])].join(' '),
     ].join('; '),
   };

@@ -9,6 +9,7 @@ import {
   type FormDefinition,
   imageIdFromHref,
   imageReferences,
+  mayRespond,
 } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { Public, ApiOperation, RequestId } from '@formline/http-edge';
@@ -172,7 +173,7 @@ export class RespondentPageController {
   private async findPublic(formId: string, requestId: string): Promise<FormPage | undefined> {
     try {
       const found = await this.rpc.request(getFormPage, { formId }, requestId);
-      return found.isPublic ? found : undefined;
+      return mayRespond(found, undefined) ? found : undefined;
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.FormNotFound) return undefined;
       throw error;
