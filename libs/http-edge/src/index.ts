@@ -45,5 +45,6 @@ export * from './rate-limit/rate-limiter';
 export * from './rate-limit/sign-in.throttle';
 export * from './rate-limit/submission.throttle';
 export * from './rate-limit/upload-budget.decorator';
+export * from './rate-limit/upload-reservation';
 export * from './rate-limit/upload.throttle';
 export * from './validation/parse-request';
