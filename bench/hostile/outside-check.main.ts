@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { largeTestImage } from '@formline/testing';
 import { percentile } from '../lib/stats';
 import { type Attack, type AttackTarget, sleep } from './attack';
 import { earlyBodies } from './attacks/early-bodies.attack';
-import { greedy } from './attacks/greedy.attack';
+import { greedyTokens, greedyUploads } from './attacks/greedy.attack';
 import { imageStampede } from './attacks/image-stampede.attack';
 import { partialSaves } from './attacks/partial-saves.attack';
 import { repeatedTokens } from './attacks/repeated-tokens.attack';
@@ -22,8 +22,9 @@ import { NormalCallerThread } from './normal-caller.thread';
 // submits to it at a steady rate while slow, early, greedy and repeated
 // clients, an image stampede and partial saves under a completed response's
 // key run one phase after another, then all together. It prints, per phase,
-// the normal caller's latency against its quiet baseline measured first in the
-// same run, its statuses, and the attackers' statuses; it exits 1 when the
+// the normal caller's latency against its quiet baseline measured in the same
+// run (alone, before the first attack and after the last), its statuses, the
+// CPU the check itself and the machine used, and the attackers' statuses; it exits 1 when the
 // normal caller got anything but its 200/201 or was slowed past the bounds
 // below, or an attacker got an answer the gateway does not promise (a 500, a
 // 5xx other than 503 with Retry-After, a refusal that waited for the body).
@@ -51,24 +52,34 @@ const bounds = {
   p99FloorMs: Number(env.HOSTILE_P99_FLOOR_MS ?? 500),
 };
 const baselineSeconds = 10;
+/**
+ * The normal caller alone, before the first attack and after the last: the
+ * machine is shared (other processes come and go over a run of minutes), so
+ * the baseline is both together, and each is printed to show the drift.
+ */
+const quietPhases = ['quiet before', 'quiet after'];
 const attackKinds = {
   slow: slowBodies,
   early: earlyBodies,
-  greedy,
+  'greedy-uploads': greedyUploads,
+  'greedy-tokens': greedyTokens,
   repeated: repeatedTokens,
   images: imageStampede,
   partial: partialSaves,
 };
 type AttackKind = keyof typeof attackKinds;
 const kindNames = Object.keys(attackKinds) as AttackKind[];
-const phases: Array<{ name: string; seconds: number; attacks: AttackKind[] }> = [
+const allPhases: Array<{ name: string; seconds: number; attacks: AttackKind[] }> = [
   ...kindNames.map((kind) => ({
     name: kind,
-    seconds: kind === 'greedy' || kind === 'images' ? 20 : kind === 'slow' ? 15 : 12,
+    seconds: kind.startsWith('greedy') || kind === 'images' ? 20 : kind === 'slow' ? 15 : 12,
     attacks: [kind],
   })),
   { name: 'together', seconds: 20, attacks: kindNames },
 ];
+// HOSTILE_PHASES (comma separated names) runs only those, to look at one closely.
+const chosenPhases = (env.HOSTILE_PHASES ?? '').split(',').filter(Boolean);
+const phases = allPhases.filter((phase) => chosenPhases.length === 0 || chosenPhases.includes(phase.name));
 /** Large images a stampede asks sizes of: 3 × 13 sizes outnumber the render pool's 2 running and 32 waiting. */
 const imagesPerStampede = 3;
 const started = Date.now();
@@ -110,17 +121,22 @@ async function main(): Promise<number> {
   });
   caller.phase = 'warm-up';
   await sleep(2_000);
-  caller.phase = 'baseline';
-  log(`baseline: the normal caller alone for ${baselineSeconds} s`);
-  await sleep(baselineSeconds * 1000);
+  const quiet = async (name: string) => {
+    caller.phase = name;
+    log(`${name}: the normal caller alone for ${baselineSeconds} s`);
+    const cpu = new CpuUse();
+    await sleep(baselineSeconds * 1000);
+    return cpu.read();
+  };
+  const quietCpu = [await quiet(quietPhases[0])];
 
   const results: PhaseResult[] = [];
-  for (const [index, phase] of phases.entries()) {
+  for (const phase of phases) {
     caller.phase = 'between';
     await sleep(1_500);
     // Each stampede asks for sizes of images of its own: none of them rendered yet.
     const imageIds = prepared.imageIds
-      .slice(index === phases.length - 1 ? imagesPerStampede : 0)
+      .slice(phase.name === 'together' ? imagesPerStampede : 0)
       .slice(0, imagesPerStampede);
     // And a form of its own each: one attack spending a form's budgets does not answer for another.
     const attacks = phase.attacks.map((kind) =>
@@ -129,18 +145,22 @@ async function main(): Promise<number> {
     log(`${phase.name}: ${attacks.map((attack) => attack.name).join(', ')} for ${phase.seconds} s`);
     caller.phase = phase.name;
     const phaseStarted = Date.now();
+    const cpu = new CpuUse();
     await Promise.all(attacks.map((attack) => attack.run(Date.now() + phase.seconds * 1000)));
     results.push({
       name: phase.name,
       seconds: (Date.now() - phaseStarted) / 1000,
       attacks,
       load: loadavg()[0],
+      cpu: cpu.read(),
     });
   }
-  caller.phase = 'after';
+  caller.phase = 'between';
+  await sleep(1_500);
+  quietCpu.push(await quiet(quietPhases[1]));
   const samples = await caller.stop();
 
-  const failures = report(samples, results);
+  const failures = report(samples, results, quietCpu);
   await cleanUp(prepared);
   log(`done in ${Math.round((Date.now() - started) / 1000)} s`);
   return failures > 0 ? 1 : 0;
@@ -151,6 +171,41 @@ interface PhaseResult {
   seconds: number;
   attacks: Attack[];
   load: number;
+  cpu: { check: number; machine: number; cores: number };
+}
+
+// The machine's cores are shared by the region, the check's own attackers
+// and anything else running: each phase says how much of them the check
+// itself took (its attackers, in cores) and how busy the whole machine was,
+// so a slow phase can be told from a machine that had no CPU left to give.
+class CpuUse {
+  private readonly own = process.cpuUsage();
+  private readonly machine = machineTicks();
+  private readonly since = process.hrtime.bigint();
+
+  read(): { check: number; machine: number; cores: number } {
+    const wallUs = Number(process.hrtime.bigint() - this.since) / 1000;
+    const own = process.cpuUsage(this.own);
+    const now = machineTicks();
+    const busy = now.busy - this.machine.busy;
+    const total = busy + now.idle - this.machine.idle;
+    return {
+      check: (own.user + own.system) / wallUs,
+      machine: total > 0 ? busy / total : 0,
+      cores: availableParallelism(),
+    };
+  }
+}
+
+// Busy and idle time of all cores so far (Linux's /proc/stat; zero elsewhere).
+function machineTicks(): { busy: number; idle: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = (fields[3] ?? 0) + (fields[4] ?? 0);
+    return { busy: fields.reduce((sum, value) => sum + value, 0) - idle, idle };
+  } catch {
+    return { busy: 0, idle: 0 };
+  }
 }
 
 function demoCaller(): { token: string; formId: string } {
@@ -291,8 +346,9 @@ interface Latency {
   statuses: Map<number, number>;
 }
 
-function latencyOf(all: CallSample[], phase: string, kind: CallKind): Latency {
-  const samples = all.filter((sample) => sample.phase === phase && sample.kind === kind);
+function latencyOf(all: CallSample[], phase: string | string[], kind: CallKind): Latency {
+  const phases = typeof phase === 'string' ? [phase] : phase;
+  const samples = all.filter((sample) => phases.includes(sample.phase) && sample.kind === kind);
   const answered = samples.filter((sample) => sample.status !== 0).map((sample) => sample.ms);
   const statuses = new Map<number, number>();
   for (const sample of samples) statuses.set(sample.status, (statuses.get(sample.status) ?? 0) + 1);
@@ -309,11 +365,14 @@ function latencyOf(all: CallSample[], phase: string, kind: CallKind): Latency {
 const expectedStatus: Record<CallKind, number> = { read: 200, submit: 201 };
 
 // Prints the table and every failure; returns how many there were.
-function report(samples: CallSample[], results: PhaseResult[]): number {
+function report(samples: CallSample[], results: PhaseResult[], quietCpu: Array<PhaseResult['cpu']>): number {
   const kinds: CallKind[] = ['read', 'submit'];
-  const baseline = Object.fromEntries(
-    kinds.map((kind) => [kind, latencyOf(samples, 'baseline', kind)]),
-  ) as Record<CallKind, Latency>;
+  const latencies = (phase: string | string[]) =>
+    Object.fromEntries(kinds.map((kind) => [kind, latencyOf(samples, phase, kind)])) as Record<
+      CallKind,
+      Latency
+    >;
+  const baseline = latencies(quietPhases);
   const rows: string[][] = [];
   const failures: string[] = [];
   const cell = (value: number, ratio?: number) =>
@@ -325,13 +384,17 @@ function report(samples: CallSample[], results: PhaseResult[]): number {
       )
       .join(' / ');
 
-  rows.push([
-    'baseline',
-    String(baselineSeconds),
-    ...kinds.flatMap((kind) => [cell(baseline[kind].p50), cell(baseline[kind].p99)]),
-    normalStatuses(baseline),
-    'ok',
-  ]);
+  for (const [name, latency, seconds] of [
+    ...quietPhases.map((phase) => [phase, latencies(phase), baselineSeconds] as const),
+    ['baseline (both)', baseline, 2 * baselineSeconds] as const,
+  ])
+    rows.push([
+      name,
+      String(seconds),
+      ...kinds.flatMap((kind) => [cell(latency[kind].p50), cell(latency[kind].p99)]),
+      normalStatuses(latency),
+      '',
+    ]);
   const phaseFailures = new Map<string, string[]>();
   for (const result of results) {
     const latency = Object.fromEntries(
@@ -391,8 +454,14 @@ function report(samples: CallSample[], results: PhaseResult[]): number {
     ...rows.map(line),
     '',
   ];
+  for (const [index, cpu] of quietCpu.entries())
+    out.push(
+      `${quietPhases[index]}: the check itself ${cpu.check.toFixed(2)} of ${cpu.cores} cores, the machine ${Math.round(cpu.machine * 100)}% busy`,
+    );
   for (const result of results) {
-    out.push(`${result.name} (load average ${result.load.toFixed(1)}):`);
+    out.push(
+      `${result.name} (load average ${result.load.toFixed(1)}; the check itself ${result.cpu.check.toFixed(2)} of ${result.cpu.cores} cores, the machine ${Math.round(result.cpu.machine * 100)}% busy):`,
+    );
     for (const attack of result.attacks) {
       for (const tally of attack.tallies) out.push(`  ${tally.caller}: ${tally.summary()}`);
       for (const note of attack.notes) out.push(`  - ${note}`);

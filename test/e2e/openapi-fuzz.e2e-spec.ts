@@ -171,7 +171,12 @@ describe('fuzzing the API document', () => {
   const { regions, receiver, accounts } = useTestRegions({
     regions: ['us'],
     receiver: true,
-    extraEnv: { RATE_LIMIT_REQUESTS: '0', LOGIN_RATE_LIMIT_ATTEMPTS: '0' },
+    extraEnv: {
+      RATE_LIMIT_REQUESTS: '0',
+      LOGIN_RATE_LIMIT_ATTEMPTS: '0',
+      PASSWORD_CHECKS_PER_EMAIL: '0',
+      PASSWORD_CHECKS_PER_ADDRESS: '0',
+    },
     accounts: { canary: 'us', fuzzer: 'us' },
   });
   // The canary's form and webhook: the fuzz never holds its token.

@@ -7,6 +7,7 @@ import { FormDeletionRelay } from './deletion/form-deletion.relay';
 import { FormDeletionRepository } from './deletion/form-deletion.repository';
 import { AccountCredentialsHandler } from './accounts/account-credentials.handler';
 import { AccountCredentialsService } from './accounts/account-credentials.service';
+import { PasswordCheckQueue } from './accounts/password-check.queue';
 import { AccountRepository } from './accounts/account.repository';
 import { AccountProfileHandler } from './accounts/account-profile.handler';
 import { FormAccess } from './form-access';
@@ -96,6 +97,7 @@ export class FormsModule implements OnApplicationShutdown {
         AccessTokenRepository,
         AccountRepository,
         AccountCredentialsService,
+        PasswordCheckQueue,
         PersonalTokenRepository,
         OAuthApplicationRepository,
         OAuthGrantRepository,

@@ -41,6 +41,22 @@ export const formsConfigSchema = z.object({
     .describe(
       'Live personal access tokens (neither revoked nor expired) one account may hold; one more answers 409 CONFLICT until one is revoked or expires. Each token has its own request budget, so their number bounds what an account may send. 0 turns the cap off.',
     ),
+  PASSWORD_CHECK_CONCURRENCY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .describe(
+      "Password checks (scrypt: about 100 ms of a CPU and 32 MiB each) one forms process runs at once; the others wait their turn. They run in libuv's thread pool (4 threads, shared with the process's other work): a bound below it keeps a flood of sign-ins from taking every thread and every core from the region's other callers.",
+    ),
+  PASSWORD_CHECK_QUEUE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(16)
+    .describe(
+      'Password checks waiting for a turn in one forms process; one more is answered 503 SERVICE_UNAVAILABLE with Retry-After at once rather than queued behind the others.',
+    ),
   FORM_DELETION_RELAY_INTERVAL_MS: z.coerce
     .number()
     .int()

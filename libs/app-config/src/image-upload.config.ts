@@ -21,8 +21,8 @@ export const imageVars = {
     'Longest wait for an image fetched by `url` (POST /images), start to end: the look-up of its host included.',
   ),
   IMAGE_RENDER_CONCURRENCY: positive(
-    2,
-    "Image jobs (an upload's decoding, a variant's resize) one gateway runs at once. They run in libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file reads and DNS look-ups share: keep it below that size. A 25-megapixel image takes about 100 MB while it is worked on.",
+    1,
+    "Image jobs (an upload's decoding, a variant's resize) one gateway runs at once. They run in libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file reads and DNS look-ups share: keep it below that size. Each keeps a core busy for a second or more (a 25-megapixel image takes about 100 MB while it is worked on): keep it below the gateway's cores, so that its other callers always have one.",
   ),
   IMAGE_RENDER_QUEUE: positive(
     32,

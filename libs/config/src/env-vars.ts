@@ -104,6 +104,18 @@ export const rateLimitVars = {
     100,
     'Failed sign-ins per client address and window (whatever the emails), before refusing; 0 turns it off.',
   ),
+  PASSWORD_CHECKS_PER_EMAIL: count(
+    20,
+    'Password checks (HTTP Basic routes, the OAuth sign-in page) per email and window, right or wrong: each is a scrypt hash in the forms service (about 100 ms of a CPU), so this bounds what one account can make the region spend, a script minting tokens with its password included. Over it, 429 with Retry-After before the password is checked. 0 turns it off.',
+  ),
+  PASSWORD_CHECKS_PER_ADDRESS: count(
+    60,
+    'Password checks per client address and window (whatever the emails, right or wrong); over it, 429 with Retry-After before the password is checked. 0 turns it off.',
+  ),
+  PASSWORD_CHECKS_WINDOW_MS: milliseconds(
+    60_000,
+    'Length of the password-check rate-limit window (whole seconds: rounded up).',
+  ),
   AUTH_FAILURE_RATE_LIMIT_PER_ADDRESS: count(
     100,
     'Failed token authentications (a token the forms service does not know, or expired, or revoked) one client address may make per window; over it, 429 with Retry-After before any token of theirs is checked. A token cached as valid is never held back. 0 turns it off.',

@@ -1,3 +1,5 @@
+import { bufferedStdout } from './log-destination';
+
 // LOG_FORMAT=pretty: the same lines as JSON, laid out for a person at a
 // terminal (`npm start`): time, level, app and context, request id, message,
 // then any other fields. Machines should read the JSON format.
@@ -23,9 +25,16 @@ export function formatPrettyLine(line: string): string {
   return `${time} ${level} [${where}]${requestId} ${text(entry.msg)}${more}`;
 }
 
-// A pino destination that writes each line pretty and at once (sync), so
-// nothing is lost when the process exits right after logging.
-export function prettyLogStream(out: NodeJS.WritableStream = process.stdout): { write(line: string): void } {
+// A pino destination that lays each line out pretty and hands it to `out`:
+// by default stdout through the same batched, asynchronous writer as JSON
+// lines (log-destination.ts), which writes what is gathered synchronously
+// when the process exits. Writing each line to stdout at once, as this did,
+// waited on the pipe on the event loop: behind `npm start`'s launcher, which
+// reads every app's pipe, a gateway answering hundreds of requests a second
+// stalled on its own access lines whenever the launcher fell behind.
+export function prettyLogStream(out: { write(text: string): unknown } = bufferedStdout()): {
+  write(line: string): void;
+} {
   return {
     write(line: string) {
       for (const part of line.split('\n')) if (part) out.write(`${formatPrettyLine(part)}\n`);

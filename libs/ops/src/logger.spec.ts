@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { createLogger } from './logger';
-import { formatPrettyLine } from './log-pretty';
+import { formatPrettyLine, prettyLogStream } from './log-pretty';
 import { REDACTED, redactText, redactValue } from './log-redaction';
 import { currentRequestId, runWithRequestId } from './request-context';
 import { Subjects } from '@formline/contracts';
@@ -129,5 +129,17 @@ describe('LOG_FORMAT=pretty', () => {
     expect(formatPrettyLine(line)).toBe(
       '03:04:05.678 INFO  [forms/NatsRequest] (r1) handled {"subject":"forms.form.get.v1"}',
     );
+  });
+
+  it('never writes to the stdout stream on the event loop: lines go to the batched writer', () => {
+    const written = jest.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      prettyLogStream().write(
+        `${JSON.stringify({ level: 'info', time: '2026-01-02T03:04:05.678Z', app: 'gateway', msg: 'batched' })}\n`,
+      );
+      expect(written).not.toHaveBeenCalled();
+    } finally {
+      written.mockRestore();
+    }
   });
 });

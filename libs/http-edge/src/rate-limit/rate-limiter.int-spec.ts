@@ -75,11 +75,12 @@ describe('rate limits in Redis', () => {
 
   describe('sign-ins', () => {
     // SignInThrottle reads only the sign-in limits of the gateway's config.
-    const config = (attempts: number, addressAttempts: number) =>
+    const config = (attempts: number, addressAttempts: number, checks: Record<string, string> = {}) =>
       parseConfig(z.object(rateLimitVars), {
         LOGIN_RATE_LIMIT_ATTEMPTS: String(attempts),
         LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS: String(addressAttempts),
         LOGIN_RATE_LIMIT_WINDOW_MS: '10000',
+        ...checks,
       }) as HttpEdgeConfig;
     const wrongPassword = () =>
       Promise.reject(new DomainError(ErrorCode.AuthenticationFailed, 'Wrong password.'));
@@ -108,6 +109,37 @@ describe('rate limits in Redis', () => {
       expect(await attempt(here, `${randomUUID()}@example.com`, '192.0.2.1', rightPassword)).toBe(
         'signed in',
       );
+    });
+
+    it('counts every password check, right ones too, and refuses one more before the password is checked', async () => {
+      const settings = config(100, 100, {
+        PASSWORD_CHECKS_PER_EMAIL: '3',
+        PASSWORD_CHECKS_PER_ADDRESS: '5',
+        PASSWORD_CHECKS_WINDOW_MS: '10000',
+      });
+      const [here, there] = [new SignInThrottle(one, settings), new SignInThrottle(two, settings)];
+      let checked = 0;
+      const countedPassword = () => {
+        checked += 1;
+        return Promise.resolve('signed in');
+      };
+      const email = `${randomUUID()}@example.com`;
+      const address = `203.0.113.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+      for (let n = 0; n < 3; n++)
+        expect(await attempt(n % 2 ? here : there, email, `${address}-${n}`, countedPassword)).toBe(
+          'signed in',
+        );
+      expect(await attempt(here, email, `${address}-3`, countedPassword)).toBe(ErrorCode.RateLimited);
+      expect(checked).toBe(3);
+      // Per address, whatever the emails.
+      for (let n = 0; n < 5; n++)
+        expect(await attempt(there, `${randomUUID()}@example.com`, address, countedPassword)).toBe(
+          'signed in',
+        );
+      expect(await attempt(here, `${randomUUID()}@example.com`, address, countedPassword)).toBe(
+        ErrorCode.RateLimited,
+      );
+      expect(checked).toBe(8);
     });
 
     it('refuses an address trying many accounts', async () => {

@@ -12,11 +12,16 @@ import { type Budget, RateLimiter } from './rate-limiter';
 // accounts from one place). A sign-in that succeeds gets its count back, so
 // a person who signs in often is never locked out; only failures (and
 // refusals) stay counted. The email key is its hash: Redis holds no addresses
-// of people.
+// of people. Every check, right or wrong, also counts against a budget of
+// password checks (per email, per address) that nothing gives back: each is
+// a scrypt hash in the forms service, and a client with the right password
+// (minting tokens in a loop) must not spend the region's CPU without bound.
 @Injectable()
 export class SignInThrottle {
   private readonly perEmail: Budget;
   private readonly perAddress: Budget;
+  private readonly checksPerEmail: Budget;
+  private readonly checksPerAddress: Budget;
 
   constructor(limiter: RateLimiter, @Inject(HTTP_EDGE_CONFIG) config: HttpEdgeConfig) {
     const windowMs = config.LOGIN_RATE_LIMIT_WINDOW_MS;
@@ -28,11 +33,22 @@ export class SignInThrottle {
       { name: 'login-address', limit: config.LOGIN_RATE_LIMIT_ADDRESS_ATTEMPTS, windowMs },
       'Too many failed sign-ins from this address.',
     );
+    const checksWindowMs = config.PASSWORD_CHECKS_WINDOW_MS;
+    this.checksPerEmail = limiter.budget(
+      { name: 'password-email', limit: config.PASSWORD_CHECKS_PER_EMAIL, windowMs: checksWindowMs },
+      'Too many password checks for this account.',
+    );
+    this.checksPerAddress = limiter.budget(
+      { name: 'password-address', limit: config.PASSWORD_CHECKS_PER_ADDRESS, windowMs: checksWindowMs },
+      'Too many password checks from this address.',
+    );
   }
 
-  // Runs a sign-in from `clientAddress` once both budgets allow it.
+  // Runs a sign-in from `clientAddress` once its budgets allow it.
   async attempt<T>(email: string, clientAddress: string, signIn: () => Promise<T>): Promise<T> {
     const emailKey = createHash('sha256').update(email).digest('hex');
+    await this.checksPerAddress.consume(clientAddress);
+    await this.checksPerEmail.consume(emailKey);
     await this.perAddress.consume(clientAddress);
     await this.perEmail.consume(emailKey);
     let failed = false;
