@@ -42,7 +42,7 @@ describe('ResponseExportService.page', () => {
     return new ResponseExportService(rpc, repository, { REGION: 'us' } as ResponsesConfig);
   };
   const ask = (s: ResponseExportService, cursor?: ExportCursor) =>
-    s.page({ accountId: 'account', formId: 'form', query, cursor, maxItems: 1000 } as never);
+    s.page({ accountId: 'account', formId: 'form', query, cursor, maxItems: 1000 });
 
   it('cuts the page at its bytes of text, and the reply fits whatever it escapes', async () => {
     const page = await ask(service());
