@@ -38,7 +38,8 @@ function insertStatement(table: string, row: Record<string, unknown>): { text: s
     text: `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`,
     values: columns.map((c) => {
       const value = row[c];
-      return value !== null && typeof value === 'object' && !(value instanceof Date)
+      // An array column (answered_fields) goes as an array; a JSON one as its text.
+      return value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value)
         ? JSON.stringify(value)
         : value;
     }),
