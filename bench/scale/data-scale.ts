@@ -4,7 +4,7 @@ import { createGlobalDatabase } from '@formline/db';
 import { inputLimits } from '@formline/input';
 import type { AppName, RegionStack } from '@formline/stack';
 import { Client } from 'pg';
-import { type BenchInfra, rssMb } from '../lib/bench-stack';
+import { type BenchInfra, cpuMs, infraCpuMs, rssMb } from '../lib/bench-stack';
 import { figure, type Figure } from '../lib/figures';
 import { percentile, round } from '../lib/stats';
 import { exportFigures } from './scale-export';
@@ -289,6 +289,10 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
         databaseUrl: c.infra.databaseHostUrl,
         figures: c.figures,
         progress: c.progress,
+        cpuMs: () => ({
+          ...Object.fromEntries(apps.map((app) => [app, cpuMs(c.stack.app(app).pid)])),
+          postgres: infraCpuMs(c.infra).postgres,
+        }),
       },
       exportForms,
       new PeakMemory(c.stack),

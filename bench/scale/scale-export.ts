@@ -8,7 +8,10 @@ import { round } from '../lib/stats';
 // timed from the request to the last byte, in responses a second; against
 // the floor of the same rows copied out of PostgreSQL as they are stored
 // (`COPY (SELECT payload ...) TO STDOUT`, through psql), in the same run;
-// and every app's peak resident memory while the exports run.
+// every app's peak resident memory while the exports run; and the CPU time
+// each app and PostgreSQL spent on each export, per 1,000 responses: on a
+// machine shared with other work the rate follows the machine's load, the
+// CPU a response costs hardly does.
 
 export interface ExportForm {
   size: number;
@@ -29,6 +32,8 @@ interface ExportContext {
   databaseUrl: string;
   figures: Figure[];
   progress: (text: string) => void;
+  /** CPU time used so far (ms), by app and PostgreSQL. */
+  cpuMs: () => Record<string, number>;
 }
 
 const formats = ['jsonl', 'csv'] as const;
@@ -50,13 +55,32 @@ export async function exportFigures(
       const floor = await copyFloor(c.databaseUrl, form);
       const floorRate = floor.rows / (floor.ms / 1000);
       for (const format of formats) {
+        const cpuBefore = c.cpuMs();
         const run = await timedExport(c.baseUrl, form, format);
+        const cpuAfter = c.cpuMs();
         const rate = run.responses / (run.ms / 1000);
+        const perThousand = Object.fromEntries(
+          Object.keys(cpuAfter).map((who) => [
+            who,
+            round(((cpuAfter[who] - cpuBefore[who]) / Math.max(1, run.responses)) * 1000),
+          ]),
+        );
         if (format === 'jsonl') jsonlRates[form.label] = rate;
         const complete = run.status === 200 && run.responses === floor.rows;
         c.progress(
-          `    ${format} ${form.label}: ${run.responses} responses, ${round(run.bytes / 1e6)} MB in ${round(run.ms)} ms: ${round(rate)} responses/s (SQL floor ${round(floorRate)} responses/s, ${floor.rows} rows in ${round(floor.ms)} ms)${complete ? '' : ` INCOMPLETE: status ${run.status}, ${floor.rows} expected`}`,
+          `    ${format} ${form.label}: ${run.responses} responses, ${round(run.bytes / 1e6)} MB in ${round(run.ms)} ms: ${round(rate)} responses/s (SQL floor ${round(floorRate)} responses/s, ${floor.rows} rows in ${round(floor.ms)} ms)${complete ? '' : ` INCOMPLETE: status ${run.status}, ${floor.rows} expected`}; CPU ms per 1000 responses: ${JSON.stringify(perThousand)}`,
         );
+        for (const who of ['gateway', 'responses', 'postgres']) {
+          c.figures.push(
+            figure(
+              `data-scale export ${format} CPU per 1000 responses: ${who}: ${form.label}`,
+              'ms',
+              [perThousand[who]],
+              undefined,
+              null,
+            ),
+          );
+        }
         const big = form === forms[forms.length - 1];
         const f = figure(
           `data-scale export ${format}: ${form.label}`,

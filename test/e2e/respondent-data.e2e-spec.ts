@@ -244,4 +244,23 @@ describe('insights and right to be forgotten', () => {
     expect((await api(alice, 'GET', `/rtbf/${alice.accountId}/jobs/${randomUUID()}`)).status).toBe(404);
     expect((await api(alice, 'GET', `/rtbf/${alice.accountId}/jobs/${'x'.repeat(100)}`)).status).toBe(404);
   });
+
+  it("deletes a bulk-deleted response's outbox events at once, and its deliveries through the webhooks service", async () => {
+    const kept = tokens[3];
+    const deliveriesOf = () => webhooksDb.delivery.count({ where: { responseToken: kept } });
+    const eventsOf = async () =>
+      (
+        await responsesDb.$queryRaw<Array<{ count: number }>>`
+          SELECT count(*)::int AS count FROM outbox_events WHERE response_id = ${kept}`
+      )[0].count;
+    expect(await eventually(deliveriesOf, (count) => count === 1)).toBe(1);
+    expect(await eventsOf()).toBe(1);
+
+    const deleted = await api(alice, 'DELETE', `/forms/${formId}/responses?included_response_ids=${kept}`);
+    expect(deleted.status).toBe(200);
+
+    expect(await eventsOf()).toBe(0);
+    expect(await eventually(deliveriesOf, (count) => count === 0)).toBe(0);
+    expect(await webhooksDb.deletedResponse.count({ where: { responseToken: kept } })).toBe(1);
+  });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type ResponseQuery, Subjects } from '@formline/contracts';
+import { type ResponseQuery, responsesDeletedEventSchema, Subjects } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
@@ -196,6 +196,35 @@ describe('ResponseRepository against PostgreSQL', () => {
     expect(await repository.delete('someone-else', 'form-elsewhere', ['r-elsewhere'], noBytes)).toBe(0);
     expect(await repository.delete(accountId, 'form-elsewhere', ['r-elsewhere', 'r5'], noBytes)).toBe(1);
     expect(await repository.count(formId)).toBe(fixture.length);
+  });
+
+  it('deletes the outbox events of the responses it deletes, published or not, and writes the one announcing it', async () => {
+    const eventsOf = (ids: string[]) =>
+      database.client.$queryRaw<{ id: string }[]>`
+        SELECT id FROM outbox_events WHERE payload -> 'form_response' ->> 'token' = ANY(${ids}::text[])`;
+    for (const id of ['r-gone-1', 'r-gone-2', 'r-kept'])
+      await repository.insertWithEvent(
+        newResponse({ id, submitted: 60, landed: 60 }, { formId: 'form-gone' }),
+      );
+    // One of them relayed already: its row is kept a day, with the answers in it.
+    const [relayed] = await eventsOf(['r-gone-1']);
+    await database.client.$executeRaw`UPDATE outbox_events SET published_at = now() WHERE id = ${relayed.id}`;
+
+    expect(await repository.delete(accountId, 'form-gone', ['r-gone-1', 'r-gone-2', 'r-none'], noBytes)).toBe(
+      2,
+    );
+
+    expect(await eventsOf(['r-gone-1', 'r-gone-2'])).toEqual([]);
+    expect(await eventsOf(['r-kept'])).toHaveLength(1);
+    const announced = await database.client.$queryRaw<
+      { payload: Record<string, unknown>; published: boolean }[]
+    >`
+      SELECT payload, published_at IS NOT NULL AS published FROM outbox_events
+       WHERE subject = ${Subjects.responsesResponsesDeleted} AND payload ->> 'form_id' = 'form-gone'`;
+    expect(announced.map((row) => row.published)).toEqual([false]);
+    const event = responsesDeletedEventSchema.parse(announced[0].payload);
+    expect(event).toMatchObject({ account_id: accountId, form_id: 'form-gone' });
+    expect([...event.response_tokens].sort()).toEqual(['r-gone-1', 'r-gone-2']);
   });
 });
 

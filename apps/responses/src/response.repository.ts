@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool } from '@formline/db';
-import type { OutboxRow } from './outbox/outbox.repository';
+import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import type { BuiltResponse } from './submission/response.builder';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
@@ -47,8 +47,8 @@ const insertWithEventSql = `WITH response AS (
        search_text, idempotency_key, request_hash, request_id, response_type, progress_key, answered_fields, created_at)
      VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, $16::text[], ${utcNow})
      RETURNING id)
-   INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
-   SELECT $11, $12, $13::json, $10, ${utcNow} FROM response`;
+   INSERT INTO outbox_events (id, subject, payload, request_id, response_id, created_at)
+   SELECT $11, $12, $13::json, $10, $1, ${utcNow} FROM response`;
 
 type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date; payload: unknown };
 
@@ -144,8 +144,9 @@ export class ResponseRepository {
         });
         if (count === 0) return null;
         await UploadRepository.attach(tx, response.formId, id, response.fileNames ?? []);
-        await tx.$executeRaw`INSERT INTO outbox_events (id, subject, payload, request_id, created_at)
-          VALUES (${event.id}, ${event.subject}, ${event.payload}::json, ${event.requestId}, now() AT TIME ZONE 'UTC')`;
+        await tx.$executeRaw`INSERT INTO outbox_events (id, subject, payload, request_id, response_id, created_at)
+          VALUES (${event.id}, ${event.subject}, ${event.payload}::json, ${event.requestId}, ${id},
+                  now() AT TIME ZONE 'UTC')`;
         return event;
       });
     } catch (error) {
@@ -230,7 +231,9 @@ export class ResponseRepository {
   }
 
   // The named responses of the form (up to 1000), and at once the uploads
-  // they hold with their bytes, in one transaction: only ids of this form and
+  // they hold with their bytes and the outbox events that carry them, in one
+  // transaction that also writes the event announcing the deletion (the
+  // webhooks service drops their deliveries on it): only ids of this form and
   // account are looked at, so no other response's files are ever reached.
   async delete(
     accountId: string,
@@ -246,6 +249,7 @@ export class ResponseRepository {
         });
         const held = found.map((row) => row.id);
         await UploadRepository.removeOfResponses(tx, held, removeBytes);
+        await OutboxRepository.recordDeletion(tx, { accountId, formId, responseIds: held });
         const { count } = await tx.response.deleteMany({ where: { formId, accountId, id: { in: held } } });
         return count;
       },

@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
 import { DeliveryRetention } from './delivery/delivery.retention';
+import { ResponseDeletionConsumer } from './deletion/response-deletion.consumer';
 import { SubmissionConsumer } from './events/submission.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
@@ -19,7 +20,8 @@ import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
 
 // The webhooks service owns its region's webhook records and delivery log, and
 // turns submission events from the region's JetStream into delivery jobs on the
-// region's Redis, for the dispatcher to send.
+// region's Redis, for the dispatcher to send; deleted responses' and forms'
+// deliveries it deletes.
 @Module({})
 export class WebhooksModule implements OnApplicationShutdown {
   constructor(
@@ -64,6 +66,7 @@ export class WebhooksModule implements OnApplicationShutdown {
         DeliveryRetention,
         DeliveryLogService,
         SubmissionConsumer,
+        ResponseDeletionConsumer,
         FormPurgeRepository,
         FormPurgeJob,
         // Form deletions of the region, recorded as purges (libs/messaging).

@@ -16,6 +16,7 @@ export * from './responses.contract';
 export * from './response-export.contract';
 export * from './response-submitted.event';
 export * from './form-deleted.event';
+export * from './responses-deleted.event';
 export * from './streams';
 export * from './submission.schema';
 export * from './webhooks.contract';

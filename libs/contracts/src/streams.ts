@@ -5,13 +5,13 @@ import { Subjects } from './subjects';
 export const Streams = {
   responses: {
     name: 'RESPONSES',
-    subjects: [Subjects.responsesResponseSubmitted],
+    subjects: [Subjects.responsesResponseSubmitted, Subjects.responsesResponsesDeleted],
     // JetStream drops a second publish with the same message id inside this
     // window: a relay that crashed between publish and bookkeeping re-publishes
     // harmlessly.
     duplicateWindowMs: 10 * 60 * 1000,
     // Its durable consumers, by the service that reads them.
-    consumers: { webhooks: 'webhooks-submissions' },
+    consumers: { webhooks: 'webhooks-submissions', webhooksDeletions: 'webhooks-response-deletions' },
   },
   // Forms deleted whose data lives in this region, relayed from the global
   // database's form_deletions by this region's forms service. Each service

@@ -65,6 +65,7 @@ export const Subjects = {
   webhooksDeliveryRedeliver: 'webhooks.delivery.redeliver.v1',
   // Events (published on JetStream, see streams.ts).
   responsesResponseSubmitted: 'responses.response.submitted.v1',
+  responsesResponsesDeleted: 'responses.responses.deleted.v1',
   formsFormDeleted: 'forms.form.deleted.v1',
   // Announcements on core NATS for the gateway's caches (change-announcements.ts).
   accountsTokensRevoked: 'accounts.tokens.revoked.v1',

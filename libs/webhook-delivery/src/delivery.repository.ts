@@ -2,7 +2,6 @@ import {
   DeliveryStatus,
   SendFailureKind,
   WebhooksPrismaClient,
-  jsonStringMemberPattern,
   StatementBatch,
   webhooksSqlPool,
 } from '@formline/db';
@@ -195,11 +194,16 @@ const finishAndDisableSql = `${recordAttemptsCte},
 // (planRecheckSql): the other planner may die before it enqueues the job,
 // and this one acks the event. Prisma's @updatedAt is written by the client,
 // the table has no default for it: both timestamps are set here.
+// A deleted response's (deleted_responses) is never planned: it comes back
+// with a null id too, and the recheck finds nothing for it.
 const planSql = `WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS i(id, event_id, webhook_id, body)),
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+      AS i(id, event_id, webhook_id, body, response_token)),
   inserted AS (
-    INSERT INTO deliveries (id, event_id, webhook_id, body, created_at, updated_at)
-    SELECT id, event_id, webhook_id, body, ${utcNow}, ${utcNow} FROM input
+    INSERT INTO deliveries (id, event_id, webhook_id, body, response_token, created_at, updated_at)
+    SELECT id, event_id, webhook_id, body, response_token, ${utcNow}, ${utcNow} FROM input i
+    WHERE i.response_token IS NULL
+       OR NOT EXISTS (SELECT 1 FROM deleted_responses x WHERE x.response_token = i.response_token)
     ON CONFLICT (event_id, webhook_id) DO NOTHING
     RETURNING id, event_id, webhook_id),
   found AS (
@@ -274,7 +278,7 @@ export class DeliveryRepository {
   // kept. Returns the pairs' deliveries still pending, new or found (an event
   // planned twice enqueues only what is not done).
   async plan(
-    items: readonly { eventId: string; webhookId: string; body: string }[],
+    items: readonly { eventId: string; webhookId: string; body: string; responseToken?: string }[],
   ): Promise<PlannedDelivery[]> {
     if (items.length === 0) return [];
     const { rows } = await this.sql.query<{ id: string | null; eventId: string; webhookId: string }>({
@@ -285,6 +289,7 @@ export class DeliveryRepository {
         items.map((item) => item.eventId),
         items.map((item) => item.webhookId),
         items.map((item) => item.body),
+        items.map((item) => item.responseToken ?? null),
       ],
     });
     const planned: PlannedDelivery[] = [];
@@ -484,16 +489,54 @@ export class DeliveryRepository {
         LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
   }
 
-  // Right to be forgotten: the deliveries (with their attempts) whose stored
-  // body is the event of one of these responses, on the account's webhooks.
-  // In compact JSON `"token":"…"` unescaped can only be the payload's key.
-  async forgetResponses(accountId: string, responseTokens: readonly string[]): Promise<number> {
-    const patterns = responseTokens.map((token) => jsonStringMemberPattern('token', token));
-    return this.db.$executeRaw`
-      DELETE FROM deliveries d
-       USING webhooks w
-       WHERE w.id = d.webhook_id
-         AND w.account_id = ${accountId}
-         AND d.body LIKE ANY(${patterns}::text[])`;
+  // Deleted responses (by their owner, or by a right-to-be-forgotten job):
+  // recorded first (deleted_responses, committed before anything is looked
+  // up, so a planner that starts after this plans nothing more for them),
+  // then the deliveries that carry them on the account's webhooks, with their
+  // attempts (ON DELETE CASCADE) and, through `removeJobs`, their queued
+  // jobs, in one transaction that holds the rows. Doing it again deletes
+  // nothing more.
+  async forgetResponses(
+    accountId: string,
+    responseTokens: readonly string[],
+    removeJobs: (deliveries: ForgottenDelivery[]) => Promise<void> = () => Promise.resolve(),
+  ): Promise<number> {
+    const tokens = [...responseTokens];
+    await this.db.$executeRaw`
+      INSERT INTO deleted_responses (response_token, account_id, deleted_at)
+      SELECT token, ${accountId}, now() AT TIME ZONE 'UTC' FROM unnest(${tokens}::text[]) AS token
+      ON CONFLICT (response_token) DO NOTHING`;
+    return this.db.$transaction(
+      async (tx) => {
+        const rows = await tx.$queryRaw<ForgottenDelivery[]>`
+          SELECT d.id, d.event_id AS "eventId", d.webhook_id AS "webhookId", d.attempt_count AS "attemptCount"
+            FROM deliveries d JOIN webhooks w ON w.id = d.webhook_id
+           WHERE d.response_token = ANY(${tokens}::text[]) AND w.account_id = ${accountId}
+             FOR UPDATE OF d`;
+        if (rows.length === 0) return 0;
+        await removeJobs(rows);
+        await tx.$executeRaw`DELETE FROM deliveries WHERE id = ANY(${rows.map((row) => row.id)}::text[])`;
+        return rows.length;
+      },
+      { timeout: 60_000 },
+    );
   }
+
+  // Retention: deleted responses recorded before `cutoff` (once no event of
+  // theirs can still come: the RESPONSES stream's age), one small batch.
+  async pruneDeletedResponses(cutoff: Date, batchSize: number): Promise<number> {
+    return this.db.$executeRaw`
+      WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtext('retention:deleted_responses')) AS held)
+      DELETE FROM deleted_responses WHERE (SELECT held FROM lock) AND response_token IN (
+        SELECT response_token FROM deleted_responses WHERE deleted_at < ${cutoff}
+        ORDER BY deleted_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
+  }
+}
+
+// A delivery dropped with its response, as its queued jobs are named.
+export interface ForgottenDelivery {
+  id: string;
+  eventId: string;
+  webhookId: string;
+  attemptCount: number;
 }

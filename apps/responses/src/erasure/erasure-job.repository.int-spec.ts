@@ -44,6 +44,7 @@ describe('ErasureJobRepository against PostgreSQL', () => {
       await ErasureJobRepository.advance(tx, {
         jobId,
         position: step.position ?? null,
+        sweeping: false,
         responses: step.responses ?? 1,
         files: 1,
         done: step.done,
@@ -75,6 +76,7 @@ describe('ErasureJobRepository against PostgreSQL', () => {
       accountId: 'account-a',
       emails: ['account-a@example.com'],
       position: null,
+      sweeping: false,
     });
     expect((await jobs.lease('worker-2', 1000))?.id).toBe(second);
     expect(await jobs.lease('worker-3', minute)).toBeUndefined();

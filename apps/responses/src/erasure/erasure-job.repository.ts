@@ -9,6 +9,8 @@ export interface LeasedErasureJob {
   accountId: string;
   emails: string[];
   position: string | null;
+  /** In its final sweep: walking the responses saved since it was asked for. */
+  sweeping: boolean;
 }
 
 // What a batch's transaction needs: raw SQL on the same connection.
@@ -70,7 +72,7 @@ export class ErasureJobRepository {
           WHERE state IN (${ErasureJobState.Queued}, ${ErasureJobState.Running})
             AND (leased_until IS NULL OR leased_until <= now() AT TIME ZONE 'UTC')
           ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
-      RETURNING id, account_id AS "accountId", emails, position`;
+      RETURNING id, account_id AS "accountId", emails, position, sweeping`;
     return rows[0];
   }
 
@@ -92,6 +94,7 @@ export class ErasureJobRepository {
     batch: {
       jobId: string;
       position: string | null;
+      sweeping: boolean;
       responses: number;
       files: number;
       done: boolean;
@@ -100,7 +103,7 @@ export class ErasureJobRepository {
   ): Promise<void> {
     await tx.$executeRaw`
       UPDATE erasure_jobs
-         SET position = ${batch.position},
+         SET position = ${batch.position}, sweeping = ${batch.sweeping},
              responses_deleted = responses_deleted + ${batch.responses},
              files_deleted = files_deleted + ${batch.files},
              failures = 0,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { containingPattern, jsonStringMemberPattern, ResponsesPrismaClient } from '@formline/db';
+import { containingPattern, ResponsesPrismaClient } from '@formline/db';
+import { OutboxRepository } from '../outbox/outbox.repository';
 import { type StoredUpload, UploadRepository } from '../uploads/upload.repository';
 import { ErasureJobRepository } from './erasure-job.repository';
 
@@ -11,6 +12,8 @@ export interface ErasureBatch {
   responseIds: readonly string[];
   // The last response examined: the next batch starts after it.
   position: string | null;
+  // The next batch walks the final sweep.
+  sweeping: boolean;
   // No response is left past the position: the batch ends the job.
   done: boolean;
   leaseMs: number;
@@ -28,34 +31,40 @@ export class ErasureRepository {
   // The account's next responses (in id order, after `after`) whose
   // searchable text mentions one of the addresses: a superset of those that
   // hold one (the caller checks each). The text's trigram index finds them.
+  // In the final sweep (`sweepOf` the job), only those made or saved since
+  // the job was asked for, less a minute for the clocks of the apps that
+  // stamped them.
   candidates(
     accountId: string,
     emails: readonly string[],
     after: string | null,
     limit: number,
+    sweepOf?: string,
   ): Promise<Array<{ id: string; payload: unknown }>> {
     const patterns = emails.map(containingPattern);
+    const sweep = sweepOf ?? null;
     return this.db.$queryRaw<Array<{ id: string; payload: unknown }>>`
+      WITH since AS (SELECT created_at - interval '1 minute' AS at FROM erasure_jobs WHERE id = ${sweep}::text)
       SELECT id, payload FROM responses
        WHERE account_id = ${accountId} AND search_text LIKE ANY(${patterns}::text[])
          AND (${after}::text IS NULL OR id > ${after}::text)
+         AND (${sweep}::text IS NULL
+              OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
        ORDER BY id LIMIT ${limit}`;
   }
 
   // One batch, in one transaction that first makes sure the worker still
   // holds the job: the responses' uploads (bytes first), the outbox events
   // that carry them (published or not: an event not yet relayed is never
-  // sent, except one its writer is publishing at that moment), the
-  // responses, and the job's progress. Events are found by their text and
-  // checked here, never parsed by PostgreSQL: one unparsable row (the relay's
-  // dead letters) must not fail the erasure.
+  // sent, except one its writer is publishing at that moment) replaced by
+  // the events announcing their deletion (one per form, on which the
+  // webhooks service drops their deliveries, including any planned after the
+  // job asked it to), the responses, and the job's progress.
   async eraseBatch(
     batch: ErasureBatch,
     removeBytes: (uploads: StoredUpload[]) => Promise<void>,
   ): Promise<{ responses: number; files: number }> {
     const { accountId, responseIds } = batch;
-    const tokens = new Set(responseIds);
-    const patterns = responseIds.map((id) => jsonStringMemberPattern('token', id));
     return this.db.$transaction(
       async (tx) => {
         if (!(await ErasureJobRepository.holds(tx, batch.jobId, batch.owner))) throw new ErasureLeaseLost();
@@ -63,18 +72,21 @@ export class ErasureRepository {
         let responses = 0;
         if (responseIds.length > 0) {
           files = await UploadRepository.removeOfResponses(tx, responseIds, removeBytes);
-          const candidates = await tx.$queryRaw<Array<{ id: string; payload: string }>>`
-            SELECT id, payload::text AS payload FROM outbox_events WHERE payload::text LIKE ANY(${patterns}::text[])`;
-          const eventIds = candidates
-            .filter((row) => carriesResponse(row.payload, accountId, tokens))
-            .map((row) => row.id);
-          if (eventIds.length > 0) await tx.outboxEvent.deleteMany({ where: { id: { in: eventIds } } });
+          const held = await tx.response.findMany({
+            where: { accountId, id: { in: [...responseIds] } },
+            select: { id: true, formId: true },
+          });
+          const byForm = new Map<string, string[]>();
+          for (const row of held) byForm.set(row.formId, [...(byForm.get(row.formId) ?? []), row.id]);
+          for (const [formId, ids] of byForm)
+            await OutboxRepository.recordDeletion(tx, { accountId, formId, responseIds: ids });
           responses = (await tx.response.deleteMany({ where: { accountId, id: { in: [...responseIds] } } }))
             .count;
         }
         await ErasureJobRepository.advance(tx, {
           jobId: batch.jobId,
           position: batch.position,
+          sweeping: batch.sweeping,
           responses,
           files,
           done: batch.done,
@@ -84,18 +96,5 @@ export class ErasureRepository {
       },
       { timeout: 60_000 },
     );
-  }
-}
-
-function carriesResponse(payloadText: string, accountId: string, tokens: ReadonlySet<string>): boolean {
-  const event = parseEvent(payloadText);
-  return event?.account_id === accountId && tokens.has(event.form_response?.token ?? '');
-}
-
-function parseEvent(text: string): { account_id?: unknown; form_response?: { token?: string } } | undefined {
-  try {
-    return JSON.parse(text) as { account_id?: unknown; form_response?: { token?: string } };
-  } catch {
-    return undefined;
   }
 }

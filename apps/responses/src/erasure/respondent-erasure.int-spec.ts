@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Subjects } from '@formline/contracts';
 import { LeasedJobRunner, type ResponsesPrismaClient } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
@@ -172,6 +173,12 @@ describe('right-to-be-forgotten job (responses database and file store)', () => 
     // forgotten for the holders only, batch by batch.
     expect(forgotten.every((tokens) => tokens.length <= batchSize)).toBe(true);
     expect(forgotten.flat().sort()).toEqual([...ana.tokens].sort());
+    // Their deletion is announced (the webhooks service drops any delivery
+    // of theirs planned after the job asked it to).
+    const announced = await db.$queryRaw<Array<{ tokens: string[] }>>`
+      SELECT payload -> 'response_tokens' AS tokens FROM outbox_events
+       WHERE subject = ${Subjects.responsesResponsesDeleted}`;
+    expect(announced.flatMap((event) => event.tokens).sort()).toEqual([...ana.tokens].sort());
     const row = await jobRow(id);
     expect(row).toMatchObject({
       state: 'done',
@@ -214,6 +221,27 @@ describe('right-to-be-forgotten job (responses database and file store)', () => 
     // The worker thought dead wakes up: its batch is refused, nothing counted.
     await expect(dying.workBatch(held)).rejects.toBeInstanceOf(ErasureLeaseLost);
     expect((await jobRow(id)).responsesDeleted).toBe(7);
+  });
+
+  it('erases a response of the address saved while the job runs, where its walk had passed already', async () => {
+    const id = await jobs.record(accountId, ['ana@example.com']);
+    const running = worker();
+    const held = (await running.lease()) as LeasedErasureJob;
+    expect(await running.workBatch(held)).toBe(true);
+    expect(held.position).not.toBeNull();
+    // Submitted meanwhile, its id before the job's position: the walk in id
+    // order has passed it by.
+    await new ResponseRepository(db, new ResponseTallyRepository(db), {
+      RESPONSES_FILTERED_COUNT_LIMIT: 1000,
+    }).insertWithEvent(newResponse(accountId, '0-late', 'ana@example.com', []));
+    expect('0-late' < held.position!).toBe(true);
+
+    while (await running.workBatch(held));
+
+    expect(await db.response.count({ where: { id: '0-late' } })).toBe(0);
+    expect(await left(ana.tokens)).toEqual({ responses: 0, outbox: 0, uploads: 0 });
+    expect(await jobRow(id)).toMatchObject({ state: 'done', responsesDeleted: 8, emails: [] });
+    await expectOthersKept();
   });
 
   it('is idempotent: a rerun, or the same request again, deletes nothing more', async () => {

@@ -46,11 +46,21 @@ export class RespondentErasureWorker implements LeasedJobs<LeasedErasureJob> {
 
   async workBatch(job: LeasedErasureJob): Promise<boolean> {
     const { batchSize, leaseMs } = this.settings;
-    const rows = await this.deps.erasure.candidates(job.accountId, job.emails, job.position, batchSize);
+    const rows = await this.deps.erasure.candidates(
+      job.accountId,
+      job.emails,
+      job.position,
+      batchSize,
+      job.sweeping ? job.id : undefined,
+    );
     const holding = rows.filter((row) => holdsRespondentEmail(row.payload, job.emails)).map((row) => row.id);
     if (holding.length > 0) await this.deps.forgetDeliveries(job.accountId, holding, job.id);
-    const done = rows.length < batchSize;
-    const position = rows.at(-1)?.id ?? job.position;
+    // The end of the first walk starts the final sweep from the first id;
+    // the end of the sweep ends the job.
+    const walked = rows.length < batchSize;
+    const done = walked && job.sweeping;
+    const sweeping = job.sweeping || walked;
+    const position = walked && !job.sweeping ? null : (rows.at(-1)?.id ?? job.position);
     const deleted = await this.deps.erasure.eraseBatch(
       {
         jobId: job.id,
@@ -58,12 +68,14 @@ export class RespondentErasureWorker implements LeasedJobs<LeasedErasureJob> {
         accountId: job.accountId,
         responseIds: holding,
         position,
+        sweeping,
         done,
         leaseMs,
       },
       (uploads) => this.deps.removeBytes(uploads),
     );
     job.position = position;
+    job.sweeping = sweeping;
     if (done) this.deps.log.log(`erasure job ${job.id} done`);
     else if (deleted.responses > 0)
       this.deps.log.log(`erasure job ${job.id}: ${deleted.responses} responses`);

@@ -24,6 +24,10 @@ const fixture = [
 // responses of the account a page at a time after a cursor on the sorted
 // column and the id, with the listing's filters, and hands on each payload
 // as its stored text.
+// A timestamp as PostgreSQL writes it (UTC, no zone, no trailing zeros).
+const postgresText = (date: Date) =>
+  date.toISOString().replace('T', ' ').replace('Z', '').replace(/\.?0+$/, '');
+
 describe('ResponseExportRepository against PostgreSQL', () => {
   let database: ScratchDatabase<ResponsesPrismaClient>;
   let exports: ResponseExportRepository;
@@ -60,7 +64,7 @@ describe('ResponseExportRepository against PostgreSQL', () => {
     ...extra,
   });
   const cursorOf = (row: ExportRow, sort: ResponseExportQuery['sort']) => ({
-    at: (sort.field === 'landed_at' ? row.landedAt : row.submittedAt).toISOString(),
+    at: sort.field === 'landed_at' ? row.landedAt : row.submittedAt,
     id: row.id,
   });
   const exportAll = async (
@@ -106,8 +110,8 @@ describe('ResponseExportRepository against PostgreSQL', () => {
     expect(row).toEqual({
       id: 'r4',
       responseType: 'completed',
-      landedAt: at(2),
-      submittedAt: at(50),
+      landedAt: postgresText(at(2)),
+      submittedAt: postgresText(at(50)),
       payload: `{"token":"r4","landed_at":"${at(2).toISOString()}","answers":[]}`,
     });
   });

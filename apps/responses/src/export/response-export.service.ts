@@ -8,10 +8,8 @@ import {
   type ResponseResource,
   type RpcReply,
   type RpcRequest,
-  wholeSecondsIso,
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { jsonBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { currentRequestId } from '@formline/ops';
 import { inWholeSeconds, onlyFields } from '../listing/response-listing.service';
@@ -19,11 +17,13 @@ import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { type ExportRow, ResponseExportRepository } from './response-export.repository';
 
 // One page of a form's export, bounded in rows and in bytes so that it fits
-// one NATS message whatever the responses hold. Every page checks access as
-// the listing does (a caller who lost it mid-export is stopped at the next
-// page), and only the form's region serves it: the other region refuses
-// (421), where the listing answers an empty page, because an empty export
-// would read as a form without responses.
+// one NATS message whatever the responses hold. Access is checked as the
+// listing checks it on the first page and again on the first page asked for
+// after exportPageLimits.accessRecheckMs (a caller who lost it mid-export is
+// stopped within that time, without a call to the forms service for each of
+// a large export's thousands of pages), and only the form's region serves
+// it: the other region refuses (421), where the listing answers an empty
+// page, because an empty export would read as a form without responses.
 @Injectable()
 export class ResponseExportService {
   constructor(
@@ -34,13 +34,18 @@ export class ResponseExportService {
 
   async page(request: RpcRequest<typeof exportResponsesPage>): Promise<RpcReply<typeof exportResponsesPage>> {
     const { formId, query, cursor } = request;
+    const now = Date.now();
+    const checkedAt =
+      cursor?.checkedAt && now - Date.parse(cursor.checkedAt) < exportPageLimits.accessRecheckMs
+        ? cursor.checkedAt
+        : undefined;
     // Past the first page the owner is known: the rows are read while access
-    // is checked again, and sent only if it still holds for that owner.
+    // is checked again (when it is due), and sent only if it still holds for that owner.
     const reading = cursor
       ? this.rows.page(cursor.owner, formId, query, cursor, request.maxItems)
       : undefined;
     reading?.catch(() => undefined);
-    const owner = await this.ownerReachedHere(request);
+    const owner = cursor && checkedAt ? cursor.owner : await this.ownerReachedHere(request);
     if (cursor && cursor.owner !== owner)
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
     const rows =
@@ -57,14 +62,21 @@ export class ResponseExportService {
     let last: ExportRow | undefined;
     for (const row of rows) {
       const line = listedJson(row, query.fields);
-      // As the line travels in the reply: escaped as a JSON string.
-      bytes += jsonBytes(line) + 1;
+      // Counted as text; escaped in the reply it takes at most twice as many
+      // bytes (exportPageLimits.bytes), so nothing writes it only to measure it.
+      bytes += Buffer.byteLength(line) + 1;
       if (lines.length > 0 && bytes > exportPageLimits.bytes) break;
       lines.push(line);
       last = row;
     }
     const more = lines.length < rows.length || rows.length === request.maxItems;
-    return { lines, next: more && last ? cursorOf(last, owner, query.sort.field) : null };
+    return {
+      lines,
+      next:
+        more && last
+          ? cursorOf(last, owner, query.sort.field, checkedAt ?? new Date(now).toISOString())
+          : null,
+    };
   }
 
   // The account whose responses the caller reaches, when they live in this
@@ -109,13 +121,40 @@ function listedJson(row: ExportRow, fields: readonly string[] | undefined): stri
   if (!fields && row.responseType === 'completed') {
     const head =
       `{"landing_id":"${row.id}","token":"${row.id}","response_id":"${row.id}","response_type":"completed",` +
-      `"landed_at":"${wholeSecondsIso(row.landedAt)}","submitted_at":"${wholeSecondsIso(row.submittedAt)}",`;
+      `"landed_at":"${wholeSeconds(row.landedAt)}","submitted_at":"${wholeSeconds(row.submittedAt)}",`;
     if (row.payload.startsWith(head)) return row.payload;
   }
   const payload = JSON.parse(row.payload) as ResponseResource;
-  return JSON.stringify(onlyFields(inWholeSeconds({ ...row, payload }), fields));
+  return JSON.stringify(
+    onlyFields(
+      inWholeSeconds({
+        ...row,
+        payload,
+        landedAt: new Date(isoOf(row.landedAt)),
+        submittedAt: new Date(isoOf(row.submittedAt)),
+      }),
+      fields,
+    ),
+  );
 }
 
-function cursorOf(row: ExportRow, owner: string, field: 'submitted_at' | 'landed_at'): ExportCursor {
-  return { at: (field === 'landed_at' ? row.landedAt : row.submittedAt).toISOString(), id: row.id, owner };
+// PostgreSQL's text of a timestamp in UTC (`2026-11-27 07:00:05.123456`, its
+// ISO DateStyle, which node-postgres needs too) as ISO 8601, to the
+// microsecond it keeps: the cursor resumes exactly past the row.
+function isoOf(text: string): string {
+  return `${text.slice(0, 10)}T${text.slice(11)}Z`;
+}
+
+// The same, to the whole second, as Typeform shows it (wholeSecondsIso).
+function wholeSeconds(text: string): string {
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}Z`;
+}
+
+function cursorOf(
+  row: ExportRow,
+  owner: string,
+  field: 'submitted_at' | 'landed_at',
+  checkedAt: string,
+): ExportCursor {
+  return { at: isoOf(field === 'landed_at' ? row.landedAt : row.submittedAt), id: row.id, owner, checkedAt };
 }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { type ResponsesDeletedEvent, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, responsesSqlPool, StatementBatch } from '@formline/db';
 import { isDependencyUnavailable } from '@formline/errors';
 
@@ -29,6 +31,9 @@ export interface OutboxStats {
 }
 
 const pending = 'published_at IS NULL AND dead_lettered_at IS NULL';
+
+// Raw SQL on a transaction's connection.
+type Tx = Pick<ResponsesPrismaClient, '$executeRaw'>;
 
 // The SQL of the outbox table (outbox_events), for the relay. Rows are claimed
 // by id alone (FOR UPDATE SKIP LOCKED in a transaction, so replicas never take
@@ -137,6 +142,30 @@ export class OutboxRepository {
       }
       return { rows, unreadable };
     }
+  }
+
+  // Within the transaction that deletes these responses of one form: the
+  // events that carry them go, published or not (one not yet relayed is then
+  // never sent, and none keeps their answers until retention), and the event
+  // announcing their deletion takes their place, for the webhooks service to
+  // drop their deliveries. Both or neither, with the responses.
+  static async recordDeletion(
+    tx: Tx,
+    deletion: { accountId: string; formId: string; responseIds: readonly string[] },
+  ): Promise<void> {
+    if (deletion.responseIds.length === 0) return;
+    const ids = [...deletion.responseIds];
+    await tx.$executeRaw`DELETE FROM outbox_events WHERE response_id = ANY(${ids}::text[])`;
+    const event: ResponsesDeletedEvent = {
+      event_id: randomUUID(),
+      account_id: deletion.accountId,
+      form_id: deletion.formId,
+      response_tokens: ids,
+      deleted_at: new Date().toISOString(),
+    };
+    await tx.$executeRaw`INSERT INTO outbox_events (id, subject, payload, created_at)
+      VALUES (${event.event_id}, ${Subjects.responsesResponsesDeleted}, ${JSON.stringify(event)}::json,
+              now() AT TIME ZONE 'UTC')`;
   }
 
   private select(ids: readonly string[]): Promise<OutboxRow[]> {

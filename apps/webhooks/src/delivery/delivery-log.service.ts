@@ -29,7 +29,9 @@ export class DeliveryLogService {
 
   // Right to be forgotten: the responses' deliveries go, bodies and attempts.
   forgetResponses(accountId: string, responseTokens: readonly string[]): Promise<number> {
-    return this.deliveries.forgetResponses(accountId, responseTokens);
+    return this.deliveries.forgetResponses(accountId, responseTokens, (rows) =>
+      this.queue.removeForDeliveries(rows),
+    );
   }
 
   async list(key: WebhookKey, query: DeliveryPageQuery): Promise<DeliveryResource[]> {

@@ -29,7 +29,10 @@ export class DeliveryPlanner {
     const webhooks = await this.webhooks.enabledOfForms([
       ...new Set(events.map(({ event }) => event.form_response.form_id)),
     ]);
-    const items = new Map<string, { eventId: string; webhookId: string; body: string }>();
+    const items = new Map<
+      string,
+      { eventId: string; webhookId: string; body: string; responseToken: string }
+    >();
     const requestIds = new Map<string, string | undefined>();
     for (const { event, requestId } of events) {
       const { account_id: _routing, ...payload } = event;
@@ -43,6 +46,7 @@ export class DeliveryPlanner {
           eventId: event.event_id,
           webhookId: webhook.id,
           body,
+          responseToken: event.form_response.token,
         });
       }
     }

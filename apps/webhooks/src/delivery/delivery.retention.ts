@@ -10,7 +10,9 @@ import { DeliveryRepository } from '@formline/webhook-delivery';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 
 // Deletes finished deliveries and their attempts after DELIVERY_RETENTION_MS,
-// in small batches, one replica at a time. Pending deliveries are kept.
+// in small batches, one replica at a time. Pending deliveries are kept. The
+// record of a deleted response goes once no event of it can come any more
+// (RESPONSES_STREAM_MAX_AGE_MS).
 @Injectable()
 export class DeliveryRetention implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly pruner: RetentionPruner;
@@ -22,6 +24,11 @@ export class DeliveryRetention implements OnApplicationBootstrap, OnApplicationS
           name: 'deliveries',
           pruneBatch: (size) =>
             deliveries.pruneFinished(new Date(Date.now() - config.DELIVERY_RETENTION_MS), size),
+        },
+        {
+          name: 'deleted responses',
+          pruneBatch: (size) =>
+            deliveries.pruneDeletedResponses(new Date(Date.now() - config.RESPONSES_STREAM_MAX_AGE_MS), size),
         },
       ],
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
