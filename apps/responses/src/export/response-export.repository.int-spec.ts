@@ -24,9 +24,14 @@ const fixture = [
 // responses of the account a page at a time after a cursor on the sorted
 // column and the id, with the listing's filters, and hands on each payload
 // as its stored text.
-// A timestamp as PostgreSQL writes it (UTC, no zone, no trailing zeros).
-const postgresText = (date: Date) =>
-  date.toISOString().replace('T', ' ').replace('Z', '').replace(/\.?0+$/, '');
+// A timestamp as PostgreSQL writes it (UTC, no zone, no trailing zeros of
+// its milliseconds).
+function postgresText(date: Date): string {
+  const [seconds, millis] = date.toISOString().replace('T', ' ').replace('Z', '').split('.');
+  let fraction = millis;
+  while (fraction.endsWith('0')) fraction = fraction.slice(0, -1);
+  return fraction ? `${seconds}.${fraction}` : seconds;
+}
 
 describe('ResponseExportRepository against PostgreSQL', () => {
   let database: ScratchDatabase<ResponsesPrismaClient>;
