@@ -17,7 +17,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
 import { RpcClient } from '@formline/messaging';
 import type { ObjectStore } from '@formline/object-storage';
-import { WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { OutboundUrlPolicy } from '@formline/outbound-url';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
@@ -53,7 +53,7 @@ export const imageWorkRoutes = ['POST /images', 'GET /images/:image_id/:kind/:si
 // the global database, through the forms service.
 @Controller('images')
 export class ImagesController {
-  private readonly policy: WebhookUrlPolicy;
+  private readonly policy: OutboundUrlPolicy;
 
   constructor(
     private readonly rpc: RpcClient,
@@ -61,7 +61,7 @@ export class ImagesController {
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     private readonly pool: RenderPool,
   ) {
-    this.policy = new WebhookUrlPolicy(config.IMAGE_URL_ALLOWED_HOSTS);
+    this.policy = new OutboundUrlPolicy(config.IMAGE_URL_ALLOWED_HOSTS);
   }
 
   @Post()
