@@ -30,7 +30,7 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 COPY prisma ./prisma
 COPY tools/db ./tools/db
-# `npm install`, not `npm ci`: see docs/decisions.md.
+# `npm install`, not `npm ci`: see docs/decisions/operations-and-deploy.md.
 RUN npm install --no-audit --no-fund
 
 # --- TypeScript compiled to dist/ ------------------------------------------------

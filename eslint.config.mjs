@@ -4,7 +4,10 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import regexp from 'eslint-plugin-regexp';
+import { depConstraints } from './tools/lint/module-boundaries.constraints.mjs';
 import { moduleBoundaries } from './tools/lint/module-boundaries.rule.mjs';
+
+const testFiles = ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/*.images-spec.ts'];
 
 export default tseslint.config(
   {
@@ -41,24 +44,24 @@ export default tseslint.config(
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   // A service owns its tables and reaches another's data only over NATS, so no
-  // app may import another. With the project tags of project.json: apps import
-  // only libs (never another app), libs only libs, tools and tests libs and
-  // tools; a lib is reached through its @formline alias.
+  // app may import another; what runs in a browser brings no Node code with it.
+  // The tags of project.json (docs/architecture.md, "Project tags") say each
+  // project's kind, scope and platform; tools/lint/module-boundaries.constraints.mjs
+  // draws what each may import.
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.cjs', '**/*.js'],
     plugins: { formline: moduleBoundaries },
     rules: {
-      'formline/enforce-module-boundaries': [
-        'error',
-        {
-          depConstraints: [
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
-          ],
-        },
-      ],
+      'formline/enforce-module-boundaries': ['error', { depConstraints: depConstraints({ tests: false }) }],
+    },
+  },
+  // Tests run in Node under Jest whatever their project's platform, and set up
+  // what they test with the test and operator libraries; a project's build
+  // script (a browser project's bundle.mjs) runs in Node at build time.
+  {
+    files: [...testFiles, 'apps/*/bundle.mjs'],
+    rules: {
+      'formline/enforce-module-boundaries': ['error', { depConstraints: depConstraints({ tests: true }) }],
     },
   },
   // Configuration is parsed and validated once, at boot, by libs/config, so a
@@ -98,13 +101,7 @@ export default tseslint.config(
   },
   // Tests assert on JSON bodies, which are `any` by nature.
   {
-    files: [
-      '**/*.spec.ts',
-      '**/*.int-spec.ts',
-      '**/*.e2e-spec.ts',
-      '**/*.images-spec.ts',
-      'libs/testing/**/*.ts',
-    ],
+    files: [...testFiles, 'libs/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

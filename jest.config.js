@@ -29,6 +29,15 @@ module.exports = {
       ...shared,
       displayName: 'unit',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts', '<rootDir>/deploy/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/respondent-web/'],
+    },
+    // The respondent page's browser code, in a DOM (jsdom): the same tier,
+    // selected with it by its name.
+    {
+      ...shared,
+      displayName: 'unit',
+      testEnvironment: 'jsdom',
+      testMatch: ['<rootDir>/apps/respondent-web/**/*.spec.ts'],
     },
     {
       ...shared,

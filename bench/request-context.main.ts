@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 // "request" is a chain of 60 awaits, the order of what a read does through
 // NestJS and Fastify, reading the context three times. Run it with
 // `npm run build && bash scripts/with-node.sh node dist/bench/request-context.main.js`;
-// docs/decisions.md ("Node.js 26") has its figures on Node.js 20 and 26.
+// docs/decisions/performance.md ("Request context on Node 26") has its figures on Node.js 20 and 26.
 const context = new AsyncLocalStorage<{ request: number }>();
 const requestsPerRound = 20_000;
 const awaitsPerRequest = 60;

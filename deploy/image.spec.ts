@@ -75,7 +75,7 @@ describe('the Dockerfile', () => {
     expect(stage('deps').instructions.join('\n')).not.toMatch(/^COPY \. /m);
     expect(stage('build').instructions).toEqual(expect.arrayContaining(['RUN node tools/build.mjs']));
     expect(chain('build').map((current) => current.name)).toContain('deps');
-    // See docs/decisions.md: npm ci cannot work with this lockfile.
+    // See docs/decisions/operations-and-deploy.md: npm ci cannot work with this lockfile.
     expect(stages.flatMap((current) => current.instructions).join('\n')).not.toMatch(/npm ci\b/);
     expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm prune --omit=dev/);
     for (const target of ['app', 'migrate']) {
@@ -135,6 +135,10 @@ describe('the Dockerfile', () => {
       'libs/ops/src/index.ts',
       'tools/build.mjs',
       'package-lock.json',
+      // The respondent page's browser build and its data, built inside the image.
+      'apps/respondent-web/bundle.mjs',
+      'apps/respondent-web/src/favicon.svg',
+      'libs/respondent-page/src/texts/en.json',
     ])
       expect({ needed, ignored: ignoredByDocker(needed) }).toEqual({ needed, ignored: false });
   });

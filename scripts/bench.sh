@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench` (README, "Benchmarks"): builds, then runs the bench
+# `npm run bench` (bench/README.md): builds, then runs the bench
 # (bench/bench.main.ts) on the product's Node.js line; the apps it starts run
 # on the same node. Arguments go to the bench.
 set -euo pipefail

@@ -2,7 +2,7 @@
 # Installs the npm dependencies when they are missing or older than the
 # lockfile. Plain `npm install`, not `npm ci`: the lockfile cannot list other
 # platforms' native builds that this registry lacks, so `npm ci` calls it out of
-# sync (docs/decisions.md). `npm install` installs from it and leaves it unchanged.
+# sync (docs/decisions/operations-and-deploy.md). `npm install` installs from it and leaves it unchanged.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # npm itself runs on the product's Node.js line (the pinned one when the

@@ -14,7 +14,7 @@ step() { printf '\n== %s\n' "$*"; }
 scripts/ensure-deps.sh
 step format;    $bin/prettier --check . --log-level warn
 step lint;      $bin/eslint . --max-warnings 0
-step typecheck; $bin/tsc -p tsconfig.json && $bin/tsc -p apps/gateway/src/respondent-page/client/tsconfig.json
+step typecheck; scripts/typecheck.sh
 step build;     node tools/build.mjs
 
 infra_was_running=$(scripts/infra.sh status 2>/dev/null | grep -c running || true)

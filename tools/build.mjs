@@ -3,12 +3,24 @@
 // one file out, same tree, path aliases rewritten to relative requires. Takes
 // about a second, so the test harness and `npm start` always run fresh code.
 // Type-checking is separate (`tsc --noEmit`), as swc does not check types.
+// A project that is not Node code (apps/respondent-web, the respondent page's
+// browser script) is not compiled file by file: its project.json names a
+// `bundle` target, whose command this runs in its place.
 //
 //   node tools/build.mjs                         everything, into a fresh dist/
 //   node tools/build.mjs libs/config apps/forms  these folders only, replacing
 //                                                just their part of dist/ (the
 //                                                build target of each Nx project)
-import { readFileSync, mkdirSync, writeFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import {
+  copyFileSync,
+  readFileSync,
+  mkdirSync,
+  writeFileSync,
+  readdirSync,
+  rmSync,
+  existsSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
@@ -19,13 +31,29 @@ const outDir = path.join(root, 'dist');
 const sourceDirs = ['apps', 'libs', 'tools', 'bench'];
 const { compilerOptions } = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
 
+// The command of the project's own `bundle` target, if the folder is a project that has one.
+function bundleCommand(dir) {
+  const file = path.join(dir, 'project.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).targets?.bundle?.command : undefined;
+}
+
+const bundles = [];
+const dataFiles = [];
+
 function* typescriptFiles(dir) {
+  const bundle = bundleCommand(dir);
+  if (bundle) {
+    bundles.push(bundle);
+    return;
+  }
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       // tools/node-runtime/node_modules holds the pinned Node.js, no sources.
       if (entry.name !== 'node_modules') yield* typescriptFiles(full);
     } else if (/\.ts$/.test(entry.name) && !/\.(spec|int-spec|e2e-spec|d)\.ts$/.test(entry.name)) yield full;
+    // Data the code imports (the respondent page's texts), beside it as it is.
+    else if (entry.name.endsWith('.json') && full.split(path.sep).includes('src')) dataFiles.push(full);
   }
 }
 
@@ -65,19 +93,11 @@ await Promise.all(
     if (output.map) writeFileSync(`${target}.map`, output.map);
   }),
 );
+for (const file of dataFiles) {
+  const target = path.join(outDir, path.relative(root, file));
+  mkdirSync(path.dirname(target), { recursive: true });
+  copyFileSync(file, target);
+}
 console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
 
-// The respondent page's script, for browsers: one file beside the gateway's code.
-const gateway = path.join('apps', 'gateway');
-if (only.length > 0 && !only.some((dir) => gateway.startsWith(dir) || dir.startsWith(gateway)))
-  process.exit(0);
-const { bundleBrowserScript } = await import('./bundle-browser.mjs');
-const pageDir = path.join(outDir, 'apps/gateway/src/respondent-page');
-mkdirSync(pageDir, { recursive: true });
-writeFileSync(
-  path.join(pageDir, 'respondent-page.bundle.js'),
-  await bundleBrowserScript({
-    root,
-    entry: 'apps/gateway/src/respondent-page/client/respondent-page.client.ts',
-  }),
-);
+for (const command of bundles) execSync(command, { cwd: root, stdio: 'inherit' });

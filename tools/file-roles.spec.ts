@@ -50,4 +50,34 @@ describe('file roles', () => {
       .map(({ file }) => file);
     expect(direct).toEqual([]);
   });
+
+  // The respondent page's browser code (apps/respondent-web) was one file of
+  // 1,300 lines; now each file is one concept, its role in its name, and small.
+  it('names each file of the browser app <thing>.<role>.ts by a known role, none over 500 lines', () => {
+    const roles = [
+      'main', // the bundle's entry: the page started in the document
+      'app', // the page object, owner of the page's state
+      'session', // the respondent's way through the form
+      'store', // what is kept in the browser's storage
+      'screen', // one screen: welcome, question, submission, ending
+      'control', // one kind of question's input and how to read its answer
+      'view', // a piece of a screen that reads nothing back
+      'factory', // which control a question takes
+      'builder', // elements from text nodes
+      'format', // texts with their values put in
+      'check', // a rule checked in the browser
+      'mapper', // one shape into another
+      'rules', // pure decisions (where media go)
+      'sender', // what goes to the service on the side (partial responses)
+      'context', // the shapes screens and controls share
+      'fixture', // specs' helpers
+    ];
+    const browserFiles = sources.filter(({ file }) => file.startsWith('apps/respondent-web/src/'));
+    expect(browserFiles.length).toBeGreaterThan(20);
+    const misnamed = browserFiles
+      .map(({ file }) => path.basename(file))
+      .filter((name) => !roles.includes(/^[a-z-]+\.([a-z-]+)\.ts$/.exec(name)?.[1] ?? ''));
+    const long = browserFiles.filter(({ text }) => text.split('\n').length > 500).map(({ file }) => file);
+    expect({ misnamed, long }).toEqual({ misnamed: [], long: [] });
+  });
 });

@@ -8,7 +8,7 @@ const root = path.resolve(__dirname, '..');
 // schema or doc may send its reader to a document the repository does not
 // hold (the developers' own notes beside the checkout). Say the rule instead,
 // or point inside: docs/architecture.md for the services and the region rules,
-// docs/decisions.md for the choices.
+// docs/decisions/ for the choices.
 //
 // Those notes' names are upper case words ("SPEC 2.1", "STYLE rule 3",
 // "DESIGN.md"), so ordinary words pass.

@@ -30,7 +30,11 @@ export async function writeSubmissionRows(pool: Pool, rows: SubmissionRows): Pro
   }
 }
 
-// An INSERT of one row: column names from the row's keys, JSON columns serialized.
+// The responses table's text[] columns: passed as arrays, where every other
+// object or array is a JSON column, serialized.
+const arrayColumns = new Set(['answered_fields']);
+
+// An INSERT of one row: column names from the row's keys.
 function insertStatement(table: string, row: Record<string, unknown>): { text: string; values: unknown[] } {
   const columns = Object.keys(row);
   const placeholders = columns.map((_, i) => `$${i + 1}`);
@@ -38,9 +42,9 @@ function insertStatement(table: string, row: Record<string, unknown>): { text: s
     text: `INSERT INTO ${table} (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${placeholders.join(', ')})`,
     values: columns.map((c) => {
       const value = row[c];
-      return value !== null && typeof value === 'object' && !(value instanceof Date)
-        ? JSON.stringify(value)
-        : value;
+      if (arrayColumns.has(c) || value instanceof Date || value === null || typeof value !== 'object')
+        return value;
+      return JSON.stringify(value);
     }),
   };
 }

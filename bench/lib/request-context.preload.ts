@@ -5,7 +5,7 @@ import http from 'node:http';
 // BENCH_NODE_OPTIONS='--require <checkout>/dist/bench/lib/request-context.preload.js':
 // every HTTP request the process serves runs inside an AsyncLocalStorage
 // context holding its number, as a request-scoped logger would have it. The
-// apps themselves keep none (docs/decisions.md, "Node.js 26").
+// gateway itself keeps none (docs/decisions/performance.md, "Request context on Node 26").
 const context = new AsyncLocalStorage<{ request: number }>();
 // Called with each server as `this`, as the original is.
 // eslint-disable-next-line @typescript-eslint/unbound-method

@@ -34,11 +34,10 @@ export const databases = {
 } as const;
 type Database = keyof typeof databases;
 
-// The region that runs the global database's migration Job (docs/decisions.md).
+// The region that runs the global database's migration Job (docs/decisions/operations-and-deploy.md).
 export const globalMigrationRegion: Region = 'us';
 const autoscaledApps: readonly AppName[] = ['gateway', 'dispatcher', 'media'];
-// The apps that serve HTTP, behind a Service: the gateway to the Ingress, the
-// media app to the gateway (MEDIA_URL).
+// The apps behind a Service: the gateway (for the Ingress), media (for the gateway).
 const httpApps: readonly AppName[] = ['gateway', 'media'];
 // libs/ops gives each dependency check 2 s; the readiness probe must wait longer.
 const healthCheckTimeoutSeconds = 2;

@@ -148,4 +148,24 @@ describe('OAuth grants of an account', () => {
       error_description: expect.stringMatching(/expired/),
     });
   });
+
+  // The tokens are the person's, the application the developer's: the
+  // gateway must forget the person's token checks when the developer deletes
+  // it, not wait for its cache to lapse.
+  it("ends its users' tokens at once when the developer deletes the application", async () => {
+    const created = await callApi(us('/oauth/applications'), {
+      method: 'POST',
+      headers: owner(developer),
+      body: { name: 'Short-lived', redirect_uris: [redirectUri] },
+    });
+    client = { client_id: created.body.client_id, client_secret: created.body.client_secret };
+    const tokens = await grantTokens('forms:read');
+    expect((await readForm(tokens.access_token)).status).toBe(200);
+    const deleted = await callApi(us(`/oauth/applications/${client.client_id}`), {
+      method: 'DELETE',
+      headers: owner(developer),
+    });
+    expect(deleted.status).toBe(204);
+    expect((await readForm(tokens.access_token)).status).toBe(401);
+  });
 });

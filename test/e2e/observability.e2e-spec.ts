@@ -35,6 +35,24 @@ describe('operability', () => {
     callApi(`${base()}/forms/${account.formId}`, { token: account.token, headers });
 
   describe('the API document', () => {
+    it('is linked from the home page of the base address, JSON for clients and a page for browsers', async () => {
+      const asClient = await fetch(`${base()}/`);
+      expect(asClient.status).toBe(200);
+      expect(asClient.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await asClient.json()).toMatchObject({
+        name: 'Formline',
+        region: 'us',
+        documentation: '/docs',
+        openapi: '/openapi.json',
+        respondent_page: '/to/{form_id}',
+      });
+      const asBrowser = await fetch(`${base()}/`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+      expect(asBrowser.status).toBe(200);
+      expect(asBrowser.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(asBrowser.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(await asBrowser.text()).toContain('<a href="/docs">');
+    });
+
     it('is served at /openapi.json, valid OpenAPI 3.1, without a token', async () => {
       const response = await fetch(`${base()}/openapi.json`);
       expect(response.status).toBe(200);
@@ -59,7 +77,7 @@ describe('operability', () => {
       const documented = Object.entries(document.paths as Record<string, object>).flatMap(
         ([route, methods]) => Object.keys(methods).map((method) => `${method} ${route}`),
       );
-      const served = [...mapped, 'get /openapi.json', 'get /docs'];
+      const served = [...mapped, 'get /', 'get /openapi.json', 'get /docs'];
       expect(documented.sort()).toEqual(served.sort());
       // Who may call each operation: a token with the scope; anyone, or a token
       // with the scope; the owner's email and password; or anyone (OAuth only).
@@ -67,7 +85,7 @@ describe('operability', () => {
       for (const route of served) {
         const [method, routePath] = route.split(' ');
         const operation = document.paths[routePath][method];
-        if (routePath === '/openapi.json' || routePath === '/docs') continue;
+        if (routePath === '/' || routePath === '/openapi.json' || routePath === '/docs') continue;
         const scope = operation['x-required-scope'] ?? operation['x-scope-if-authenticated'];
         if (operation['x-required-scope']) {
           expect(operation.security).toEqual([{ bearerAuth: [scope] }]);

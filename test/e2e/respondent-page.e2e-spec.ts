@@ -1028,6 +1028,24 @@ describe('the respondent page in a browser', () => {
     });
     expect(again.status).toBe(304);
 
+    // The page's script and icon (from apps/respondent-web's build): named
+    // after their content, kept for a year; another name finds nothing.
+    const script = await page.locator('script[src]').getAttribute('src');
+    const icon = await page.locator('link[rel=icon]').getAttribute('href');
+    expect([script, icon]).toEqual([
+      expect.stringMatching(/^\/to\/assets\/respondent-page\.[0-9a-f]{16}\.js$/),
+      expect.stringMatching(/^\/to\/assets\/favicon\.[0-9a-f]{16}\.svg$/),
+    ]);
+    for (const [path, type] of [
+      [script, 'text/javascript; charset=utf-8'],
+      [icon, 'image/svg+xml'],
+    ]) {
+      const asset = await fetch(`${base('us')}${path}`);
+      expect([asset.status, asset.headers.get('content-type')]).toEqual([200, type]);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await fetch(`${base('us')}/to/assets/respondent-page.0000000000000000.js`)).status).toBe(404);
+
     // A private form answers as an unknown one: 404, telling nothing.
     await callApi(`${base('us')}/forms/${form.body.id}`, {
       token: alice.token,

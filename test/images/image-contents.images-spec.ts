@@ -50,18 +50,21 @@ describe('the built images', () => {
     expect(found).toBe('');
   });
 
-  it('app keeps what the apps load: the PostgreSQL query compiler, their own source maps, tini', async () => {
+  it("app keeps what the apps load: the PostgreSQL query compiler, their own source maps, the respondent page's bundle, tini", async () => {
     const found = await inImage(
       images.app,
       [
         'ls node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.js',
         'ls node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.js',
         'ls dist/apps/gateway/src/main.js.map',
+        // The respondent page's script and icon, as the gateway finds them (apps/respondent-web's build).
+        'ls dist/apps/respondent-web/assets.json',
+        'ls dist/libs/respondent-page/src/texts/en.json',
         '/usr/bin/tini --version',
       ].join(' && '),
     );
     expect(found).toMatch(
-      /query_compiler_small_bg\.postgresql\.js\n.*query_compiler_small_bg\.postgresql\.wasm-base64\.js\n.*main\.js\.map\ntini version/,
+      /query_compiler_small_bg\.postgresql\.js\n.*query_compiler_small_bg\.postgresql\.wasm-base64\.js\n.*main\.js\.map\n.*assets\.json\n.*en\.json\ntini version/,
     );
   });
 

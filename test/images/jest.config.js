@@ -4,7 +4,7 @@
 // root config's; the setup starts the servers and empties the databases, which
 // the `migrate` image then migrates.
 const path = require('node:path');
-const [, e2e] = require('../../jest.config.js').projects;
+const e2e = require('../../jest.config.js').projects.find((project) => project.displayName === 'e2e');
 
 module.exports = {
   ...e2e,

@@ -129,7 +129,7 @@ const commands: Record<string, (db: GlobalPrismaClient, values: Values) => Promi
   },
 };
 
-// Key rotation (docs/decisions.md): against a regional webhooks database, not the global one.
+// Key rotation (docs/decisions/webhooks-and-delivery.md): against a regional webhooks database, not the global one.
 async function resealCommand(): Promise<number> {
   const config = loadConfig(
     z

@@ -43,7 +43,12 @@ const opsPortBase: Record<Region, number> = {
   eu: Number(env.EU_OPS_PORT_BASE ?? 3200),
 };
 
-function settingsFor(region: Region, natsPort: string, redisPort: string): RegionStackSettings {
+function settingsFor(
+  region: Region,
+  natsPort: string,
+  redisPort: string,
+  demoFormId: string,
+): RegionStackSettings {
   const opsPorts = Object.fromEntries(appNames.map((app, i) => [app, opsPortBase[region] + i])) as Record<
     AppName,
     number
@@ -64,7 +69,8 @@ function settingsFor(region: Region, natsPort: string, redisPort: string): Regio
     webhookAllowedHosts: env.WEBHOOK_ALLOWED_HOSTS ?? '127.0.0.1,localhost',
     opsPorts,
     logFormat: 'pretty',
-    extraEnv: passedOnVariables(),
+    // The base address's home page links the region's demo form.
+    extraEnv: { DEMO_FORM_ID: demoFormId, ...passedOnVariables() },
   };
 }
 
@@ -105,6 +111,7 @@ async function main(): Promise<void> {
   const db = createGlobalDatabase(`${databaseHost}/formline_global`);
   const demo = await seedDemo(db, path.join(dataDir, 'demo-tokens.json'));
   await db.$disconnect();
+  const demoFormOf = (region: Region) => demo.find((account) => account.region === region)?.formId ?? '';
 
   const stacks: RegionStack[] = [];
   let stopping = false;
@@ -129,11 +136,11 @@ async function main(): Promise<void> {
   stacks.push(
     ...(await Promise.all([
       RegionStack.start(
-        settingsFor('us', env.NATS_PORT_US ?? '14222', env.REDIS_PORT_US ?? '16379'),
+        settingsFor('us', env.NATS_PORT_US ?? '14222', env.REDIS_PORT_US ?? '16379', demoFormOf('us')),
         options,
       ),
       RegionStack.start(
-        settingsFor('eu', env.NATS_PORT_EU ?? '14223', env.REDIS_PORT_EU ?? '16380'),
+        settingsFor('eu', env.NATS_PORT_EU ?? '14223', env.REDIS_PORT_EU ?? '16380', demoFormOf('eu')),
         options,
       ),
     ])),

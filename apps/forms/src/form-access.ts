@@ -9,7 +9,9 @@ import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repositor
 // workspace is shared with the caller's account (by its email), with the role
 // the caller holds there. Members edit and read what the form collects;
 // removing things (the form, its responses) and taking the form elsewhere
-// stay with owners, as Typeform's member role cannot either.
+// stay with owners, as Typeform's member role cannot either. Webhooks stay the
+// owning account's: to a member, as to anyone else, they are not there (404,
+// not 403): deliveries carry the owner's data to the owner's endpoints.
 const allowed: Record<FormNeed, Record<WorkspaceAccess, boolean>> = {
   read: { owning_account: true, owner: true, member: true },
   write: { owning_account: true, owner: true, member: true },
@@ -17,7 +19,10 @@ const allowed: Record<FormNeed, Record<WorkspaceAccess, boolean>> = {
   move: { owning_account: true, owner: true, member: false },
   'responses-read': { owning_account: true, owner: true, member: true },
   'responses-delete': { owning_account: true, owner: true, member: false },
+  webhooks: { owning_account: true, owner: false, member: false },
 };
+// Needs that a caller who may not fulfil them is told nothing about.
+const unseenWhenRefused: ReadonlySet<FormNeed> = new Set(['webhooks']);
 
 export function allows(access: WorkspaceAccess, need: FormNeed): boolean {
   return allowed[need][access];
@@ -55,7 +60,8 @@ export class FormAccess {
         ? 'owning_account'
         : await this.workspaces.memberRole(accountId, form.workspaceId);
     if (!access) throw formNotFound(form.id);
-    if (!allows(access, need)) throw forbidden(form.id, need);
+    if (!allows(access, need))
+      throw unseenWhenRefused.has(need) ? formNotFound(form.id) : forbidden(form.id, need);
     return access;
   }
 
@@ -94,6 +100,8 @@ function describe(need: FormNeed): string {
       return 'read its responses';
     case 'responses-delete':
       return 'delete its responses';
+    case 'webhooks':
+      return 'manage its webhooks';
   }
 }
 

@@ -10,7 +10,7 @@ import {
   type VersionedForm,
 } from '@formline/contracts';
 import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
-import { type FormDefinition, parseFormDefinition } from '@formline/form-definition';
+import { type FormDefinition, isPublicForm, parseFormDefinition } from '@formline/form-definition';
 import { newPublicId } from '@formline/ids';
 import { ChangeAnnouncer } from './change-announcer';
 import { allows, FormAccess, forbiddenToMove, formNotFound } from './form-access';
@@ -149,7 +149,7 @@ export class FormService {
       formId,
       accountId: form.accountId,
       region: form.region,
-      isPublic: form.definition.settings.is_public !== false,
+      isPublic: isPublicForm(form.definition),
     };
   }
 
@@ -160,7 +160,7 @@ export class FormService {
     const location = { formId, accountId: form.accountId, region: form.region };
     return {
       ...location,
-      isPublic: form.definition.settings.is_public !== false,
+      isPublic: isPublicForm(form.definition),
       definition: form.definition,
     };
   }

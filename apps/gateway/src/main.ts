@@ -97,7 +97,7 @@ async function main(): Promise<void> {
       { url: baseUrls.eu, description: 'Region eu ({eu_base_url})' },
     ],
   });
-  serveOpenApi(adapter.getInstance(), document);
+  serveOpenApi(adapter.getInstance(), document, { region: config.REGION, demoFormId: config.DEMO_FORM_ID });
   app.useBodyParser('application/json', { bodyLimit: inputLimits.bodyBytes }, (request, body, done) => {
     let parsed: unknown;
     try {

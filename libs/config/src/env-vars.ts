@@ -179,6 +179,13 @@ export const databasePoolVars = {
 export const httpVars = {
   HTTP_HOST: z.string().min(1).default('127.0.0.1').describe('Address the public HTTP server listens on.'),
   HTTP_PORT: port('Port of the public HTTP API.'),
+  DEMO_FORM_ID: z
+    .string()
+    .max(64)
+    .default('')
+    .describe(
+      'A form the home page of the base address (`GET /`) links as one to try; `npm start` names its demo form. Empty: none.',
+    ),
   TRUSTED_PROXIES: commaList(
     'Addresses or CIDR ranges of the proxies in front of the gateway (the ingress controller), comma separated. Only a request from one of them has its X-Forwarded-For believed, for rate limits per client address; empty: the socket address is the client.',
   ),

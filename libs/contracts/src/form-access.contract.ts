@@ -6,7 +6,15 @@ import { Subjects } from './subjects';
 // What a caller may want to do with a form. A form in a workspace shared with
 // the caller's account is reached through the caller's role there; the forms
 // service decides (apps/forms/src/form-access.ts), everyone else asks it.
-export const formNeeds = ['read', 'write', 'delete', 'move', 'responses-read', 'responses-delete'] as const;
+export const formNeeds = [
+  'read',
+  'write',
+  'delete',
+  'move',
+  'responses-read',
+  'responses-delete',
+  'webhooks',
+] as const;
 export type FormNeed = (typeof formNeeds)[number];
 
 // May this account do this with this form? Answers with the form's owning

@@ -3,6 +3,7 @@ export * from './enums';
 export * from './form-definition';
 export * from './form-input.schema';
 export * from './form-references';
+export * from './form-visibility';
 export * from './image-references';
 export * from './milestones';
 export * from './normalize-form';

@@ -6,3 +6,5 @@ export * from './blocks';
 export * from './conditions';
 export * from './respondent-path';
 export * from './answer-formats';
+export * from './answer-rules';
+export * from './respondent-page-data';

@@ -4,7 +4,7 @@
 // reply between services stays below the NATS message limit (1 MB). Lengths
 // count UTF-16 code units (JavaScript's `length`), as zod's `.max()` does.
 // Chosen after Typeform's own limits where it publishes them; see
-// docs/decisions.md and docs/security.md.
+// docs/decisions/limits-and-abuse.md and docs/security.md.
 export const inputLimits = {
   /** Ids and refs of forms, fields, choices, screens, workspaces, tokens. */
   id: 255,

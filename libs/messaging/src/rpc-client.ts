@@ -21,8 +21,8 @@ interface NestReply {
 // The request id travels as a header; every call's wait is measured. The
 // caller names the request id (the gateway from its HTTP request, the services
 // from their context): the gateway keeps no AsyncLocalStorage, so that the
-// compiler finds a call without one (docs/decisions.md, "The gateway passes
-// request ids by hand").
+// compiler finds a call without one (docs/decisions/operations-and-deploy.md,
+// "The gateway passes request ids by hand").
 export class RpcClient {
   private readonly link: NatsLink;
 

@@ -14,6 +14,7 @@ export * from './oauth-browser';
 export * from './stream-events';
 export * from './webhook-receiver';
 export * from './eventually';
+export * from './announcement-listener';
 export * from './reliability/submission-stream';
 export * from './reliability/delivery-audit';
 export * from './reliability/fault-injector';

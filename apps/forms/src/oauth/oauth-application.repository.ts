@@ -45,10 +45,26 @@ export class OAuthApplicationRepository {
   }
 
   // Cascades to the application's codes, grants and tokens: all stop working.
+  // The tokens are those of the accounts that authorized the application, so
+  // the gateways are told about each of them (their cached token checks are
+  // by the token's account). The application's row is locked first: no grant
+  // can be added between reading its holders and the delete.
   async delete(accountId: string, clientId: string): Promise<boolean> {
-    const { count } = await this.db.oAuthApplication.deleteMany({ where: { id: clientId, accountId } });
-    if (count === 1) await this.announcer.tokensRevoked(accountId);
-    return count === 1;
+    const holders = await this.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM oauth_applications WHERE id = ${clientId} AND account_id = ${accountId} FOR UPDATE`;
+      if (locked.length === 0) return undefined;
+      const grants = await tx.oAuthGrant.findMany({
+        where: { applicationId: clientId },
+        distinct: ['accountId'],
+        select: { accountId: true },
+      });
+      await tx.oAuthApplication.delete({ where: { id: clientId } });
+      return grants.map((grant) => grant.accountId);
+    });
+    if (holders === undefined) return false;
+    await Promise.all(holders.map((holder) => this.announcer.tokensRevoked(holder)));
+    return true;
   }
 
   async findClient(clientId: string): Promise<OAuthClient | undefined> {

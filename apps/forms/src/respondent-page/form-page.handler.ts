@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { type FormPage, getFormPage, type RpcRequest } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
+import { isPublicForm } from '@formline/form-definition';
 import { ContractPipe } from '@formline/messaging';
 import { FormRepository } from '../form.repository';
 import { ThemeService } from '../themes/theme.service';
@@ -26,7 +27,7 @@ export class FormPageHandler {
       formId: form.id,
       accountId: form.accountId,
       region: form.region,
-      isPublic: form.definition.settings.is_public !== false,
+      isPublic: isPublicForm(form.definition),
       definition: form.definition,
       theme: await this.themes.forForm(form.accountId, form.definition.theme?.href),
     };

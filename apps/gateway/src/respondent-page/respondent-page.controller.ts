@@ -9,19 +9,25 @@ import {
   type FormDefinition,
   imageIdFromHref,
   imageReferences,
+  mayRespond,
 } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { Public, ApiOperation, RequestId } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { missingFormPage, respondentPage } from './page-document';
-import { pageScript } from './page-script';
-import { pageDirection, pageLanguageTag, pageTexts } from './page-texts';
-import { withFormMessages } from './form-messages.texts';
+import {
+  missingFormPage,
+  pageDirection,
+  pageLanguageTag,
+  pageTexts,
+  respondentPage,
+  withFormMessages,
+} from '@formline/respondent-page';
+import { pageAsset, pageAssets } from './page-assets';
 
 interface PageReply {
   status(code: number): PageReply;
   header(name: string, value: string): PageReply;
-  send(body?: string): void;
+  send(body?: string | Buffer): void;
 }
 
 const formIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -97,7 +103,7 @@ export class RespondentPageController {
     };
     const language = settings.language ?? definition.language;
     const texts = withFormMessages(pageTexts(language), definition.messages);
-    const script = pageScript();
+    const assets = pageAssets();
     const rendered = respondentPage({
       head: {
         title: settings.meta?.title ?? definition.title,
@@ -119,7 +125,8 @@ export class RespondentPageController {
       },
       theme: found.theme,
       backgroundImage: found.theme.background?.href && this.imagePath(found.theme.background.href),
-      scriptPath: `/to/assets/${script.fileName}`,
+      scriptPath: `/to/assets/${assets.script.fileName}`,
+      iconPath: `/to/assets/${assets.icon.fileName}`,
       embedOrigins: embedOriginsOf(settings.embed_origins),
     });
     // The policy too: a changed list of embed origins is a changed page.
@@ -143,17 +150,17 @@ export class RespondentPageController {
   @Get('assets/:file')
   @Public()
   @ApiOperation({
-    summary: "The respondent page's script",
-    description: 'Named after its content: kept by browsers for a year.',
+    summary: "The respondent page's script and icon",
+    description: 'Named after their content: kept by browsers for a year.',
     security: [],
     responses: {
-      200: { description: 'The script.', body: null, contentType: 'text/javascript' },
+      200: { description: 'The script (text/javascript) or the icon (image/svg+xml).', body: null },
       404: page('No such file (an older version of the script).'),
     },
   })
-  script(@Param('file') file: string, @Res() reply: PageReply): void {
-    const script = pageScript();
-    if (file !== script.fileName) {
+  asset(@Param('file') file: string, @Res() reply: PageReply): void {
+    const asset = pageAsset(pageAssets(), file);
+    if (!asset) {
       const missing = missingFormPage(pageTexts(undefined));
       this.send(reply, 404, missing.html, {
         'cache-control': 'no-store',
@@ -163,16 +170,18 @@ export class RespondentPageController {
     }
     reply
       .status(200)
-      .header('content-type', 'text/javascript; charset=utf-8')
+      .header('content-type', asset.contentType)
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
-      .send(script.body);
+      // An SVG opened on its own is a document: it may run nothing and load nothing.
+      .header('content-security-policy', "default-src 'none'")
+      .send(asset.body);
   }
 
   private async findPublic(formId: string, requestId: string): Promise<FormPage | undefined> {
     try {
       const found = await this.rpc.request(getFormPage, { formId }, requestId);
-      return found.isPublic ? found : undefined;
+      return mayRespond(found, undefined) ? found : undefined;
     } catch (error) {
       if (error instanceof DomainError && error.code === ErrorCode.FormNotFound) return undefined;
       throw error;

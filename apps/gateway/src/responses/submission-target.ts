@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { regionBaseUrls } from '@formline/config';
+import { homeRegionUrl } from '@formline/config';
+import { mayRespond } from '@formline/form-definition';
 import { type AccessTokenPrincipal, type FormSnapshot, getFormSnapshot } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
@@ -47,7 +48,7 @@ export class SubmissionTargets {
     const form = await this.cache.snapshots.getOrLoad(formId, () =>
       this.rpc.request(getFormSnapshot, { formId }, requestId),
     );
-    if (!form.isPublic && principal?.accountId !== form.accountId) {
+    if (!mayRespond(form, principal?.accountId)) {
       if (!principal) {
         throw new DomainError(
           ErrorCode.AuthenticationFailed,
@@ -56,9 +57,7 @@ export class SubmissionTargets {
       }
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
     }
-    return form.region === this.config.REGION
-      ? { form }
-      : { form, elsewhere: regionBaseUrls(this.config)[form.region] };
+    return { form, elsewhere: homeRegionUrl(this.config, form.region) };
   }
 
   /**

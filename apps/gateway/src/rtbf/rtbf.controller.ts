@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param } from '@nestjs/common';
-import { regionBaseUrls } from '@formline/config';
+import { requireHomeRegion } from '@formline/config';
 import {
   type AccessTokenPrincipal,
   type ErasureJob,
@@ -85,12 +85,11 @@ export class RtbfController {
     if (accountId !== principal.accountId) {
       throw new DomainError(ErrorCode.NotFound, `Non existing account with id ${accountId.slice(0, 64)}.`);
     }
-    if (principal.region !== this.config.REGION) {
-      const baseUrl = regionBaseUrls(this.config)[principal.region];
-      throw new DomainError(
-        ErrorCode.WrongRegion,
-        `This account's responses live in the ${principal.region} region: call ${baseUrl}/rtbf/${accountId}/${rest}.`,
-      );
-    }
+    requireHomeRegion(
+      this.config,
+      principal.region,
+      "This account's responses",
+      `/rtbf/${accountId}/${rest}`,
+    );
   }
 }

@@ -1,14 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query } from '@nestjs/common';
-import { regionBaseUrls } from '@formline/config';
+import { requireHomeRegion } from '@formline/config';
 import {
   type AccessTokenPrincipal,
+  authorizeForm,
   deleteWebhook,
   type DeliveryResource,
   deliveryResourceSchema,
   getWebhook,
   listDeliveries,
   listWebhooks,
-  locateForm,
   redeliverDelivery,
   upsertWebhook,
   webhookInputSchema,
@@ -16,7 +16,7 @@ import {
   webhookResourceSchema,
   webhookTagSchema,
 } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import { ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
 import {
@@ -247,16 +247,11 @@ export class WebhooksController {
     formId: string,
     requestId: string,
   ): Promise<void> {
-    const location = await this.rpc.request(locateForm, { formId }, requestId);
-    if (location.accountId !== principal.accountId) {
-      throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
-    }
-    if (location.region !== this.config.REGION) {
-      const baseUrl = regionBaseUrls(this.config)[location.region];
-      throw new DomainError(
-        ErrorCode.WrongRegion,
-        `This form's account lives in the ${location.region} region: manage its webhooks at ${baseUrl}/forms/${formId}/webhooks.`,
-      );
-    }
+    const form = await this.rpc.request(
+      authorizeForm,
+      { accountId: principal.accountId, formId, need: 'webhooks' },
+      requestId,
+    );
+    requireHomeRegion(this.config, form.region, "This form's webhooks", `/forms/${formId}/webhooks`);
   }
 }

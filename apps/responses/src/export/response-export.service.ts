@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { regionBaseUrls } from '@formline/config';
+import { requireHomeRegion } from '@formline/config';
 import {
   authorizeForm,
   type ExportCursor,
@@ -76,13 +76,7 @@ export class ResponseExportService {
       { accountId, formId, need: 'responses-read' },
       currentRequestId(),
     );
-    if (form.region !== this.config.REGION) {
-      const base = regionBaseUrls(this.config)[form.region];
-      throw new DomainError(
-        ErrorCode.WrongRegion,
-        `This form's responses are exported at ${base}/forms/${formId}/responses/export.`,
-      );
-    }
+    requireHomeRegion(this.config, form.region, "This form's responses", `/forms/${formId}/responses/export`);
     return form.accountId;
   }
 

@@ -1,9 +1,9 @@
 import type { ErrorDetail } from '@formline/errors';
 import { allFields, type Choice, type Field, type FormDefinition } from '@formline/form-definition';
 import {
-  isCalendarDate,
-  isEmailAddress,
-  isPhoneNumber,
+  type BrokenRule,
+  brokenAnswerRule,
+  brokenSelectionRule,
   isWebUrl,
   type StoredAnswer,
 } from '@formline/form-logic';
@@ -82,52 +82,71 @@ export function checkAnswers(definition: FormDefinition, inputs: readonly Answer
   return { answers, positions, problems };
 }
 
+// The rules shared with the respondent's page come from libs/form-logic; what
+// only a submission can get wrong (a choice the question lacks, a malformed
+// payment, a scale's range) is checked here.
 function checkValue(field: Field, input: AnswerInput): string | undefined {
-  const validations = (field.validations ?? {}) as Record<string, number | boolean | undefined>;
   const properties = field.properties as Record<string, unknown>;
   switch (input.type) {
-    case 'text': {
-      const max = validations.max_length as number | undefined;
-      return max !== undefined && input.text!.length > max ? `at most ${max} characters` : undefined;
-    }
-    case 'email':
-      return isEmailAddress(input.email!) ? undefined : 'not an email address';
-    case 'url':
-    case 'file_url':
-      return isWebUrl(input[input.type]!) ? undefined : 'not an http(s) URL';
     case 'payment':
       return checkPayment(input.payment!);
     case 'multi_format':
       return checkMultiFormat(input.multi_format!);
-    case 'phone_number':
-      return isPhoneNumber(input.phone_number!)
-        ? undefined
-        : 'not a phone number in E.164 form (+15551234567)';
-    case 'date':
-      return isCalendarDate(input.date!) ? undefined : 'not a date (YYYY-MM-DD)';
-    case 'boolean':
-      // Accepting the terms is the only answer a required legal question takes.
-      return field.type === 'legal' && validations.required === true && input.boolean !== true
-        ? 'the terms must be accepted'
-        : undefined;
     case 'number':
-      return checkNumber(field, input.number!, validations, properties);
+      return checkNumber(field, input, properties);
     case 'choice':
       return findChoice(field, input.choice!) ||
         (input.choice!.other !== undefined && properties.allow_other_choice)
         ? undefined
         : 'not one of the choices';
     case 'choices':
-      return checkChoices(field, input.choices!, validations, properties);
+      return checkChoices(field, input.choices!, properties);
+    case 'text':
+    case 'email':
+    case 'url':
+    case 'file_url':
+    case 'phone_number':
+    case 'date':
+    case 'boolean':
+      return described(brokenAnswerRule(field, input));
+  }
+}
+
+// A broken rule in the API's words.
+function described(broken: BrokenRule | undefined): string | undefined {
+  if (!broken) return undefined;
+  switch (broken.rule) {
+    case 'tooLong':
+      return `at most ${broken.n} characters`;
+    case 'invalidEmail':
+      return 'not an email address';
+    case 'invalidUrl':
+      return 'not an http(s) URL';
+    case 'invalidPhone':
+      return 'not a phone number in E.164 form (+15551234567)';
+    case 'invalidDate':
+      return 'not a date (YYYY-MM-DD)';
+    case 'invalidNumber':
+      return 'not a number';
+    case 'acceptTerms':
+      return 'the terms must be accepted';
+    case 'atLeast':
+      return `at least ${broken.n}`;
+    case 'atMost':
+      return `at most ${broken.n}`;
+    case 'pickAtLeast':
+      return `pick at least ${broken.n}`;
+    case 'pickAtMost':
+      return `pick at most ${broken.n}`;
   }
 }
 
 function checkNumber(
   field: Field,
-  value: number,
-  validations: Record<string, number | boolean | undefined>,
+  input: AnswerInput,
   properties: Record<string, unknown>,
 ): string | undefined {
+  const value = input.number!;
   if (field.type === 'nps') {
     return Number.isInteger(value) && value >= 0 && value <= 10 ? undefined : 'a whole number from 0 to 10';
   }
@@ -139,17 +158,12 @@ function checkNumber(
       ? undefined
       : `a whole number from ${start} to ${end}`;
   }
-  const min = validations.min_value as number | undefined;
-  const max = validations.max_value as number | undefined;
-  if (min !== undefined && value < min) return `at least ${min}`;
-  if (max !== undefined && value > max) return `at most ${max}`;
-  return undefined;
+  return described(brokenAnswerRule(field, input));
 }
 
 function checkChoices(
   field: Field,
   value: NonNullable<AnswerInput['choices']>,
-  validations: Record<string, number | boolean | undefined>,
   properties: Record<string, unknown>,
 ): string | undefined {
   const named = [...(value.ids ?? []), ...(value.refs ?? []), ...(value.labels ?? [])];
@@ -160,12 +174,8 @@ function checkChoices(
   if (value.other !== undefined && !properties.allow_other_choice)
     return 'this question has no "other" choice';
   const count = new Set(picked.map((choice) => choice.ref)).size + (value.other !== undefined ? 1 : 0);
-  const min = validations.min_selection as number | undefined;
-  const max = validations.max_selection as number | undefined;
   if (count === 0) return 'pick at least one choice';
-  if (min !== undefined && count < min) return `pick at least ${min}`;
-  if (max !== undefined && count > max) return `pick at most ${max}`;
-  return undefined;
+  return described(brokenSelectionRule(field, count));
 }
 
 // A ranking names every choice once, in the respondent's order, by one kind

@@ -1,4 +1,5 @@
 import { currentRequestId } from '@formline/ops';
+import { requireHomeRegion } from '@formline/config';
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import {
@@ -74,12 +75,7 @@ export class SubmissionService {
     const snapshot =
       request.form ??
       (await this.rpc.request(getFormSnapshot, { formId: request.formId }, currentRequestId()));
-    if (snapshot.region !== this.config.REGION) {
-      throw new DomainError(
-        ErrorCode.WrongRegion,
-        `Form ${request.formId} takes submissions in region ${snapshot.region}.`,
-      );
-    }
+    requireHomeRegion(this.config, snapshot.region, "This form's responses", `/forms/${request.formId}`);
     return snapshot;
   }
 

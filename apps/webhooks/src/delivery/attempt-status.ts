@@ -4,8 +4,8 @@ import type { AttemptRow } from '@formline/webhook-delivery';
 
 type AttemptResource = DeliveryResource['attempts'][number];
 
-// How the delivery log shows one attempt (docs/decisions.md, "Attempts in
-// flight and interrupted"). The row says `interrupted` from the moment the
+// How the delivery log shows one attempt (docs/decisions/webhooks-and-delivery.md,
+// "Attempts in flight and interrupted"). The row says `interrupted` from the moment the
 // attempt starts, so that a dispatcher's death leaves the truth behind; while
 // the attempt may still be under way (before its in-flight deadline, and no
 // newer attempt has begun) it is shown as `sending`, without an error.

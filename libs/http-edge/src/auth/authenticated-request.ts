@@ -1,5 +1,5 @@
 import type { AccessTokenPrincipal, AccountOwner } from '@formline/contracts';
-import type { UploadReservation } from '../rate-limit/upload.throttle';
+import type { UploadReservation } from '../rate-limit/upload-reservation';
 
 // A request after AccessGuard: who is calling, as the route's access kind says.
 export interface AuthenticatedRequest {

@@ -23,7 +23,7 @@ declare module 'fastify' {
 // No AsyncLocalStorage here: the request id is passed by hand, so that the
 // compiler finds a call that forgets it. On Node 20 its promise hooks also
 // cost the read path ~20 µs of ~105 µs CPU per request; on 26 they are gone
-// (docs/decisions.md, "Node.js 26").
+// (docs/decisions/performance.md, "Request context on Node 26").
 export function observeHttpRequests(fastify: FastifyInstance, logger: AppLogger): void {
   // Written by hand to pino's destination with the context bound once: the
   // line every request writes skips the Nest logger and pino's generic work.

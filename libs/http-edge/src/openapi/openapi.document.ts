@@ -32,6 +32,7 @@ export const apiVersion = '0.1.0';
 
 // Routes the gateway serves itself, outside the controllers.
 export const documentationRoutes = {
+  home: '/',
   document: '/openapi.json',
   page: '/docs',
 } as const;
@@ -65,6 +66,13 @@ export function buildOpenApiDocument(
     tags.add(tag);
     (paths[route.path] ??= {})[route.method] = operationOf(route, route.operation, tag, schemas);
   }
+  Object.assign((paths[documentationRoutes.home] ??= {}), {
+    get: builtinOperation(
+      'getHome',
+      'What this base address is: its region, where the API is described, a form to try. JSON unless HTML is asked for.',
+      'application/json',
+    ),
+  });
   Object.assign((paths[documentationRoutes.document] ??= {}), {
     get: builtinOperation('getOpenApiDocument', 'This document (OpenAPI 3.1).', 'application/json'),
   });

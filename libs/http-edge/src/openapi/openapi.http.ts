@@ -2,6 +2,13 @@ import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { docsPageContentSecurityPolicy, docsPageHtml } from './docs.page';
+import {
+  homeDocument,
+  homePageContentSecurityPolicy,
+  homePageHtml,
+  type HomeSettings,
+  prefersHtml,
+} from './home.page';
 import { documentationRoutes, type OpenApiDocument } from './openapi.document';
 import { openApiPath } from './openapi.routes';
 
@@ -39,10 +46,24 @@ export function controllersOf(app: INestApplication): Type[] {
   );
 }
 
-// GET /openapi.json and GET /docs, served by Fastify directly: public, never
-// behind the token guard, and answered without asking any service.
-export function serveOpenApi(fastify: FastifyInstance, document: OpenApiDocument): void {
+// GET /, GET /openapi.json and GET /docs, served by Fastify directly: public,
+// never behind the token guard, and answered without asking any service.
+export function serveOpenApi(fastify: FastifyInstance, document: OpenApiDocument, home: HomeSettings): void {
   const json = JSON.stringify(document);
+  const homeJson = JSON.stringify(homeDocument(home));
+  const homeHtml = homePageHtml(home);
+  fastify.get(documentationRoutes.home, (request, reply) =>
+    prefersHtml(request.headers.accept)
+      ? reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('content-security-policy', homePageContentSecurityPolicy)
+          .header('vary', 'accept')
+          .send(homeHtml)
+      : reply
+          .header('content-type', 'application/json; charset=utf-8')
+          .header('vary', 'accept')
+          .send(homeJson),
+  );
   fastify.get(documentationRoutes.document, (_request, reply) =>
     reply.header('content-type', 'application/json; charset=utf-8').send(json),
   );

@@ -19,8 +19,8 @@ export const outboxBacklog = new Gauge({
   registers: [],
 });
 
-// Alert when it keeps growing (docs/decisions.md, "Outbox relay: poison rows
-// and alerts"): the relay is stuck or NATS has been away too long.
+// Alert when it keeps growing (docs/decisions/webhooks-and-delivery.md, "Outbox
+// relay: rows it cannot publish, backlog alerts"): the relay is stuck or NATS has been away too long.
 export const outboxOldestAge = new Gauge({
   name: 'formline_outbox_oldest_age_seconds',
   help: 'Age of the oldest outbox row not yet published (0 when the outbox is empty).',

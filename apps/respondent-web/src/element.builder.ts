@@ -1,0 +1,28 @@
+// The page's elements, built with text nodes only: whatever the form says is
+// put on the page as text, never parsed as HTML.
+
+export type Child = Node | string | undefined | false;
+
+export function el(
+  tag: string,
+  attributes: Record<string, string | boolean | undefined> = {},
+  ...children: Child[]
+): HTMLElement {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) node.setAttribute(name, '');
+    else if (typeof value === 'string') node.setAttribute(name, value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+/** The element marked to take the focus first, else the first enabled control. */
+export function focusFirst(container: HTMLElement): void {
+  const target =
+    container.querySelector<HTMLElement>('[data-autofocus]') ??
+    container.querySelector<HTMLElement>(
+      'input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])',
+    );
+  target?.focus();
+}

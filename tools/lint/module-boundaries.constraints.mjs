@@ -1,0 +1,78 @@
+// What each project may import, by the tags of its project.json (the scheme is
+// in docs/architecture.md, "Project tags"). Given to the module boundary rule
+// by eslint.config.mjs, and to the rule's spec with a workspace of its own.
+import { builtinModules } from 'node:module';
+import { findProjects } from './module-boundaries.rule.mjs';
+
+// Kind: apps import only libs (never another app), libs only libs, tools and
+// tests libs and tools.
+const kindConstraints = [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+  { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+  { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
+];
+
+// Packages that exist only in Node: never in code that may run in a browser.
+export const nodeOnlyImports = [
+  'node:*',
+  ...builtinModules,
+  '@nestjs/*',
+  '@prisma/*',
+  '@aws-sdk/*',
+  '@nats-io/transport-node',
+  'pg',
+  'ioredis',
+  'bullmq',
+  'pino',
+  'prom-client',
+  'sharp',
+  'fastify',
+  'rate-limiter-flexible',
+];
+
+// Platform: `platform:any` code runs in Node and in browsers, so it uses only
+// `platform:any` projects and nothing Node-only; `platform:browser` may add
+// browser projects; Node code may use Node and `platform:any` projects.
+// Type-only imports are let through: they vanish in compilation.
+const platformConstraints = [
+  {
+    sourceTag: 'platform:any',
+    onlyDependOnLibsWithTags: ['platform:any'],
+    bannedExternalImports: nodeOnlyImports,
+    ignoreTypeImports: true,
+  },
+  {
+    sourceTag: 'platform:browser',
+    onlyDependOnLibsWithTags: ['platform:any', 'platform:browser'],
+    bannedExternalImports: nodeOnlyImports,
+    ignoreTypeImports: true,
+  },
+  { sourceTag: 'platform:node', onlyDependOnLibsWithTags: ['platform:node', 'platform:any'] },
+];
+
+// Scope: the projects of one service (`scope:forms`, ...: every scope tag in
+// the workspace but these two) use their own scope and `scope:shared`; shared
+// libs use only shared ones. `scope:tooling` (the admin and test libraries,
+// tools, bench, deploy checks, the test tiers) may use anything, and only
+// tests and tooling reach it.
+const sharedScope = 'scope:shared';
+const toolingScope = 'scope:tooling';
+
+// Tests run in Node under Jest whatever their project's platform, and set up
+// what they test with the tooling libraries: for them (`tests`), no platform
+// constraint, and every scope may also use `scope:tooling`.
+export function depConstraints({ tests, workspaceRoot }) {
+  const alsoAllowed = tests ? [toolingScope] : [];
+  const serviceScopes = [...new Set(findProjects(workspaceRoot).flatMap((project) => project.tags))].filter(
+    (tag) => tag.startsWith('scope:') && tag !== sharedScope && tag !== toolingScope,
+  );
+  const scopeConstraints = [
+    { sourceTag: sharedScope, onlyDependOnLibsWithTags: [sharedScope, ...alsoAllowed] },
+    ...serviceScopes.sort().map((scope) => ({
+      sourceTag: scope,
+      onlyDependOnLibsWithTags: [scope, sharedScope, ...alsoAllowed],
+    })),
+  ];
+  return [...kindConstraints, ...scopeConstraints, ...(tests ? [] : platformConstraints)];
+}
