@@ -8,7 +8,7 @@
 # builds both and runs a region from them (docs/deploy.md).
 #
 # `app` runs any of the five apps, chosen at run time by the first argument or
-# `APP` (gateway, forms, responses, webhooks, dispatcher). `migrate` runs the
+# `APP` (gateway, forms, responses, webhooks, dispatcher, media). `migrate` runs the
 # database migrations (`migrate <global|responses|webhooks>`) in the Kubernetes
 # Jobs: it needs Prisma's migration tooling, a dev dependency, which stays out
 # of the app image. Build both from the same commit with the same TAG.
@@ -48,7 +48,7 @@ RUN node tools/build.mjs
 # `compilerBuild`), type declarations, and the
 # dependencies' source maps (the apps' own, in dist/, stay: stack traces use them).
 # sharp's prebuilt libvips for this platform (@img/*) is an optional dependency
-# the gateway does load: it is set aside during the prune and put back.
+# the media app does load: it is set aside during the prune and put back.
 FROM deps AS prod-deps
 RUN cp -a node_modules/@img /tmp/img \
   && npm prune --omit=dev --omit=optional --no-audit --no-fund \
@@ -95,7 +95,7 @@ ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=unknown
 LABEL org.opencontainers.image.title="formline" \
-  org.opencontainers.image.description="Formline: gateway, forms, responses, webhooks or dispatcher (first argument or APP)" \
+  org.opencontainers.image.description="Formline: gateway, forms, responses, webhooks, dispatcher or media (first argument or APP)" \
   org.opencontainers.image.licenses="Apache-2.0" \
   org.opencontainers.image.version="${VERSION}" \
   org.opencontainers.image.revision="${REVISION}" \

@@ -72,18 +72,20 @@ describe('the overlays in deploy/', () => {
 
   it.each(regions)('in region %s, has Prometheus scrape /metrics on the ops port only', (region) => {
     const deployments = rendered[region].filter((object) => object.kind === 'Deployment') as Deployment[];
-    expect(deployments).toHaveLength(5);
+    expect(deployments).toHaveLength(6);
     for (const deployment of deployments) {
       const { annotations } = deployment.spec.template.metadata ?? {};
       const ops = deployment.spec.template.spec.containers[0].ports?.find((port) => port.name === 'ops');
       expect(annotations).toMatchObject({ 'prometheus.io/scrape': 'true', 'prometheus.io/path': '/metrics' });
       expect(Number(annotations?.['prometheus.io/port'])).toBe(ops?.containerPort);
     }
-    // Reachable from outside the pod only through the gateway's http port.
+    // Reachable from outside the pod only through the http ports of the gateway and the media app.
     const services = rendered[region].filter((object) => object.kind === 'Service') as Service[];
-    expect(services.flatMap((service) => service.spec.ports.map((port) => port.targetPort))).toEqual([
-      'http',
-    ]);
+    expect(
+      services.flatMap((service) =>
+        service.spec.ports.map((port) => `${service.metadata.name}:${port.targetPort}`),
+      ),
+    ).toEqual(['gateway:http', 'media:http']);
   });
 
   it(`migrates the global database from exactly one region (${globalMigrationRegion})`, () => {
@@ -212,7 +214,7 @@ describe('the overlay checks', () => {
     [
       'images without a bucket',
       (eu) => delete config(eu).data!.IMAGE_S3_BUCKET,
-      'Deployment/gateway: IMAGE_S3_BUCKET must be set in the overlay',
+      'Deployment/media: IMAGE_S3_BUCKET must be set in the overlay',
     ],
     [
       'a storage key written inline',
@@ -336,15 +338,15 @@ describe('the overlay checks', () => {
     [
       'the dispatcher allowed into a private range',
       (eu) => {
-        const except = policy(eu, 'dispatcher-to-internet').spec.egress![0].to![0].ipBlock!.except!;
+        const except = policy(eu, 'to-internet').spec.egress![0].to![0].ipBlock!.except!;
         except.splice(except.indexOf('10.0.0.0/8'), 1);
       },
-      'Deployment/dispatcher: NetworkPolicy/dispatcher-to-internet lets it reach 80/443 in 10.0.0.0/8',
+      'Deployment/dispatcher: NetworkPolicy/to-internet lets it reach 80/443 in 10.0.0.0/8',
     ],
     [
       'the dispatcher allowed to any address on 443',
-      (eu) => delete policy(eu, 'dispatcher-to-internet').spec.egress![0].to,
-      'Deployment/dispatcher: NetworkPolicy/dispatcher-to-internet lets it reach 80/443 anywhere',
+      (eu) => delete policy(eu, 'to-internet').spec.egress![0].to,
+      'Deployment/dispatcher: NetworkPolicy/to-internet lets it reach 80/443 anywhere',
     ],
     [
       'the gateway open to ingress from anywhere',

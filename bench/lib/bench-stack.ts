@@ -88,6 +88,7 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
       baseUrls: { us: `http://127.0.0.1:${httpPort}`, eu: `http://127.0.0.1:${await freePort()}` },
       httpHost: '127.0.0.1',
       httpPort,
+      mediaPort: await freePort(),
       natsUrl: infra.natsUrl,
       redisUrl: infra.redisUrl,
       globalDatabaseUrl: `${infra.databaseHostUrl}/formline_global`,

@@ -87,7 +87,11 @@ export interface PodDisruptionBudget extends K8sObject {
 }
 
 export interface Service extends K8sObject {
-  spec: { selector: Record<string, string>; ports: { port: number; targetPort?: number | string }[] };
+  spec: {
+    type?: string;
+    selector: Record<string, string>;
+    ports: { port: number; targetPort?: number | string }[];
+  };
 }
 
 export interface Ingress extends K8sObject {

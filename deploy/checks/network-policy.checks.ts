@@ -5,9 +5,11 @@ import { type Deployment, type Job, type K8sObject, ofKind } from './manifests';
 // What the NetworkPolicies of a rendered overlay must say: every pod of ours
 // denied everything by default, then exactly the flows its app needs, read
 // from the app's own config schema (NATS_URL: NATS; REDIS_URL: Redis; a
-// *_DATABASE_URL: PostgreSQL; *_S3_ENDPOINT: an object store on 443) — no
-// flow it does not use, no ingress from anywhere, the dispatcher out to the
-// internet on 80/443 but never to a private range. A flow is known by its port; see deploy/base/network-policies.yaml.
+// *_DATABASE_URL: PostgreSQL; *_S3_ENDPOINT: an object store on 443;
+// MEDIA_URL: the media app's http port) — no flow it does not use, no ingress
+// from anywhere, the media app's http port from the gateway's pods only, the
+// dispatcher and the media app out to the internet on 80/443 but never to a
+// private range. A flow is known by its port; see deploy/base/network-policies.yaml.
 
 export interface NetworkPolicy extends K8sObject {
   spec: {
@@ -33,7 +35,7 @@ interface PolicyPort {
 }
 
 type Report = (subject: string, message: string) => void;
-type Flow = 'dns' | 'nats' | 'redis' | 'postgresql' | 'internet';
+type Flow = 'dns' | 'nats' | 'redis' | 'postgresql' | 'internet' | 'media';
 
 const flowOfPort: Record<string, Flow> = {
   '53': 'dns',
@@ -43,6 +45,8 @@ const flowOfPort: Record<string, Flow> = {
   '5432': 'postgresql',
   '80': 'internet',
   '443': 'internet',
+  // The media app's container port named http (deploy/base/media.yaml).
+  '8080': 'media',
 };
 
 // Ranges the dispatcher's way out must leave out (the cluster lives in them).
@@ -73,8 +77,14 @@ export function networkPolicyProblems(
     if ('NATS_URL' in shape) needs.add('nats');
     if ('REDIS_URL' in shape) needs.add('redis');
     if (Object.keys(shape).some((name) => name.endsWith('DATABASE_URL'))) needs.add('postgresql');
-    // The dispatcher's webhook receivers; the object stores (S3) of the apps that use one.
-    if (app === 'dispatcher' || Object.keys(shape).some((name) => name.endsWith('_S3_ENDPOINT')))
+    if ('MEDIA_URL' in shape) needs.add('media');
+    // The dispatcher's webhook receivers, the media app's images by url; the
+    // object stores (S3) of the apps that use one.
+    if (
+      app === 'dispatcher' ||
+      app === 'media' ||
+      Object.keys(shape).some((name) => name.endsWith('_S3_ENDPOINT'))
+    )
       needs.add('internet');
     const ports = deployment.spec.template.spec.containers.flatMap((container) =>
       (container.ports ?? []).map((port) => port.name ?? String(port.containerPort)),
@@ -160,17 +170,26 @@ function checkInternet(subject: string, policy: NetworkPolicy, peers: Peer[], re
 }
 
 // Ingress: the gateway's http port from the ingress controller's namespace,
-// the ops port from Prometheus's; nothing from anywhere.
+// the media app's from the gateway's pods only, the ops port from
+// Prometheus's; nothing from anywhere.
 function checkIngress(
   pod: { subject: string; ports: string[] },
   policies: NetworkPolicy[],
   report: Report,
 ): void {
-  const allowed = new Set(pod.subject === 'Deployment/gateway' ? ['http', 'ops'] : ['ops']);
+  const withHttp = ['Deployment/gateway', 'Deployment/media'];
+  const allowed = new Set(withHttp.includes(pod.subject) ? ['http', 'ops'] : ['ops']);
   for (const policy of policies)
     for (const rule of policy.spec.ingress ?? []) {
       if (!rule.from?.length || rule.from.some((peer) => !peer.namespaceSelector && !peer.podSelector))
         report(pod.subject, `${id(policy)} accepts ingress from anywhere`);
+      const opensHttp = (rule.ports ?? []).some((port) => String(port.port) === 'http');
+      const fromGatewayOnly = (rule.from ?? []).every(
+        (peer) =>
+          !peer.namespaceSelector && peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'gateway',
+      );
+      if (pod.subject === 'Deployment/media' && opensHttp && !fromGatewayOnly)
+        report(pod.subject, `${id(policy)} opens its http port to others than the gateway`);
       if (!rule.ports?.length) report(pod.subject, `${id(policy)} opens every port`);
       for (const port of rule.ports ?? [])
         if (!allowed.has(String(port.port)) && pod.ports.length > 0)

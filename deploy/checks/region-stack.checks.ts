@@ -36,7 +36,9 @@ type Database = keyof typeof databases;
 
 // The region that runs the global database's migration Job (docs/decisions/operations-and-deploy.md).
 export const globalMigrationRegion: Region = 'us';
-const autoscaledApps: readonly AppName[] = ['gateway', 'dispatcher'];
+const autoscaledApps: readonly AppName[] = ['gateway', 'dispatcher', 'media'];
+// The apps behind a Service: the gateway (for the Ingress), media (for the gateway).
+const httpApps: readonly AppName[] = ['gateway', 'media'];
 // libs/ops gives each dependency check 2 s; the readiness probe must wait longer.
 const healthCheckTimeoutSeconds = 2;
 const regionLabel = 'formline.io/region';
@@ -82,9 +84,9 @@ export function regionStackProblems(objects: K8sObject[], region: Region): strin
     checkAppEnvironment(deployment, app, env, region, report);
     checkProbes(deployment, container, env, report);
     checkMetricsScraping(deployment, env, report);
-    // The Service and Ingress reach the gateway by its port named http.
+    // The Services (and the Ingress) reach the gateway and the media app by their port named http.
     const httpPort = container.ports?.find((port) => port.name === 'http')?.containerPort;
-    if (app === 'gateway' && Number(env.HTTP_PORT?.value) !== httpPort)
+    if (httpApps.includes(app) && Number(env.HTTP_PORT?.value) !== httpPort)
       report(id(deployment), `HTTP_PORT ${env.HTTP_PORT?.value} is not the container port named http`);
     checkPodBasics(deployment, deployment.spec.template, report);
     checkGracePeriod(deployment, app, container, env, report);
@@ -207,8 +209,11 @@ function checkAppEnvironment(
   checkObjectStores(deployment, schema, env, region, report);
   // Inside a pod the defaults (127.0.0.1) are unreachable for the kubelet and the Service.
   if (env.OPS_HOST?.value !== '0.0.0.0') report(id(deployment), 'OPS_HOST must be 0.0.0.0');
-  if (app === 'gateway' && env.HTTP_HOST?.value !== '0.0.0.0')
+  if (httpApps.includes(app) && env.HTTP_HOST?.value !== '0.0.0.0')
     report(id(deployment), 'HTTP_HOST must be 0.0.0.0');
+  // The gateway forwards the image routes to the region's media app, through its Service.
+  if (app === 'gateway' && hostOf(env.MEDIA_URL?.value ?? '') !== 'media')
+    report(id(deployment), `MEDIA_URL ${env.MEDIA_URL?.value} is not the media Service (http://media)`);
   // The region's NATS and Redis are visible in the overlay and name the region;
   // a password joins a URL as $(VARIABLE), from a Secret (docs/deploy.md).
   for (const name of ['NATS_URL', 'REDIS_URL']) {
@@ -330,7 +335,7 @@ function checkGracePeriod(
   const preStopSeconds = preStop?.sleep?.seconds ?? (command[0] === 'sleep' ? Number(command[1]) : 0);
   // Behind a Service, requests keep coming until every proxy has dropped the
   // pod: it must keep serving a few seconds before it stops.
-  if (app === 'gateway' && !(preStopSeconds > 0))
+  if (httpApps.includes(app) && !(preStopSeconds > 0))
     report(id(deployment), 'needs a preStop delay before SIGTERM');
   if (grace !== undefined && Number.isFinite(shutdown) && grace * 1000 <= preStopSeconds * 1000 + shutdown)
     report(
@@ -358,8 +363,9 @@ function checkScaling(deployment: Deployment, app: AppName, objects: K8sObject[]
   if (!budget) report(id(deployment), 'has no PodDisruptionBudget');
 }
 
-// Only the gateway's HTTP port is reachable from outside the pod, on the
-// region's own public host; health endpoints never are.
+// Only the gateway's HTTP port is reachable from outside the cluster, on the
+// region's own public host; the media app's only inside it (a ClusterIP
+// Service, no Ingress); health endpoints never are.
 function checkGatewayExposure(
   objects: K8sObject[],
   region: Region,
@@ -378,14 +384,20 @@ function checkGatewayExposure(
     for (const port of service.spec.ports)
       if (opsPorts.has(port.targetPort ?? port.port))
         report(id(service), 'exposes the ops port (health and metrics)');
-    if (service.metadata.name !== 'gateway') report(id(service), 'only the gateway has a Service');
+    if (!(httpApps as readonly string[]).includes(service.metadata.name))
+      report(id(service), 'only the gateway and the media app have a Service');
   }
-  const gateway = services.find((service) => service.metadata.name === 'gateway');
-  if (!gateway) report('Service/gateway', 'missing');
-  else if (gateway.spec.selector['app.kubernetes.io/name'] !== 'gateway')
-    report(id(gateway), 'does not select the gateway pods');
-  else if (gateway.spec.ports.some((port) => port.targetPort !== 'http'))
-    report(id(gateway), 'must target the container port named http');
+  for (const app of httpApps) {
+    const service = services.find((candidate) => candidate.metadata.name === app);
+    if (!service) report(`Service/${app}`, 'missing');
+    else if (service.spec.selector['app.kubernetes.io/name'] !== app)
+      report(id(service), `does not select the ${app} pods`);
+    else if (service.spec.ports.some((port) => port.targetPort !== 'http'))
+      report(id(service), 'must target the container port named http');
+  }
+  const media = services.find((service) => service.metadata.name === 'media');
+  if (media && (media.spec.type ?? 'ClusterIP') !== 'ClusterIP')
+    report(id(media), `is of type ${media.spec.type}: the media app is reached inside the cluster only`);
 
   const ingresses = ofKind<Ingress>(objects, 'Ingress');
   if (ingresses.length !== 1) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # What a Formline container runs, chosen by the first argument or by $APP:
 #
-#   formline gateway|forms|responses|webhooks|dispatcher
+#   formline gateway|forms|responses|webhooks|dispatcher|media
 #       one app: node dist/apps/<app>/src/main.js (app image)
 #   formline migrate <global|responses|webhooks> [prisma migrate subcommand]
 #       the migrations of one database, `deploy` unless told (migrate image);
@@ -19,7 +19,7 @@ else
 fi
 
 case "$role" in
-  gateway | forms | responses | webhooks | dispatcher)
+  gateway | forms | responses | webhooks | dispatcher | media)
     if [ ! -f "dist/apps/$role/src/main.js" ]; then
       echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
       exit 2

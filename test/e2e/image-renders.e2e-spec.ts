@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { largeTestImage, sampleValue, scrapeMetrics, useTestRegions } from '@formline/testing';
 
-// The gateway's image work under bursts: the first requests for one size of a
-// large image share one render (the gateway's render counter moves by one,
+// The media app's image work under bursts, through the gateway: the first
+// requests for one size of a large image share one render (media's render
+// counter moves by one,
 // one variant is stored), a full render pool answers 503 with Retry-After
 // (never another 5xx), and small reads are served meanwhile.
 
@@ -23,14 +24,14 @@ const imageEnv = (dir: string) => ({
 describe('image renders', () => {
   const { regions, api, scratchDir, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'forms', 'media'],
     extraEnv: ({ scratchDir: dir }) => imageEnv(dir),
     accounts: { alice: 'us' },
   });
   const { alice } = accounts;
   const renders = async () =>
     sampleValue(
-      (await scrapeMetrics(regions.stacks.us!.settings.opsPorts.gateway)).samples,
+      (await scrapeMetrics(regions.stacks.us!.settings.opsPorts.media)).samples,
       'formline_image_renders_total',
     );
 
@@ -78,7 +79,7 @@ describe('image renders', () => {
 describe('image renders past a full render pool', () => {
   const { api, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'forms', 'media'],
     extraEnv: ({ scratchDir: dir }) => ({
       ...imageEnv(dir),
       IMAGE_RENDER_CONCURRENCY: '1',

@@ -40,7 +40,13 @@ describe('readiness follows the dependencies', () => {
   const allReady = expected([]);
 
   it.each([
-    ['NATS', 'nats', ['gateway', 'forms', 'responses', 'webhooks'], () => nats.stop(), () => nats.start()],
+    [
+      'NATS',
+      'nats',
+      ['gateway', 'forms', 'responses', 'webhooks', 'media'],
+      () => nats.stop(),
+      () => nats.start(),
+    ],
     ['Redis', 'redis', ['webhooks', 'dispatcher'], () => redis.stop(), () => redis.start()],
     [
       'PostgreSQL',

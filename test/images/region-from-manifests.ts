@@ -158,6 +158,13 @@ export async function appContainers(objects: K8sObject[], local: LocalRegion): P
       preStop: container.lifecycle?.preStop?.exec?.command,
     });
   }
+  // An app's Service address (http://<app>, port 80: the gateway's MEDIA_URL)
+  // is that app's moved http port here.
+  for (const target of apps)
+    if (target.httpPort !== undefined)
+      for (const app of apps)
+        for (const [name, value] of Object.entries(app.env))
+          if (value === `http://${target.app}`) app.env[name] = `http://127.0.0.1:${target.httpPort}`;
   return apps;
 }
 

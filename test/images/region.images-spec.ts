@@ -28,7 +28,7 @@ import {
 // Region us run from the images `npm run test:images` just built, as the
 // rendered manifests of deploy/overlays/us declare it (region-from-manifests.ts
 // says what changes on a machine without a cluster), against the test
-// profile's PostgreSQL, NATS and Redis: the migration Jobs, then the five apps,
+// profile's PostgreSQL, NATS and Redis: the migration Jobs, then the six apps,
 // then traffic, a second replica of two apps, and a stop as the kubelet does it.
 describe('a region run from the images', () => {
   const engine = ContainerEngine.fromEnvironment();
@@ -135,10 +135,17 @@ describe('a region run from the images', () => {
     expect(exits).toEqual(jobs.map((job) => ({ job: job.job, exitCode: 0 })));
   });
 
-  it('starts the five apps as their Deployments declare, and each turns ready', async () => {
+  it('starts the six apps as their Deployments declare, and each turns ready', async () => {
     const containers = await appContainers(objects, local);
     apps = Object.fromEntries(containers.map((container) => [container.app, container]));
-    expect(Object.keys(apps).sort()).toEqual(['dispatcher', 'forms', 'gateway', 'responses', 'webhooks']);
+    expect(Object.keys(apps).sort()).toEqual([
+      'dispatcher',
+      'forms',
+      'gateway',
+      'media',
+      'responses',
+      'webhooks',
+    ]);
     for (const container of containers) {
       // What the manifests say, carried to the container: a non-root user and a read-only root.
       expect({

@@ -33,6 +33,11 @@ const baseUrls = {
   us: env.BASE_URL ?? `http://127.0.0.1:${httpPorts.us}`,
   eu: env.EU_BASE_URL ?? `http://127.0.0.1:${httpPorts.eu}`,
 };
+// The media apps listen inside this machine only; the gateways forward to them.
+const mediaPorts: Record<Region, number> = {
+  us: Number(env.US_MEDIA_PORT ?? 3050),
+  eu: Number(env.EU_MEDIA_PORT ?? 3051),
+};
 const opsPortBase: Record<Region, number> = {
   us: Number(env.US_OPS_PORT_BASE ?? 3100),
   eu: Number(env.EU_OPS_PORT_BASE ?? 3200),
@@ -53,6 +58,7 @@ function settingsFor(
     baseUrls,
     httpHost: '127.0.0.1',
     httpPort: httpPorts[region],
+    mediaPort: mediaPorts[region],
     natsUrl: `nats://127.0.0.1:${natsPort}`,
     redisUrl: `redis://127.0.0.1:${redisPort}/0`,
     globalDatabaseUrl: `${databaseHost}/formline_global`,
@@ -79,6 +85,7 @@ const launcherVariables = new Set([
   'REDIS_URL',
   'HTTP_HOST',
   'HTTP_PORT',
+  'MEDIA_URL',
   'OPS_PORT',
   'GLOBAL_DATABASE_URL',
   'RESPONSES_DATABASE_URL',

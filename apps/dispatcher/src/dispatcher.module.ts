@@ -2,7 +2,8 @@ import { type DynamicModule, Module, type OnApplicationShutdown } from '@nestjs/
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { connectRedis } from '@formline/messaging';
 import { webhookSecretKeys } from '@formline/config';
-import { DeliveryRepository, SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { OutboundUrlPolicy } from '@formline/outbound-url';
+import { DeliveryRepository, SecretBox } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from './dispatcher.config';
 import { DeliveryWorker } from './delivery/delivery.worker';
@@ -27,7 +28,7 @@ export class DispatcherModule implements OnApplicationShutdown {
         },
         { provide: Redis, useFactory: () => connectRedis(config, `dispatcher-${config.REGION}`) },
         { provide: SecretBox, useFactory: () => new SecretBox(webhookSecretKeys(config)) },
-        { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
+        { provide: OutboundUrlPolicy, useFactory: () => new OutboundUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
         {
           provide: DeliveryRepository,
           inject: [WebhooksPrismaClient],

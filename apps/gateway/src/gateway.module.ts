@@ -25,8 +25,7 @@ import { ImagesController } from './images/images.controller';
 import { FILE_STORE } from './files/file.store';
 import { RespondentFilesController } from './files/respondent-files.controller';
 import { ResponseExportController } from './export/response-export.controller';
-import { IMAGE_STORE } from './images/image.store';
-import { RenderPool } from './images/render.pool';
+import { MediaClient } from './media/media.client';
 import { FormMessagesController } from './forms/form-messages.controller';
 import { AccountWorkspacesController } from './workspaces/account-workspaces.controller';
 import { ResponsesController } from './responses/responses.controller';
@@ -78,15 +77,7 @@ export class GatewayModule implements OnApplicationShutdown {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: HTTP_EDGE_CONFIG, useValue: config },
-        { provide: IMAGE_STORE, useFactory: () => objectStoreFrom('IMAGE', config) },
-        {
-          provide: RenderPool,
-          useFactory: () =>
-            new RenderPool({
-              concurrency: config.IMAGE_RENDER_CONCURRENCY,
-              maxQueued: config.IMAGE_RENDER_QUEUE,
-            }),
-        },
+        MediaClient,
         { provide: FILE_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
         {

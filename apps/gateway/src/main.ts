@@ -32,9 +32,6 @@ import {
   serverTimeoutOptions,
 } from '@formline/http-edge';
 import { GatewayModule } from './gateway.module';
-import { imageWorkRoutes } from './images/images.controller';
-import { exposeImageWorkMetrics } from './images/image-work.metrics';
-import { RenderPool } from './images/render.pool';
 
 async function main(): Promise<void> {
   const config = loadConfig(gatewayConfigSchema);
@@ -112,16 +109,6 @@ async function main(): Promise<void> {
   });
   await app.init();
   accessGate.bind(app.get(AccessGuard), served, routes);
-  // Image work waits in its own pool: while the pool is full, the routes that
-  // would queue there are shed before any of their work, and no other route.
-  const renderPool = app.get(RenderPool);
-  const unserved = imageWorkRoutes.filter(
-    (route) => !served.some(({ method, url }) => `${method.toUpperCase()} ${url}` === route),
-  );
-  if (unserved.length > 0)
-    throw new Error(`Image routes watched for shedding are not served: ${unserved.join(', ')}`);
-  shedder.watch({ routes: imageWorkRoutes, saturation: () => renderPool.saturation() });
-  exposeImageWorkMetrics(renderPool);
   // A route missing from /openapi.json is a bug to fix, not to ship.
   const undocumented = undocumentedRoutes(served, document);
   if (undocumented.length > 0)

@@ -4,7 +4,8 @@ import { webhookSecretKeys } from '@formline/config';
 import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { Streams } from '@formline/contracts';
 import { connectNats, connectRedis, FormDeletionConsumer, NATS_CONNECTION } from '@formline/messaging';
-import { DeliveryQueue, DeliveryRepository, SecretBox, WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { OutboundUrlPolicy } from '@formline/outbound-url';
+import { DeliveryQueue, DeliveryRepository, SecretBox } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
@@ -54,7 +55,7 @@ export class WebhooksModule implements OnApplicationShutdown {
           useFactory: () => connectNats(config, `webhooks-${config.REGION}-client`),
         },
         { provide: SecretBox, useFactory: () => new SecretBox(webhookSecretKeys(config)) },
-        { provide: WebhookUrlPolicy, useFactory: () => new WebhookUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
+        { provide: OutboundUrlPolicy, useFactory: () => new OutboundUrlPolicy(config.WEBHOOK_ALLOWED_HOSTS) },
         {
           provide: DeliveryRepository,
           inject: [WebhooksPrismaClient],

@@ -3,6 +3,7 @@ import type { AppName } from '@formline/stack';
 import { dispatcherConfigSchema } from './dispatcher.config';
 import { formsConfigSchema } from './forms.config';
 import { gatewayConfigSchema } from './gateway.config';
+import { mediaConfigSchema } from './media.config';
 import { responsesConfigSchema } from './responses.config';
 import { webhooksConfigSchema } from './webhooks.config';
 
@@ -14,4 +15,5 @@ export const appConfigSchemas: Record<AppName, z.ZodObject> = {
   responses: responsesConfigSchema,
   webhooks: webhooksConfigSchema,
   dispatcher: dispatcherConfigSchema,
+  media: mediaConfigSchema,
 };

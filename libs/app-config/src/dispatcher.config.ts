@@ -28,7 +28,10 @@ export const dispatcherConfigSchema = z
     WEBHOOKS_DATABASE_URL: databaseUrl(
       "This region's webhooks database, where every delivery attempt is recorded.",
     ),
-    WEBHOOK_TIMEOUT_MS: milliseconds(30_000, 'How long a receiver has to answer a delivery with a 2xx.'),
+    WEBHOOK_TIMEOUT_MS: milliseconds(
+      30_000,
+      'How long a delivery may take, from the look-up of the receiver host to its 2xx answer.',
+    ),
     WEBHOOK_RETRY_SCHEDULE_MS: z
       .string()
       .default(defaultRetrySchedule.join(','))

@@ -13,7 +13,7 @@ import {
 } from '@formline/config';
 import { z } from 'zod';
 import { fileVars } from './file-upload.config';
-import { imageVars } from './image-upload.config';
+import { imageSizeVars } from './image-upload.config';
 
 export const gatewayConfigSchema = z.object({
   ...regionVars,
@@ -27,7 +27,12 @@ export const gatewayConfigSchema = z.object({
   ...loadSheddingVars,
   ...requestTimeVars,
   ...readCacheVars,
-  ...imageVars,
+  ...imageSizeVars,
+  MEDIA_URL: z
+    .url()
+    .describe(
+      "Address of this region's media app, to which the gateway forwards the image routes once it has let a request in (http, inside the region).",
+    ),
   ...fileVars,
 });
 

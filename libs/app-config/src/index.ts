@@ -1,4 +1,4 @@
-// The five apps' configuration schemas. They live in a library, not in the
+// The six apps' configuration schemas. They live in a library, not in the
 // apps, so that the configuration reference, `npm start` and the deploy checks
 // read exactly what each app validates at boot without importing an app.
 export * from './gateway.config';
@@ -6,4 +6,5 @@ export * from './forms.config';
 export * from './responses.config';
 export * from './webhooks.config';
 export * from './dispatcher.config';
+export * from './media.config';
 export * from './app-config.schemas';

@@ -29,3 +29,4 @@ export * from './insights.contract';
 export * from './respondent-erasure.contract';
 export * from './form-messages.contract';
 export * from './whole-seconds';
+export * from './media-forwarding.contract';

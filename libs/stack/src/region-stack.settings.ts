@@ -1,14 +1,16 @@
 import type { Region, RegionBaseUrls } from '@formline/contracts';
 
-export const appNames = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'] as const;
+export const appNames = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher', 'media'] as const;
 export type AppName = (typeof appNames)[number];
 
-// Everything one region's five apps need to find each other and their servers.
+// Everything one region's six apps need to find each other and their servers.
 export interface RegionStackSettings {
   region: Region;
   baseUrls: RegionBaseUrls;
   httpHost: string;
   httpPort: number;
+  /** The media app's HTTP port, on httpHost (the gateway forwards the image routes to it). */
+  mediaPort: number;
   natsUrl: string;
   redisUrl: string;
   globalDatabaseUrl: string;
@@ -47,7 +49,10 @@ export function appEnvironment(app: AppName, s: RegionStackSettings): Record<str
         REDIS_URL: s.redisUrl,
         HTTP_HOST: s.httpHost,
         HTTP_PORT: String(s.httpPort),
+        MEDIA_URL: `http://${s.httpHost}:${s.mediaPort}`,
       };
+    case 'media':
+      return { ...common, NATS_URL: s.natsUrl, HTTP_HOST: s.httpHost, HTTP_PORT: String(s.mediaPort) };
     case 'forms':
       return { ...common, NATS_URL: s.natsUrl, GLOBAL_DATABASE_URL: s.globalDatabaseUrl };
     case 'responses':

@@ -7,7 +7,7 @@ export interface RegionStackOptions {
   /** Root of the compiled tree (dist/). */
   distDir: string;
   onLine: (label: string, line: string) => void;
-  /** Start only these apps (tests of one service); all five by default. */
+  /** Start only these apps (tests of one service); all six by default. */
   apps?: readonly AppName[];
   /** Restart an app that exits, with this backoff (`npm start`); tests restart apps themselves. */
   supervise?: RestartPolicy;

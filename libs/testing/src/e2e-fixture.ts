@@ -191,7 +191,7 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
       const opsPort = await freePort();
       const appEnv: Record<string, string> = {
         ...appEnvironment(app, { ...settings, opsPorts: { ...settings.opsPorts, [app]: opsPort } }),
-        ...(app === 'gateway' ? { HTTP_PORT: String(await freePort()) } : {}),
+        ...(app === 'gateway' || app === 'media' ? { HTTP_PORT: String(await freePort()) } : {}),
       };
       for (const name of without) delete appEnv[name];
       Object.assign(appEnv, env);

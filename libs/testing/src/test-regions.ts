@@ -66,6 +66,7 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       baseUrls,
       httpHost: '127.0.0.1',
       httpPort: httpPorts[region],
+      mediaPort: await freePort(),
       natsUrl: options.natsUrl?.[region] ?? infra.natsUrl[region],
       redisUrl: options.redisUrl?.[region] ?? infra.redisUrl[region],
       globalDatabaseUrl: databaseUrl(databaseHost, 'formline_global'),

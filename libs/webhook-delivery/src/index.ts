@@ -1,4 +1,3 @@
-export * from './url-policy';
 export * from './secret-box';
 export * from './signatures';
 export * from './send-outcome';

@@ -8,8 +8,8 @@ import {
   RetryDeliveryLater,
   SecretBox,
   type UnrecordedAttempt,
-  WebhookUrlPolicy,
 } from '@formline/webhook-delivery';
+import { OutboundUrlPolicy } from '@formline/outbound-url';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DispatcherConfig } from '../dispatcher.config';
@@ -80,7 +80,7 @@ describe('DeliveryWorker', () => {
   }
 
   function workerWith(repository: DeliveryRepository, secrets = {} as SecretBox): DeliveryWorker {
-    return new DeliveryWorker(repository, {} as Redis, secrets, new WebhookUrlPolicy(['127.0.0.1']), config);
+    return new DeliveryWorker(repository, {} as Redis, secrets, new OutboundUrlPolicy(['127.0.0.1']), config);
   }
 
   function jobOf(data: DeliveryJob) {

@@ -27,8 +27,8 @@ import {
   standardWebhookSignature,
   typeformSignature,
   type UnrecordedAttempt,
-  WebhookUrlPolicy,
 } from '@formline/webhook-delivery';
+import { OutboundUrlPolicy } from '@formline/outbound-url';
 import { type Job, Queue, UnrecoverableError, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '../dispatcher.config';
@@ -59,7 +59,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     private readonly deliveries: DeliveryRepository,
     private readonly redis: Redis,
     private readonly secrets: SecretBox,
-    private readonly urls: WebhookUrlPolicy,
+    private readonly urls: OutboundUrlPolicy,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {
     this.retries = new RetryPolicy(config);

@@ -1,12 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import {
-  failureKindOf,
-  SendFailureKind,
-  type SendOutcome,
+  type HostResolver,
+  type OutboundUrlPolicy,
+  pinnedLookup,
+  resolveHost,
   UrlRefused,
-  type WebhookUrlPolicy,
-} from '@formline/webhook-delivery';
+  withinDeadline,
+} from '@formline/outbound-url';
+import { failureKindOf, SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
 
 export interface SendRequest {
   url: string;
@@ -33,11 +35,18 @@ const keptAlive = {
 const agents = { 'http:': new http.Agent(keptAlive), 'https:': new https.Agent(keptAlive) };
 
 // One POST to a receiver. Redirects are not followed (a 3xx is a failure), the
-// target is checked again now, and the socket connects only to addresses the
-// policy accepts at connection time (a name that re-resolves to an internal
-// address between check and connect is still refused). `verifySsl` false skips
-// certificate checks for this request alone.
-export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy): Promise<SendOutcome> {
+// target is checked again now: its host is looked up once, within the send's
+// deadline (`timeoutMs` covers the look-up and the exchange), every address
+// checked, and a new socket connects only to those (no second look-up a
+// rebinding name could answer with an internal address). An allow-listed
+// name, which only the system's look-up may know, is looked up by the socket
+// and still checked there. `verifySsl` false skips certificate checks for this
+// request alone.
+export async function sendWebhook(
+  request: SendRequest,
+  policy: OutboundUrlPolicy,
+  resolver: HostResolver = resolveHost,
+): Promise<SendOutcome> {
   const started = Date.now();
   const failed = (
     kind: SendFailureKind,
@@ -56,10 +65,16 @@ export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy
     statusCode >= 200 && statusCode < 300
       ? { ok: true, statusCode, durationMs: Date.now() - started }
       : failed(SendFailureKind.http_status, httpError(statusCode), statusCode, retryAfterMs);
+  const signal = AbortSignal.timeout(request.timeoutMs);
+  const late = () => failed(SendFailureKind.timeout, `no answer within ${request.timeoutMs} ms`);
   let url: URL;
+  let addresses: string[];
   try {
-    ({ url } = await policy.check(request.url));
+    ({ url, addresses } = await policy.check(request.url, {
+      resolve: (host) => withinDeadline(resolver(host, signal), signal),
+    }));
   } catch (error) {
+    if (signal.aborted) return late();
     return error instanceof UrlRefused
       ? failed(SendFailureKind.address_refused, `url refused: ${error.message}`)
       : failed(failureKindOf(error), String(error));
@@ -70,9 +85,9 @@ export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy
       method: 'POST',
       headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body).toString() },
       agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
-      lookup: policy.connectLookup,
+      lookup: addresses.length > 0 ? pinnedLookup(addresses) : policy.connectLookup,
       rejectUnauthorized: request.verifySsl,
-      signal: AbortSignal.timeout(request.timeoutMs),
+      signal,
     });
     req.on('response', (response) => {
       const statusCode = response.statusCode ?? 0;
@@ -89,12 +104,7 @@ export async function sendWebhook(request: SendRequest, policy: WebhookUrlPolicy
         return;
       }
       const kind = failureKindOf(error);
-      resolve(
-        failed(
-          kind,
-          kind === SendFailureKind.timeout ? `no answer within ${request.timeoutMs} ms` : error.message,
-        ),
-      );
+      resolve(kind === SendFailureKind.timeout ? late() : failed(kind, error.message));
     });
     req.end(request.body);
   });

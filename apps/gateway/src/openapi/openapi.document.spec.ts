@@ -21,6 +21,7 @@ const config = parseConfig(gatewayConfigSchema, {
   BASE_URL: 'https://api.example.com',
   EU_BASE_URL: 'https://api.eu.example.com',
   HTTP_PORT: '8080',
+  MEDIA_URL: 'http://media',
   OPS_PORT: '9090',
 });
 // The controllers the gateway serves, as its module declares them.

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
-import { SecretBox, UrlRefused, WebhookUrlPolicy } from '@formline/webhook-delivery';
+import { OutboundUrlPolicy, UrlRefused } from '@formline/outbound-url';
+import { SecretBox } from '@formline/webhook-delivery';
 import { eventTypesOf, toWebhookResource } from './webhook.mapper';
 import { type WebhookKey, WebhookRepository } from './webhook.repository';
 
@@ -14,7 +15,7 @@ export class WebhookService {
   constructor(
     private readonly webhooks: WebhookRepository,
     private readonly secrets: SecretBox,
-    private readonly urls: WebhookUrlPolicy,
+    private readonly urls: OutboundUrlPolicy,
   ) {}
 
   async upsert(

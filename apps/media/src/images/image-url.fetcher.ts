@@ -1,8 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { UrlRefused, type WebhookUrlPolicy } from '@formline/webhook-delivery';
-import { type HostResolver, pinnedLookup, resolveHost, withinDeadline } from './image-host.resolver';
+import {
+  type HostResolver,
+  type OutboundUrlPolicy,
+  pinnedLookup,
+  resolveHost,
+  UrlRefused,
+  withinDeadline,
+} from '@formline/outbound-url';
 
 // Fetches the image a caller names by `url` (POST /images) under the same
 // address policy as webhooks: https only (http to allow-listed hosts), never an
@@ -13,7 +19,7 @@ import { type HostResolver, pinnedLookup, resolveHost, withinDeadline } from './
 // look-up included, past `timeoutMs`.
 export async function fetchImageUrl(
   raw: string,
-  policy: WebhookUrlPolicy,
+  policy: OutboundUrlPolicy,
   limits: { maxBytes: number; timeoutMs: number },
   resolver: HostResolver = resolveHost,
 ): Promise<Buffer> {

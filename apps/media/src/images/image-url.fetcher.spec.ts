@@ -1,8 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { DomainError } from '@formline/errors';
-import { WebhookUrlPolicy } from '@formline/webhook-delivery';
-import { pinnedLookup } from './image-host.resolver';
+import { OutboundUrlPolicy } from '@formline/outbound-url';
 import { fetchImageUrl } from './image-url.fetcher';
 
 const limits = { maxBytes: 1024, timeoutMs: 200 };
@@ -28,7 +27,7 @@ describe('fetchImageUrl', () => {
     };
     const started = performance.now();
     const error = await failure(
-      fetchImageUrl('https://images.example.com/a.png', new WebhookUrlPolicy([]), limits, silent),
+      fetchImageUrl('https://images.example.com/a.png', new OutboundUrlPolicy([]), limits, silent),
     );
     const tookMs = performance.now() - started;
     expect(asked).toBe('images.example.com');
@@ -41,7 +40,7 @@ describe('fetchImageUrl', () => {
 
   it('refuses a host whose look-up names an internal address, without connecting', async () => {
     const error = await failure(
-      fetchImageUrl('https://images.example.com/a.png', new WebhookUrlPolicy([]), limits, () =>
+      fetchImageUrl('https://images.example.com/a.png', new OutboundUrlPolicy([]), limits, () =>
         Promise.resolve(['93.184.216.34', '10.0.0.7']),
       ),
     );
@@ -71,7 +70,7 @@ describe('fetchImageUrl', () => {
       const error = await failure(
         fetchImageUrl(
           `https://images.invalid:${port}/a.png`,
-          new WebhookUrlPolicy(['127.0.0.1']),
+          new OutboundUrlPolicy(['127.0.0.1']),
           limits,
           () => {
             lookups += 1;
@@ -83,33 +82,5 @@ describe('fetchImageUrl', () => {
       expect(lookups).toBe(1);
       expect(connections).toBe(1);
     });
-  });
-});
-
-describe('pinnedLookup', () => {
-  const lookup = pinnedLookup(['203.0.113.9', '2001:db8::9']);
-  const ask = (options: Parameters<typeof lookup>[1]) =>
-    new Promise<unknown[]>((resolve) =>
-      lookup('anything.example', options, (...answer: unknown[]) => resolve(answer)),
-    );
-
-  it('answers the checked addresses, whatever the name', async () => {
-    expect(await ask({ all: true })).toEqual([
-      null,
-      [
-        { address: '203.0.113.9', family: 4 },
-        { address: '2001:db8::9', family: 6 },
-      ],
-    ]);
-    expect(await ask({})).toEqual([null, '203.0.113.9', 4]);
-    expect(await ask({ family: 6 })).toEqual([null, '2001:db8::9', 6]);
-  });
-
-  it('fails when no checked address is of the family asked for', async () => {
-    const only6 = pinnedLookup(['2001:db8::9']);
-    const [refused] = await new Promise<unknown[]>((resolve) =>
-      only6('x', { family: 4 }, (...answer: unknown[]) => resolve(answer)),
-    );
-    expect((refused as NodeJS.ErrnoException).code).toBe('ENOTFOUND');
   });
 });

@@ -8,12 +8,12 @@ export interface RenderPoolLimits {
   maxQueued: number;
 }
 
-// Where the gateway's image work runs: decoding, resizing and encoding with
+// Where the media app's image work runs: decoding, resizing and encoding with
 // sharp, which runs in libuv's thread pool (4 threads in all, shared with file
 // reads and DNS look-ups). A 25-megapixel image decodes to about 100 MB and
 // takes a thread for a second or more, so the work is bounded here: at most
 // `concurrency` jobs at once (the rest of libuv's threads stay free for
-// everything else the gateway does) and at most `maxQueued` waiting; past
+// everything else the process does) and at most `maxQueued` waiting; past
 // that a job is refused at once with 503 and Retry-After, never queued
 // without end. Load shedding reads `saturation()` to refuse the routes that
 // would queue here before any of their work is done.

@@ -1,7 +1,7 @@
-import { UrlRefused, WebhookUrlPolicy } from './url-policy';
+import { UrlRefused, OutboundUrlPolicy } from './url.policy';
 
-describe('WebhookUrlPolicy', () => {
-  const strict = new WebhookUrlPolicy([]);
+describe('OutboundUrlPolicy', () => {
+  const strict = new OutboundUrlPolicy([]);
 
   // Every special range, by its IPv4 or IPv6 form: each one must be refused.
   it.each([
@@ -77,7 +77,7 @@ describe('WebhookUrlPolicy', () => {
   });
 
   it('lets allow-listed hosts, addresses and ranges through, over http too', async () => {
-    const policy = new WebhookUrlPolicy(['127.0.0.1', '10.1.0.0/16', 'receiver.internal']);
+    const policy = new OutboundUrlPolicy(['127.0.0.1', '10.1.0.0/16', 'receiver.internal']);
     await expect(policy.check('http://127.0.0.1:8080/')).resolves.toBeDefined();
     await expect(policy.check('http://[::ffff:127.0.0.1]:8080/')).resolves.toBeDefined();
     await expect(policy.check('http://10.1.2.3/')).resolves.toBeDefined();
@@ -88,19 +88,19 @@ describe('WebhookUrlPolicy', () => {
   });
 });
 
-describe('WebhookUrlPolicy.connectLookup', () => {
-  const resolve = (policy: WebhookUrlPolicy, host: string) =>
+describe('OutboundUrlPolicy.connectLookup', () => {
+  const resolve = (policy: OutboundUrlPolicy, host: string) =>
     new Promise<{ error: Error | null; address: unknown }>((done) =>
       policy.connectLookup(host, { all: true }, (error, address) => done({ error, address })),
     );
 
   it('refuses, when a socket connects, a name that resolves to an internal address', async () => {
-    const { error } = await resolve(new WebhookUrlPolicy([]), 'localhost');
+    const { error } = await resolve(new OutboundUrlPolicy([]), 'localhost');
     expect(error).toBeInstanceOf(UrlRefused);
   });
 
   it('lets an allow-listed name through to the addresses it resolves to', async () => {
-    const { error, address } = await resolve(new WebhookUrlPolicy(['localhost']), 'localhost');
+    const { error, address } = await resolve(new OutboundUrlPolicy(['localhost']), 'localhost');
     expect(error).toBeNull();
     expect(address).toEqual(
       expect.arrayContaining([expect.objectContaining({ address: expect.any(String) })]),

@@ -3,13 +3,14 @@ import { lookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
-// Where a webhook may send: https only, and never to an address inside our own
-// network (loopback, private, link-local, cloud metadata, ...), which would let
-// anyone with a token probe it. Checked when a webhook is saved and again at
-// every delivery, on the addresses the name resolves to then (DNS can change).
-// Hosts, addresses and CIDR ranges in the allow-list (WEBHOOK_ALLOWED_HOSTS)
-// are let through, over plain http too: tests and the local demo receive on
-// 127.0.0.1.
+// Where the product may send a request a caller named (a webhook's receiver,
+// an image's url): https only, and never to an address inside our own network
+// (loopback, private, link-local, cloud metadata, ...), which would let anyone
+// with a token probe it. A webhook's url is checked when it is saved and again
+// at every delivery, on the addresses the name resolves to then (DNS can
+// change). Hosts, addresses and CIDR ranges in the allow-list (each user's own
+// setting: WEBHOOK_ALLOWED_HOSTS, IMAGE_URL_ALLOWED_HOSTS) are let through,
+// over plain http too: tests and the local demo receive on 127.0.0.1.
 //
 // An address is public only when ipaddr.js classifies it as plain `unicast`:
 // every special range it knows (private, loopback, link-local, unique-local,
@@ -27,7 +28,7 @@ const ipv4Compatible = ipaddr.parseCIDR('::/96');
 // learn the inside of our network from our errors.
 const internalAddress = 'the url points to an internal, private or reserved address';
 
-export class WebhookUrlPolicy {
+export class OutboundUrlPolicy {
   private readonly allowedHosts = new Set<string>();
   private readonly allowedRanges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
 
@@ -64,8 +65,9 @@ export class WebhookUrlPolicy {
   // The URL is acceptable and, when its host is a name, every address it
   // resolves to now is too. A name that does not resolve yet is accepted when
   // a webhook is saved (`acceptUnresolved`): delivery checks it again anyway.
-  // `resolve` replaces the system's look-up (one bounded by a deadline); it
-  // answers the host's addresses, and an empty list when it has none.
+  // `resolve` replaces the system's look-up (resolveHost under a deadline, for
+  // a request that then pins its socket to the addresses answered); it answers
+  // the host's addresses, and an empty list when it has none.
   async check(
     raw: string,
     options: { acceptUnresolved?: boolean; resolve?: (host: string) => Promise<string[]> } = {},
@@ -104,7 +106,9 @@ export class WebhookUrlPolicy {
   // A socket's DNS lookup that refuses, at connection time, every address the
   // policy would refuse (a name that re-resolves to an internal address
   // between check and connect is still refused): pass it as `lookup` to
-  // http(s).request. The refusal arrives as the request's error, a UrlRefused.
+  // http(s).request when `check` answered no addresses (an allow-listed name,
+  // which only the system's look-up, /etc/hosts included, may know). The
+  // refusal arrives as the request's error, a UrlRefused.
   readonly connectLookup: LookupFunction = (hostname, options, callback) => {
     dnsLookup(hostname, options, (error, address: string | LookupAddress[], family?: number) => {
       if (error) return callback(error, address, family);

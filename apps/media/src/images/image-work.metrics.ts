@@ -1,13 +1,12 @@
 import { metricsRegistry } from '@formline/ops';
 import { Counter, Gauge } from 'prom-client';
-import type { RenderPool } from './render.pool';
 
-// The gateway's image work on its /metrics: variants rendered (each should be
+// The media app's image work on its /metrics: variants rendered (each should be
 // rendered once, then read from the store), jobs refused because the render
 // pool was full, and the pool's jobs running and waiting now.
 const rendersTotal = new Counter({
   name: 'formline_image_renders_total',
-  help: 'Sized image variants this gateway rendered (a variant already in the store is not rendered again).',
+  help: 'Sized image variants this media process rendered (a variant already in the store is not rendered again).',
   registers: [],
 });
 
@@ -25,8 +24,9 @@ export function recordImageWorkRefused(): void {
   refusedTotal.inc();
 }
 
-// Once per process, with the pool whose jobs the gauges read at each scrape.
-export function exposeImageWorkMetrics(pool: RenderPool): void {
+// Once per process, with the pool whose jobs the gauges read at each scrape
+// (the render pool; its shape only, as the pool records its refusals here).
+export function exposeImageWorkMetrics(pool: { stats(): { running: number; waiting: number } }): void {
   if (metricsRegistry.getSingleMetric('formline_image_renders_total')) return;
   metricsRegistry.registerMetric(rendersTotal);
   metricsRegistry.registerMetric(refusedTotal);

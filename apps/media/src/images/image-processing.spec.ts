@@ -4,8 +4,8 @@ const png = Buffer.from(
   'base64',
 );
 
-// sharp (libvips) costs the gateway about 20 MB of memory once loaded: it is
-// loaded on the first image the gateway reads, not with the gateway's modules.
+// sharp (libvips) costs about 20 MB of memory once loaded: it is loaded on
+// the first image the media app reads, not with its modules.
 describe('image processing', () => {
   it('loads sharp on the first image it reads, not when its module loads', async () => {
     let loaded = false;

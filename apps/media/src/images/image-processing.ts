@@ -5,11 +5,11 @@ import type { VariantBox } from './image-sizes';
 
 // Reading and resizing images with sharp (libvips, shipped prebuilt in npm
 // packages: nothing is downloaded at install or run time). Loaded on the first
-// image the gateway reads, not at start: libvips costs a gateway that never
+// image the media app reads, not at start: libvips costs a process that never
 // sees one about 20 MB. No cache of decoded images in memory, one libvips
 // thread per operation, and at most IMAGE_RENDER_CONCURRENCY operations at
-// once (render.pool.ts): the gateway is not an image farm, and a variant is
-// rendered once and then kept in the store.
+// once (render.pool.ts): memory stays bounded, and a variant is rendered once
+// and then kept in the store.
 let loaded: Promise<typeof sharp> | undefined;
 function loadSharp(): Promise<typeof sharp> {
   loaded ??= import('sharp').then(({ default: library }) => {

@@ -1,0 +1,112 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AccessTokenPrincipal } from '@formline/contracts';
+import { DomainError, ErrorCode } from '@formline/errors';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { GatewayConfig } from '../gateway.config';
+import { MediaClient } from './media.client';
+
+// The gateway's side of the media app: what it forwards (and what it never
+// does: a client's own account header), what it hands back, and a 503 when
+// the media app is not there.
+describe('MediaClient', () => {
+  let media: Server;
+  let seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[];
+  let gateway: FastifyInstance;
+  let client: MediaClient;
+  let principal: AccessTokenPrincipal | undefined;
+  let gatewayUrl: string;
+
+  const start = async (mediaUrl: string) => {
+    client = new MediaClient({ MEDIA_URL: mediaUrl, GATEWAY_IDLE_TIMEOUT_MS: 2_000 } as GatewayConfig);
+    gateway = Fastify();
+    gateway.decorateRequest('requestId', 'req-1');
+    gateway.all('/*', async (request, reply) => {
+      try {
+        await client.forward(request, reply, principal, request.body ?? undefined);
+      } catch (error) {
+        const code = error instanceof DomainError ? error.code : 'other';
+        return reply.status(599).send({ code });
+      }
+      return reply;
+    });
+    await gateway.listen({ port: 0, host: '127.0.0.1' });
+    gatewayUrl = `http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}`;
+  };
+
+  beforeAll(async () => {
+    media = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        seen.push({ method: request.method, url: request.url, headers: request.headers, body });
+        response
+          .writeHead(201, {
+            'content-type': 'image/png',
+            etag: '"i1"',
+            'set-cookie': 'no=1',
+            'x-other': 'no',
+          })
+          .end('png-bytes');
+      });
+    });
+    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => media.close(resolve));
+  });
+  beforeEach(() => {
+    seen = [];
+    principal = undefined;
+  });
+  afterEach(async () => {
+    await gateway.close();
+    client.onApplicationShutdown();
+  });
+
+  it('forwards method, path, query, body and the principal’s account, never a client’s account header', async () => {
+    await start(`http://127.0.0.1:${(media.address() as AddressInfo).port}`);
+    principal = { accountId: 'acc-9' } as AccessTokenPrincipal;
+    const answer = await fetch(`${gatewayUrl}/images?x=1`, {
+      method: 'POST',
+      headers: {
+        'x-formline-account-id': 'forged',
+        cookie: 'sid=1',
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ image: 'AAAA' }),
+    });
+    expect(seen).toEqual([
+      expect.objectContaining({ method: 'POST', url: '/images?x=1', body: '{"image":"AAAA"}' }),
+    ]);
+    expect(seen[0].headers).toMatchObject({
+      'x-formline-account-id': 'acc-9',
+      'x-request-id': 'req-1',
+      accept: 'application/json',
+    });
+    expect(seen[0].headers.cookie).toBeUndefined();
+    expect(answer.status).toBe(201);
+    expect(await answer.text()).toBe('png-bytes');
+    expect(answer.headers.get('content-type')).toBe('image/png');
+    expect(answer.headers.get('etag')).toBe('"i1"');
+    expect(answer.headers.get('set-cookie')).toBeNull();
+    expect(answer.headers.get('x-other')).toBeNull();
+  });
+
+  it('sends no account for an anonymous caller, whatever the client claims', async () => {
+    await start(`http://127.0.0.1:${(media.address() as AddressInfo).port}`);
+    await fetch(`${gatewayUrl}/images/i1`, { headers: { 'x-formline-account-id': 'forged' } });
+    expect(seen[0].headers['x-formline-account-id']).toBeUndefined();
+  });
+
+  it('is a SERVICE_UNAVAILABLE error when the media app does not answer', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    await start(`http://127.0.0.1:${port}`);
+    const answer = await fetch(`${gatewayUrl}/images/i1`);
+    expect(await answer.json()).toEqual({ code: ErrorCode.ServiceUnavailable });
+  });
+});

@@ -1,0 +1,89 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadConfig } from '@formline/config';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { inputLimits } from '@formline/input';
+import { RpcClient } from '@formline/messaging';
+import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
+import { mediaConfigSchema } from '@formline/app-config';
+import {
+  observeHttpRequests,
+  installLoadShedding,
+  LoadShedder,
+  frameworkErrorBody,
+  parseJsonBody,
+  allowLargerBodies,
+  collectServedRoutes,
+} from '@formline/http-edge';
+import { MediaModule } from './media.module';
+import { imageWorkRoutes } from './images/images.controller';
+import { exposeImageWorkMetrics } from './images/image-work.metrics';
+import { RenderPool } from './images/render.pool';
+
+// The media app: the image routes, forwarded by the gateway once it has let
+// a request in (access, rate limits, request hygiene and time limits are the
+// gateway's). Its own HTTP port is reachable inside the region only.
+async function main(): Promise<void> {
+  const config = loadConfig(mediaConfigSchema);
+  const logger = createLogger('media', config);
+  startProcessMetrics({ app: 'media', region: config.REGION });
+  const ops = new OpsServer([]);
+  // Live before NATS answers, so a slow bus never gets the pod killed.
+  await ops.listen(config.OPS_HOST, config.OPS_PORT);
+  const adapter = new FastifyAdapter({
+    bodyLimit: inputLimits.bodyBytes,
+    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
+      void reply.code(400).send(frameworkErrorBody(error)),
+    routerOptions: { maxParamLength: 8 * inputLimits.id },
+  });
+  observeHttpRequests(adapter.getInstance(), logger);
+  // Only the render pool's bound sheds here: the gateway bounds requests in flight.
+  const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
+  installLoadShedding(adapter.getInstance(), shedder);
+  // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
+  allowLargerBodies(adapter.getInstance(), [
+    { method: 'POST', url: '/images', bytes: Math.ceil(config.IMAGE_MAX_BYTES / 3) * 4 + 64 * 1024 },
+  ]);
+  const served = collectServedRoutes(adapter.getInstance());
+  const app = await NestFactory.create<NestFastifyApplication>(MediaModule.forConfig(config), adapter, {
+    logger,
+  });
+  app.useBodyParser('application/json', { bodyLimit: inputLimits.bodyBytes }, (request, body, done) => {
+    let parsed: unknown;
+    try {
+      parsed = parseJsonBody(request, body);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    done(null, parsed);
+  });
+  await app.init();
+  // Image work waits in its own pool: while the pool is full, the routes that
+  // would queue there are shed before any of their work.
+  const renderPool = app.get(RenderPool);
+  const unserved = imageWorkRoutes.filter(
+    (route) => !served.some(({ method, url }) => `${method.toUpperCase()} ${url}` === route),
+  );
+  if (unserved.length > 0)
+    throw new Error(`Image routes watched for shedding are not served: ${unserved.join(', ')}`);
+  shedder.watch({ routes: imageWorkRoutes, saturation: () => renderPool.saturation() });
+  exposeImageWorkMetrics(renderPool);
+  const rpc = app.get(RpcClient);
+  ops.setChecks([{ name: 'nats', probe: () => rpc.isConnected() }]);
+  await app.listen(config.HTTP_PORT, config.HTTP_HOST);
+  ops.markStarted();
+  logger.log(`media (${config.REGION}) on http://${config.HTTP_HOST}:${config.HTTP_PORT}`);
+  stopOnSignal(
+    logger,
+    async () => {
+      ops.markShuttingDown();
+      shedder.stop();
+      await app.close();
+      await ops.close();
+    },
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+}
+
+runMain(main);

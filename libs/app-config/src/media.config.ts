@@ -1,0 +1,28 @@
+import { logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import { z } from 'zod';
+import { imageVars } from './image-upload.config';
+
+// The media app: images (their store, the render pool, the fetch by url). It
+// serves HTTP inside the region only, to the gateway, which has already let
+// each request in.
+export const mediaConfigSchema = z.object({
+  ...regionVars,
+  ...natsVars,
+  ...opsVars,
+  ...logVars,
+  ...shutdownVars,
+  HTTP_HOST: z
+    .string()
+    .min(1)
+    .default('127.0.0.1')
+    .describe("Address the media app's HTTP server listens on (reached by the gateway only)."),
+  HTTP_PORT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .describe("Port of the media app's HTTP server (the gateway's MEDIA_URL names it)."),
+  ...imageVars,
+});
+
+export type MediaConfig = z.infer<typeof mediaConfigSchema>;

@@ -1,0 +1,3 @@
+export * from './url.policy';
+export * from './host.resolver';
+export * from './socket.lookup';
