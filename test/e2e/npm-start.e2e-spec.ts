@@ -19,8 +19,9 @@ describe('npm start', () => {
   beforeAll(async () => {
     rmSync(dataDir, { recursive: true, force: true });
     // Below the kernel's ephemeral range (where freePort() draws from) and away
-    // from the fixed test ports, so the ten consecutive health ports are free.
-    const opsBase = 29_000 + Math.floor(Math.random() * 199) * 10;
+    // from the fixed test ports, so the twenty consecutive health ports (ten a
+    // region, one an app) are free.
+    const opsBase = 29_000 + Math.floor(Math.random() * 99) * 20;
     env = {
       ...process.env,
       DATA_DIR: dataDir,
@@ -28,7 +29,9 @@ describe('npm start', () => {
       US_HTTP_PORT: String(await freePort()),
       EU_HTTP_PORT: String(await freePort()),
       US_OPS_PORT_BASE: String(opsBase),
-      EU_OPS_PORT_BASE: String(opsBase + 5),
+      EU_OPS_PORT_BASE: String(opsBase + 10),
+      US_MEDIA_PORT: String(await freePort()),
+      EU_MEDIA_PORT: String(await freePort()),
       // A documented app variable set around `npm start` must reach the apps.
       RATE_LIMIT_REQUESTS: '3',
     };
