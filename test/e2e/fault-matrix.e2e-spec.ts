@@ -1,3 +1,4 @@
+import { appNames } from '@formline/stack';
 import { formatFaultMatrixReport, type FaultMatrixReport, runFaultMatrix } from '@formline/testing';
 
 // The fault matrix: while anonymous submissions stream in at a
@@ -45,7 +46,8 @@ describe('fault matrix', () => {
   });
 
   it('recovers from every fault without a manual step, readiness false while a server is away', () => {
-    expect(report.faults).toHaveLength(8);
+    // kill -9 of each app of the region, then each of the three servers.
+    expect(report.faults).toHaveLength(appNames.length + 3);
     for (const fault of report.faults) {
       expect({ fault: fault.name, recovered: fault.recoveredMs !== undefined }).toEqual({
         fault: fault.name,
@@ -60,7 +62,13 @@ describe('fault matrix', () => {
         'responses',
         'webhooks',
       ]),
-      'NATS kill -9 and start': expect.arrayContaining(['forms', 'gateway', 'responses', 'webhooks']),
+      'NATS kill -9 and start': expect.arrayContaining([
+        'forms',
+        'gateway',
+        'media',
+        'responses',
+        'webhooks',
+      ]),
       'Redis kill -9 and start (append-only file kept)': expect.arrayContaining(['dispatcher', 'webhooks']),
     });
   });
