@@ -8,11 +8,6 @@ const maxLines = 500;
 // Files a reader can hold in mind: past a few hundred lines a file has become
 // several concepts, and is split where they part. Tests are exempt (a spec
 // lists its cases), and so is generated code (Prisma's clients).
-const stillToSplit = new Set([
-  // The data-scale stage of the bench: seeding, listing, insights, export and erasure.
-  'bench/scale/data-scale.ts',
-]);
-
 describe('source files', () => {
   it(`hold at most ${maxLines} lines`, () => {
     const files = execFileSync(
@@ -38,7 +33,7 @@ describe('source files', () => {
       );
     const long = files
       .map((file) => ({ file, lines: readFileSync(path.join(root, file), 'utf8').split('\n').length }))
-      .filter(({ file, lines }) => lines > maxLines && !stillToSplit.has(file))
+      .filter(({ lines }) => lines > maxLines)
       .map(({ file, lines }) => `${file}: ${lines} lines`);
     expect(long).toEqual([]);
   });
