@@ -28,6 +28,11 @@ beforeAll(() => {
 
 const config = (objects: K8sObject[]) =>
   objects.find((object) => object.kind === 'ConfigMap' && (object as ConfigMap).data?.REGION) as ConfigMap;
+// The media app's own settings: the region's file store.
+const mediaConfig = (objects: K8sObject[]) =>
+  objects.find(
+    (object) => object.kind === 'ConfigMap' && (object as ConfigMap).data?.FILE_STORAGE,
+  ) as ConfigMap;
 
 describe('the overlays in deploy/', () => {
   it('has one overlay per region', () => {
@@ -193,23 +198,23 @@ describe('the overlay checks', () => {
     ],
     [
       "EU files in the US region's bucket",
-      (eu) => (config(eu).data!.FILE_S3_BUCKET = 'formline-files-us'),
+      (eu) => (mediaConfig(eu).data!.FILE_S3_BUCKET = 'formline-files-us'),
       'names region us: formline-files-us',
     ],
     [
       'a file bucket that names no region',
-      (eu) => (config(eu).data!.FILE_S3_BUCKET = 'formline-files'),
-      'Deployment/gateway: FILE_S3_BUCKET formline-files does not name region eu',
+      (eu) => (mediaConfig(eu).data!.FILE_S3_BUCKET = 'formline-files'),
+      'Deployment/media: FILE_S3_BUCKET formline-files does not name region eu',
     ],
     [
       'a file store endpoint that names no region',
-      (eu) => (config(eu).data!.FILE_S3_ENDPOINT = 'https://s3.amazonaws.com'),
-      'Deployment/responses: FILE_S3_ENDPOINT host s3.amazonaws.com does not name region eu',
+      (eu) => (mediaConfig(eu).data!.FILE_S3_ENDPOINT = 'https://s3.amazonaws.com'),
+      'Deployment/media: FILE_S3_ENDPOINT host s3.amazonaws.com does not name region eu',
     ],
     [
       "files on the pod's disk",
-      (eu) => (config(eu).data!.FILE_STORAGE = 'local'),
-      'Deployment/gateway: FILE_STORAGE must be s3',
+      (eu) => (mediaConfig(eu).data!.FILE_STORAGE = 'local'),
+      'Deployment/media: FILE_STORAGE must be s3',
     ],
     [
       'images without a bucket',
@@ -219,23 +224,32 @@ describe('the overlay checks', () => {
     [
       'a storage key written inline',
       (eu) => {
-        const variable = container(eu, 'responses').env!.find(
+        const variable = container(eu, 'media').env!.find(
           (candidate) => candidate.name === 'FILE_S3_SECRET_ACCESS_KEY',
         )!;
         delete variable.valueFrom;
         variable.value = 'wJalrXUtnFEMI';
       },
-      'Deployment/responses: FILE_S3_SECRET_ACCESS_KEY must come from a Secret',
+      'Deployment/media: FILE_S3_SECRET_ACCESS_KEY must come from a Secret',
     ],
     [
-      'the responses service on another file store than the gateway',
-      (eu) => container(eu, 'responses').env!.push({ name: 'FILE_S3_BUCKET', value: 'formline-files-eu-2' }),
-      "Deployment/responses: FILE_S3_BUCKET differs from the gateway's",
+      "the responses service given the file store's keys",
+      (eu) =>
+        container(eu, 'responses').env!.push({
+          name: 'FILE_S3_SECRET_ACCESS_KEY',
+          valueFrom: { secretKeyRef: { name: 'formline-file-storage', key: 'secret-access-key' } },
+        }),
+      'Deployment/responses: is given FILE_S3_SECRET_ACCESS_KEY: only the media app opens the file store',
     ],
     [
-      'the responses service unable to reach its object store',
-      (eu) => remove(eu, 'NetworkPolicy', 'to-object-storage'),
-      'Deployment/responses: no NetworkPolicy lets it reach internet',
+      "the file store's settings in the configuration every app reads",
+      (eu) => (config(eu).data!.FILE_STORAGE = 's3'),
+      'Deployment/gateway: is given FILE_STORAGE: only the media app opens the file store',
+    ],
+    [
+      'the gateway let out to the object stores, which it no longer opens',
+      (eu) => policy(eu, 'to-object-storage').spec.podSelector.matchExpressions![0].values!.push('gateway'),
+      'Deployment/gateway: may reach internet, which it does not use',
     ],
     [
       'a US NATS server in the EU overlay',

@@ -163,18 +163,17 @@ function checkObjectStores(
   }
 }
 
-// The gateway writes respondents' files and the responses service prunes
-// them: both must see one store.
+// The file store has one owner: the media app reads and writes respondents'
+// files and deletes them for the responses service. No other app is given
+// its settings or its keys (an app that could open it would be a second
+// owner, and its Secret one more place to leak from).
 function checkOneFileStore(envs: Partial<Record<AppName, ResolvedEnv>>, report: Report): void {
-  const names = ['FILE_STORAGE', 'FILE_S3_ENDPOINT', 'FILE_S3_BUCKET', 'FILE_S3_REGION', 'FILE_S3_PREFIX'];
-  const [gateway, responses] = [envs.gateway, envs.responses];
-  if (!gateway || !responses) return;
-  for (const name of names)
-    if (gateway[name]?.value !== responses[name]?.value)
-      report('Deployment/responses', `${name} differs from the gateway's: they must share one file store`);
-  for (const name of ['FILE_S3_ACCESS_KEY_ID', 'FILE_S3_SECRET_ACCESS_KEY'])
-    if (JSON.stringify(gateway[name]?.secret) !== JSON.stringify(responses[name]?.secret))
-      report('Deployment/responses', `${name} comes from another Secret than the gateway's`);
+  for (const app of appNames) {
+    if (app === 'media') continue;
+    const seen = Object.keys(envs[app] ?? {}).filter((name) => /^FILE_(STORAGE|S3_)/.test(name));
+    if (seen.length > 0)
+      report(`Deployment/${app}`, `is given ${seen.join(', ')}: only the media app opens the file store`);
+  }
 }
 
 function checkAppEnvironment(

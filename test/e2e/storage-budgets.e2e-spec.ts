@@ -4,15 +4,16 @@ import {
   callApi,
   fetchReadingEarlyAnswer,
   rawRequest,
+  sendReadingEarlyAnswer,
   useTestRegions,
 } from '@formline/testing';
 
 // What one greedy client may store: respondents' uploads count their bytes
 // and files against the client address and the form without a token, against
 // the token's account with one; a declared size that does not fit is refused
-// 429 before the body is read, a body without a declared size is counted by
-// what is stored, and an upload that stores nothing gives its share back. An
-// account holds a bounded number of live personal tokens.
+// 429 before the body is read, a body without a declared size is refused 411
+// (nothing to reserve), and an upload that stores nothing gives its share
+// back. An account holds a bounded number of live personal tokens.
 //
 // The gateway trusts 127.0.0.1 as its proxy, so each test speaks for clients
 // of its own (X-Forwarded-For, random per run: the region's Redis keeps the
@@ -21,7 +22,7 @@ describe('storage budgets', () => {
   const kib = 1024;
   const fixture = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'responses'],
+    apps: ['gateway', 'forms', 'responses', 'media'],
     extraEnv: ({ scratchDir }) => ({
       FILE_STORAGE_DIR: scratchDir,
       TRUSTED_PROXIES: '127.0.0.1',
@@ -121,19 +122,25 @@ describe('storage budgets', () => {
       expect((await upload(await newUploadForm(), client, 10)).status).toBe(201);
     });
 
-    it('without a declared size are counted by the bytes stored', async () => {
+    it('without a declared size are refused 411 before the body is read, holding nothing', async () => {
       const formId = await newUploadForm();
       const client = newClient();
-      // A chunked body: no Content-Length to reserve, so the bytes count once read.
-      const chunked = await fetch(`${base()}/forms/${formId}/files/cv?filename=cv.pdf`, {
+      // A chunked body: no Content-Length to reserve before reading it.
+      const path = `/forms/${formId}/files/cv?filename=cv.pdf`;
+      const chunked = await sendReadingEarlyAnswer(base(), {
         method: 'POST',
-        headers: { 'content-type': 'application/octet-stream', 'x-forwarded-for': client },
-        body: new Blob([Buffer.alloc(250 * kib, 0x62)]).stream(),
-        duplex: 'half',
+        path,
+        head:
+          `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/octet-stream\r\n` +
+          `x-forwarded-for: ${client}\r\ntransfer-encoding: chunked\r\n\r\n`,
+        body: `1000\r\n${'b'.repeat(4096)}\r\n`,
       });
-      expect(chunked.status).toBe(201);
-      expect(((await chunked.json()) as { size: number }).size).toBe(250 * kib);
-      await expectRefused(await upload(formId, client, 60 * kib), /bytes uploaded from this address/);
+      expect([chunked.status, chunked.body]).toEqual([
+        411,
+        { code: 'LENGTH_REQUIRED', description: expect.stringMatching(/Content-Length/) },
+      ]);
+      // The refusal took no share: the address's whole budget is left.
+      expect((await upload(formId, client, 250 * kib)).status).toBe(201);
     });
 
     it('give their share back when nothing is stored', async () => {

@@ -1,7 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { connectNats, connectRedisFailFast, NATS_CONNECTION, RpcClient } from '@formline/messaging';
-import { objectStoreFrom } from '@formline/object-storage';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import {
@@ -22,7 +21,6 @@ import { RtbfController } from './rtbf/rtbf.controller';
 import { FormsController } from './forms/forms.controller';
 import { PartialSubmissionsController } from './responses/partial-submissions.controller';
 import { ImagesController } from './images/images.controller';
-import { FILE_STORE } from './files/file.store';
 import { RespondentFilesController } from './files/respondent-files.controller';
 import { ResponseExportController } from './export/response-export.controller';
 import { MediaClient } from './media/media.client';
@@ -78,7 +76,6 @@ export class GatewayModule implements OnApplicationShutdown {
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: HTTP_EDGE_CONFIG, useValue: config },
         MediaClient,
-        { provide: FILE_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
         {
           provide: RpcClient,

@@ -27,6 +27,7 @@ import {
   describeRoutes,
   RateLimiter,
   allowLargerBodies,
+  streamRawBodies,
   keepSocketsOfEarlyRefusals,
   answerIdleSockets,
   serverTimeoutOptions,
@@ -74,16 +75,11 @@ async function main(): Promise<void> {
   // An image travels as base64: 4 characters for every 3 bytes, and a little JSON around it.
   allowLargerBodies(adapter.getInstance(), [
     { method: 'POST', url: '/images', bytes: Math.ceil(config.IMAGE_MAX_BYTES / 3) * 4 + 64 * 1024 },
-    { method: 'POST', url: '/forms/:form_id/files/:field_id', bytes: config.FILE_MAX_BYTES },
   ]);
-  // Respondents' files arrive as raw bytes; every other route refuses a body that is not JSON.
-  adapter
-    .getInstance()
-    .addContentTypeParser(
-      'application/octet-stream',
-      { parseAs: 'buffer', bodyLimit: inputLimits.bodyBytes },
-      (_request, body, done) => done(null, body),
-    );
+  // Respondents' files arrive as raw bytes, left unread for their route to
+  // stream to the media app (their size was checked from Content-Length at
+  // the access gate); every other route refuses a body that is not JSON.
+  streamRawBodies(adapter.getInstance(), [{ method: 'POST', url: '/forms/:form_id/files/:field_id' }]);
   const served = collectServedRoutes(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(GatewayModule.forConfig(config), adapter, {
     logger,

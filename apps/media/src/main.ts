@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@formline/config';
+import { QueueGroups } from '@formline/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { inputLimits } from '@formline/input';
-import { RpcClient } from '@formline/messaging';
+import { connectNatsMicroservice, followConnection, RpcClient } from '@formline/messaging';
 import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { mediaConfigSchema } from '@formline/app-config';
 import {
@@ -15,6 +16,7 @@ import {
   parseJsonBody,
   allowLargerBodies,
   collectServedRoutes,
+  streamRawBodies,
 } from '@formline/http-edge';
 import { MediaModule } from './media.module';
 import { imageWorkRoutes } from './images/images.controller';
@@ -23,7 +25,9 @@ import { RenderPool } from './images/render.pool';
 
 // The media app: the image routes, forwarded by the gateway once it has let
 // a request in (access, rate limits, request hygiene and time limits are the
-// gateway's). Its own HTTP port is reachable inside the region only.
+// gateway's), and respondents' files, streamed by the gateway. Its own HTTP
+// port is reachable inside the region only. It also serves the deletes of
+// respondents' files over NATS (the responses service's), in its queue group.
 async function main(): Promise<void> {
   const config = loadConfig(mediaConfigSchema);
   const logger = createLogger('media', config);
@@ -45,6 +49,8 @@ async function main(): Promise<void> {
   allowLargerBodies(adapter.getInstance(), [
     { method: 'POST', url: '/images', bytes: Math.ceil(config.IMAGE_MAX_BYTES / 3) * 4 + 64 * 1024 },
   ]);
+  // A respondent's file is streamed to the store as it arrives (its route checks its Content-Length).
+  streamRawBodies(adapter.getInstance(), [{ method: 'POST', url: '/respondent-files/:form_id/:field_id' }]);
   const served = collectServedRoutes(adapter.getInstance());
   const app = await NestFactory.create<NestFastifyApplication>(MediaModule.forConfig(config), adapter, {
     logger,
@@ -58,6 +64,11 @@ async function main(): Promise<void> {
     }
     done(null, parsed);
   });
+  const nats = connectNatsMicroservice(app, {
+    name: `media-${config.REGION}-handlers`,
+    queue: QueueGroups.media,
+    nats: config,
+  });
   await app.init();
   // Image work waits in its own pool: while the pool is full, the routes that
   // would queue there are shed before any of their work.
@@ -70,7 +81,9 @@ async function main(): Promise<void> {
   shedder.watch({ routes: imageWorkRoutes, saturation: () => renderPool.saturation() });
   exposeImageWorkMetrics(renderPool);
   const rpc = app.get(RpcClient);
-  ops.setChecks([{ name: 'nats', probe: () => rpc.isConnected() }]);
+  const handlersConnected = followConnection(nats);
+  ops.setChecks([{ name: 'nats', probe: () => rpc.isConnected() && handlersConnected() }]);
+  await app.startAllMicroservices();
   await app.listen(config.HTTP_PORT, config.HTTP_HOST);
   ops.markStarted();
   logger.log(`media (${config.REGION}) on http://${config.HTTP_HOST}:${config.HTTP_PORT}`);

@@ -4,14 +4,19 @@ import { connectNats, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
 import { HttpErrorFilter } from '@formline/http-edge';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { FILE_STORE } from './files/file.store';
+import { RespondentFilesController } from './files/respondent-files.controller';
+import { RespondentFilesHandler } from './files/respondent-files.handler';
 import { ImagesController } from './images/images.controller';
 import { IMAGE_STORE } from './images/image.store';
 import { RenderPool } from './images/render.pool';
 import { MEDIA_CONFIG, type MediaConfig } from './media.config';
 
 // Images: the image store, the render pool that bounds sharp's work, the
-// fetch of an image by url. It owns no tables (image records are the forms
-// service's, asked over NATS) and serves HTTP only to the gateway.
+// fetch of an image by url. Respondents' files: the region's file store,
+// which no other app opens. It owns no tables (image records are the forms
+// service's, upload records the responses service's, both asked over NATS),
+// serves HTTP only to the gateway, and deletes files asked for over NATS.
 @Module({})
 export class MediaModule implements OnApplicationShutdown {
   constructor(@Inject(NATS_CONNECTION) private readonly nats: NatsConnection) {}
@@ -19,10 +24,11 @@ export class MediaModule implements OnApplicationShutdown {
   static forConfig(config: MediaConfig): DynamicModule {
     return {
       module: MediaModule,
-      controllers: [ImagesController],
+      controllers: [ImagesController, RespondentFilesController, RespondentFilesHandler],
       providers: [
         { provide: MEDIA_CONFIG, useValue: config },
         { provide: IMAGE_STORE, useFactory: () => objectStoreFrom('IMAGE', config) },
+        { provide: FILE_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         {
           provide: RenderPool,
           useFactory: () =>

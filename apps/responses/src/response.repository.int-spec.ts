@@ -10,7 +10,7 @@ import { ResponseRepository, type NewResponse } from './response.repository';
 import { storedJson } from './submission/response.writer';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { UploadRepository } from './uploads/upload.repository';
-import { uploadBytesRemover } from './uploads/upload.store';
+import { storeBytesRemover } from './uploads/upload-bytes.fixture';
 
 type SortField = ResponseQuery['sort']['field'];
 type Order = ResponseQuery['sort']['order'];
@@ -271,7 +271,7 @@ describe('ResponseRepository.delete with uploads', () => {
       accountId,
       'form-bulk',
       [...ids.slice(1), 'other-1'],
-      uploadBytesRemover(files, 'us'),
+      storeBytesRemover(files, 'us'),
     );
     const elapsed = performance.now() - started;
     expect(deleted).toBe(999);

@@ -3,7 +3,6 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
 import { Streams } from '@formline/contracts';
 import { connectNats, FormDeletionConsumer, NATS_CONNECTION, RpcClient } from '@formline/messaging';
-import { objectStoreFrom } from '@formline/object-storage';
 import { ErasureJobRepository } from './erasure/erasure-job.repository';
 import { ErasureRepository } from './erasure/erasure.repository';
 import { RespondentErasureJob } from './erasure/respondent-erasure.job';
@@ -27,7 +26,6 @@ import { ProgressService } from './submission/progress.service';
 import { FileAnswers } from './submission/file-answers';
 import { ResponseWriter } from './submission/response.writer';
 import { SubmissionService } from './submission/submission.service';
-import { UPLOAD_STORE } from './uploads/upload.store';
 import { UploadRepository } from './uploads/upload.repository';
 
 // The responses service owns its region's responses database: submissions are
@@ -70,7 +68,6 @@ export class ResponsesModule implements OnApplicationShutdown {
         OutboxRepository,
         OutboxRelay,
         ResponsesRetention,
-        { provide: UPLOAD_STORE, useFactory: () => objectStoreFrom('FILE', config) },
         UploadRepository,
         FileAnswers,
         ResponseWriter,

@@ -4,19 +4,30 @@ import { z } from 'zod';
 const count = (fallback: number, description: string) =>
   z.coerce.number().int().min(0).default(fallback).describe(description);
 
-// Respondents' files (`file_upload` questions): this region's store, the
-// largest file one upload may carry (Typeform's limit is 10 MB), and the
-// budgets of uploads a window (docs/security.md, "Storage budgets"): an
-// upload is kept a day before anyone claims it, so what one client or one
-// form may send must be bounded in bytes and in files, not only in requests.
-export const fileVars = {
-  ...fileStorageVars,
+// The largest file one upload may carry (Typeform's limit is 10 MB): the
+// gateway refuses a larger declared size before reading the body, the media
+// app stores no more.
+export const fileSizeVars = {
   FILE_MAX_BYTES: z.coerce
     .number()
     .int()
     .positive()
     .default(10 * 1024 * 1024)
     .describe('Largest file a respondent may upload to a `file_upload` question, in bytes.'),
+};
+
+// The media app's respondents' files (`file_upload` questions): this region's
+// store, which it alone opens, and the largest file.
+export const fileVars = {
+  ...fileStorageVars,
+  ...fileSizeVars,
+};
+
+// The gateway's budgets of uploads a window (docs/security.md, "Storage
+// budgets"): an upload is kept a day before anyone claims it, so what one
+// client or one form may send must be bounded in bytes and in files, not only
+// in requests.
+export const uploadBudgetVars = {
   UPLOAD_BUDGET_WINDOW_MS: z.coerce
     .number()
     .int()

@@ -12,7 +12,7 @@ import {
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
-import { fileVars } from './file-upload.config';
+import { fileSizeVars, uploadBudgetVars } from './file-upload.config';
 import { imageSizeVars } from './image-upload.config';
 
 export const gatewayConfigSchema = z.object({
@@ -31,9 +31,10 @@ export const gatewayConfigSchema = z.object({
   MEDIA_URL: z
     .url()
     .describe(
-      "Address of this region's media app, to which the gateway forwards the image routes once it has let a request in (http, inside the region).",
+      "Address of this region's media app, to which the gateway forwards the image routes and streams respondents' files once it has let a request in (http, inside the region).",
     ),
-  ...fileVars,
+  ...fileSizeVars,
+  ...uploadBudgetVars,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

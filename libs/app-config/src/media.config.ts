@@ -1,10 +1,12 @@
 import { logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
 import { z } from 'zod';
+import { fileVars } from './file-upload.config';
 import { imageVars } from './image-upload.config';
 
-// The media app: images (their store, the render pool, the fetch by url). It
+// The media app: images (their store, the render pool, the fetch by url) and
+// respondents' files (the region's file store, which it alone opens). It
 // serves HTTP inside the region only, to the gateway, which has already let
-// each request in.
+// each request in, and deletes files asked for over NATS.
 export const mediaConfigSchema = z.object({
   ...regionVars,
   ...natsVars,
@@ -23,6 +25,7 @@ export const mediaConfigSchema = z.object({
     .max(65535)
     .describe("Port of the media app's HTTP server (the gateway's MEDIA_URL names it)."),
   ...imageVars,
+  ...fileVars,
 });
 
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;

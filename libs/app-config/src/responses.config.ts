@@ -10,7 +10,6 @@ import {
   retentionVars,
   shutdownVars,
 } from '@formline/config';
-import { fileStorageVars } from '@formline/object-storage';
 import { z } from 'zod';
 
 const milliseconds = (fallback: number, description: string) =>
@@ -50,11 +49,9 @@ export const responsesConfigSchema = z.object({
     86_400_000,
     'How long published outbox rows are kept before the retention job deletes them (default 1 day); rows set aside are kept.',
   ),
-  // The region's file store, shared with the gateway (which writes the uploads).
-  ...fileStorageVars,
   FILE_UPLOAD_RETENTION_MS: milliseconds(
     86_400_000,
-    "How long a respondent's upload may wait for a response that answers with it (default 1 day); after that, the retention job deletes it and its bytes. An upload a response holds is kept with the response.",
+    "How long a respondent's upload may wait for a response that answers with it (default 1 day); after that, the retention job deletes it and has the media app delete its bytes. An upload a response holds is kept with the response.",
   ),
   RESPONSES_FILTERED_COUNT_LIMIT: z.coerce
     .number()

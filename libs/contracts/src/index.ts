@@ -30,3 +30,4 @@ export * from './respondent-erasure.contract';
 export * from './form-messages.contract';
 export * from './whole-seconds';
 export * from './media-forwarding.contract';
+export * from './respondent-files.contract';

@@ -56,6 +56,7 @@ export const Subjects = {
   responsesRespondentErase: 'responses.respondent.erase.v2',
   responsesErasureJobGet: 'responses.erasure-job.get.v1',
   responsesUploadRecord: 'responses.upload.record.v1',
+  mediaRespondentFileDelete: 'media.respondent-file.delete.v1',
   webhooksDeliveryForget: 'webhooks.delivery.forget.v1',
   webhooksWebhookUpsert: 'webhooks.webhook.upsert.v1',
   webhooksWebhookGet: 'webhooks.webhook.get.v1',
@@ -80,4 +81,5 @@ export const QueueGroups = {
   forms: 'forms',
   responses: 'responses',
   webhooks: 'webhooks',
+  media: 'media',
 } as const;

@@ -17,6 +17,8 @@ export enum ErrorCode {
   ImageNotFound = 'IMAGE_NOT_FOUND',
   ValidationError = 'VALIDATION_ERROR',
   PayloadTooLarge = 'PAYLOAD_TOO_LARGE',
+  // An upload without a Content-Length: its size is reserved before it is read.
+  LengthRequired = 'LENGTH_REQUIRED',
   Conflict = 'CONFLICT',
   PreconditionFailed = 'PRECONDITION_FAILED',
   TokenNotFound = 'TOKEN_NOT_FOUND',
@@ -55,6 +57,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.ImageNotFound]: 404,
   [ErrorCode.ValidationError]: 400,
   [ErrorCode.PayloadTooLarge]: 413,
+  [ErrorCode.LengthRequired]: 411,
   [ErrorCode.Conflict]: 409,
   [ErrorCode.PreconditionFailed]: 412,
   [ErrorCode.TokenNotFound]: 404,

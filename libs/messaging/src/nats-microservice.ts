@@ -1,4 +1,4 @@
-import type { DynamicModule, INestMicroservice, LoggerService } from '@nestjs/common';
+import type { DynamicModule, INestApplication, INestMicroservice, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
 import { InFlightLimitInterceptor } from './in-flight-limit.interceptor';
@@ -28,6 +28,30 @@ export async function createNatsMicroservice(
   options: NatsMicroserviceOptions,
 ): Promise<INestMicroservice> {
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
+    ...natsMicroserviceOptions(options),
+    logger: options.logger,
+  });
+  return equip(app, options);
+}
+
+// The same NATS handlers beside an HTTP app (a hybrid app: the media app
+// serves the gateway over HTTP and the responses service over NATS). Its own
+// application config, so the HTTP app's global filter never sees an RPC
+// error; started by the app's startAllMicroservices().
+export function connectNatsMicroservice(
+  app: INestApplication,
+  options: Omit<NatsMicroserviceOptions, 'logger'>,
+): INestMicroservice {
+  return equip(
+    app.connectMicroservice<MicroserviceOptions>(natsMicroserviceOptions(options), {
+      inheritAppConfig: false,
+    }),
+    options,
+  );
+}
+
+function natsMicroserviceOptions(options: Omit<NatsMicroserviceOptions, 'logger'>): MicroserviceOptions {
+  return {
     transport: Transport.NATS,
     options: {
       ...natsConnectionOptions(options.nats),
@@ -39,8 +63,10 @@ export async function createNatsMicroservice(
       gracefulShutdown: true,
       gracePeriod: options.shutdownGraceMs ?? 2000,
     },
-    logger: options.logger,
-  });
+  };
+}
+
+function equip(app: INestMicroservice, options: Omit<NatsMicroserviceOptions, 'logger'>): INestMicroservice {
   app.useGlobalFilters(new RpcErrorFilter());
   app.useGlobalInterceptors(
     new RequestContextInterceptor(),

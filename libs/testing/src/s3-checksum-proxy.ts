@@ -8,8 +8,10 @@ import type { AddressInfo } from 'node:net';
 // -crc32c, -sha256, -sha1, Content-MD5, and the signed x-amz-content-sha256)
 // over the bytes it received, in plain bodies and in aws-chunked bodies with a
 // trailing checksum, and answers S3's 400 BadDigest on a mismatch instead of
-// passing the request on. Every request with a body is recorded with what was
-// verified, so a test can also prove that the client sent a checksum at all.
+// passing the request on; an aws-chunked body (a streamed upload) reaches
+// s3rver as its payload, which S3 would store and s3rver cannot decode. Every
+// request with a body is recorded with what was verified, so a test can also
+// prove that the client sent a checksum at all.
 
 export interface CheckedS3Request {
   method: string;
@@ -46,13 +48,22 @@ export class S3ChecksumProxy {
             );
           return;
         }
+        // S3 stores an aws-chunked body's payload, s3rver the body as it came:
+        // it is given the payload, as S3 would keep it.
+        const chunked = /aws-chunked/.test(String(incoming.headers['content-encoding'] ?? ''));
+        const body = chunked ? decodeAwsChunked(raw).payload : raw;
+        const headers = { ...incoming.headers };
+        if (chunked) {
+          delete headers['transfer-encoding'];
+          headers['content-length'] = String(body.length);
+        }
         const forwarded = request(
           {
             host: upstream.hostname,
             port: upstream.port,
             method: incoming.method,
             path: incoming.url,
-            headers: incoming.headers,
+            headers,
           },
           (answer) => {
             outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -60,7 +71,7 @@ export class S3ChecksumProxy {
           },
         );
         forwarded.on('error', () => outgoing.writeHead(502).end());
-        forwarded.end(raw);
+        forwarded.end(body);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -10,26 +10,26 @@ import {
 import { ErrorCode } from '@formline/errors';
 import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
-import { fileKey, isStoredFileName, type ObjectStore, responseFileUrl } from '@formline/object-storage';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { Principal, RequiredScope, ReadCache, QueryPipe, RequestId, ApiOperation } from '@formline/http-edge';
-import { FILE_STORE } from '../files/file.store';
+import { answeredFiles } from '../files/answered-files';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { MediaClient } from '../media/media.client';
 import { ResponseCsvWriter } from './response-csv.writer';
 import { responseExportQuery, responseFilesQuery, toResponseExportQuery } from './response-export.query';
 import { type ExportRequest, exportPages, firstExportPage } from './response-pages';
-import { tarEnd, tarEntry } from './tar.writer';
+import { tarEnd, tarEntryHead, tarPadding } from './tar.writer';
 
 const mediaTypes = { jsonl: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' } as const;
 const exportErrors = [ErrorCode.FormNotFound, ErrorCode.Forbidden, ErrorCode.WrongRegion];
-const safeSegment = /^[\w-]{1,100}$/;
 
 // A form's responses whole, as a stream: JSON lines or CSV, and their files
 // as one tar archive. The gateway pulls bounded pages from the responses
 // service and writes each to the client before it asks for more than one
 // page ahead (the stream waits while the client's socket is full), so an
-// export of any size holds a page or two in memory. Only the form's region
+// export of any size holds a page or two in memory (and the files archive a
+// chunk of one file, streamed from the media app). Only the form's region
 // serves it (421 elsewhere). Once the answer has begun its status cannot
 // change: a failure then aborts the connection, so a cut export never reads
 // as a whole one, and the client resumes with `after` set to the last token
@@ -41,8 +41,8 @@ export class ResponseExportController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly cache: ReadCache,
-    @Inject(FILE_STORE) private readonly store: ObjectStore,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly media: MediaClient,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.regionBase = regionBaseUrls(config)[config.REGION];
   }
@@ -125,22 +125,35 @@ export class ResponseExportController {
       query: toResponseExportQuery(query),
     };
     const first = await firstExportPage(this.rpc, request, requestId);
-    const entries = this.archive(formId, exportPages(this.rpc, request, requestId, first));
+    const entries = this.archive(formId, exportPages(this.rpc, request, requestId, first), requestId);
     this.stream(reply, entries, 'application/x-tar', `${formId}-files.tar`);
   }
 
-  // One file at a time: its bytes are read, written and let go before the next.
-  private async *archive(formId: string, pages: AsyncIterable<string[]>): AsyncGenerator<Buffer> {
+  // One file at a time, streamed from the media app as the client takes it:
+  // its size (the entry's header) first, then its bytes chunk by chunk. A
+  // file that ends short of its size fails the archive (the connection is
+  // aborted), as any failure once the answer has begun.
+  private async *archive(
+    formId: string,
+    pages: AsyncIterable<string[]>,
+    requestId: string,
+  ): AsyncGenerator<Buffer> {
     for await (const lines of pages) {
       for (const line of lines) {
         const response = JSON.parse(line) as ResponseResource;
-        for (const file of filesOf(this.regionBase, formId, response)) {
-          const bytes = await this.store.get(
-            fileKey(this.config.REGION, formId, file.fieldId, file.fileName),
-          );
-          if (!bytes) continue;
+        for (const file of answeredFiles(this.regionBase, formId, response)) {
+          const stored = await this.media.openFile(requestId, { formId, ...file });
+          if (!stored) continue;
           const name = `${response.token}/${file.fieldId}/${file.fileName}`;
-          for (const part of tarEntry(name, bytes, new Date(response.submitted_at))) yield part;
+          for (const part of tarEntryHead(name, stored.size, new Date(response.submitted_at))) yield part;
+          let sent = 0;
+          for await (const chunk of stored.body as AsyncIterable<Buffer>) {
+            sent += chunk.length;
+            yield chunk;
+          }
+          if (sent !== stored.size)
+            throw new Error(`${name} ended after ${sent} of its ${stored.size} bytes`);
+          yield tarPadding(stored.size);
         }
       }
     }
@@ -178,28 +191,4 @@ async function* jsonLines(pages: AsyncIterable<string[]>): AsyncGenerator<string
 async function* csvChunks(csv: ResponseCsvWriter, pages: AsyncIterable<string[]>): AsyncGenerator<string> {
   yield csv.header();
   for await (const lines of pages) yield csv.rows(lines.map((line) => JSON.parse(line) as ResponseResource));
-}
-
-// The files a response answers with, where the Responses API shows them.
-function filesOf(
-  regionBase: string,
-  formId: string,
-  response: ResponseResource,
-): Array<{ fieldId: string; fileName: string }> {
-  const answers = Array.isArray(response.answers) ? (response.answers as Array<Record<string, unknown>>) : [];
-  const files: Array<{ fieldId: string; fileName: string }> = [];
-  for (const answer of answers) {
-    const fieldId = (answer.field as { id?: unknown } | undefined)?.id;
-    const url =
-      answer.type === 'file_url'
-        ? answer.file_url
-        : answer.type === 'multi_format'
-          ? (answer.multi_format as { file_url?: unknown } | undefined)?.file_url
-          : undefined;
-    if (typeof fieldId !== 'string' || typeof url !== 'string' || !safeSegment.test(fieldId)) continue;
-    const prefix = responseFileUrl(regionBase, formId, response.token, fieldId, '');
-    const fileName = url.startsWith(prefix) ? url.slice(prefix.length) : '';
-    if (isStoredFileName(fileName)) files.push({ fieldId, fileName });
-  }
-  return files;
 }

@@ -6,16 +6,27 @@
 const block = 512;
 
 export function tarEntry(name: string, body: Buffer, modifiedAt: Date): Buffer[] {
+  return [...tarEntryHead(name, body.length, modifiedAt), body, tarPadding(body.length)];
+}
+
+// What comes before an entry's bytes, for an entry written as its bytes
+// arrive: its size must be known first. The bytes then follow, then tarPadding.
+export function tarEntryHead(name: string, size: number, modifiedAt: Date): Buffer[] {
   const seconds = Math.floor(modifiedAt.getTime() / 1000);
   const nameBytes = Buffer.byteLength(name);
   const parts: Buffer[] = [];
   if (nameBytes > 100) {
     // A pax extended header names the entry whole; the ustar name is cut.
     const record = paxRecord('path', name);
-    parts.push(header('PaxHeader', record.length, seconds, 'x'), record, padding(record.length));
+    parts.push(header('PaxHeader', record.length, seconds, 'x'), record, tarPadding(record.length));
   }
-  parts.push(header(truncate(name, 100), body.length, seconds, '0'), body, padding(body.length));
+  parts.push(header(truncate(name, 100), size, seconds, '0'));
   return parts;
+}
+
+// Fills an entry of `size` bytes up to the next 512-byte block.
+export function tarPadding(size: number): Buffer {
+  return Buffer.alloc((block - (size % block)) % block);
 }
 
 // Two empty blocks end an archive.
@@ -47,10 +58,6 @@ function paxRecord(key: string, value: string): Buffer {
   let length = restBytes + String(restBytes).length;
   if (String(length).length + restBytes !== length) length = restBytes + String(length).length;
   return Buffer.from(`${length}${rest}`, 'utf8');
-}
-
-function padding(size: number): Buffer {
-  return Buffer.alloc((block - (size % block)) % block);
 }
 
 function octal(value: number, width: number): string {

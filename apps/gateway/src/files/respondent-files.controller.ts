@@ -1,20 +1,12 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { regionBaseUrls } from '@formline/config';
-import { type AccessTokenPrincipal, listResponses, recordUpload } from '@formline/contracts';
+import { type AccessTokenPrincipal, listResponses } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { allFields, type FormDefinition } from '@formline/form-definition';
-import { newPublicId } from '@formline/ids';
 import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
-import {
-  fileKey,
-  isStoredFileName,
-  type ObjectStore,
-  responseFileUrl,
-  safeFileName,
-  uploadUrl,
-} from '@formline/object-storage';
-import type { FastifyReply } from 'fastify';
+import { uploadUrl } from '@formline/object-storage';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   OptionalPrincipal,
@@ -26,11 +18,13 @@ import {
   RequestId,
   AnonymousBudget,
   UploadBudget,
+  StreamedBody,
   type AuthenticatedRequest,
 } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { MediaClient } from '../media/media.client';
 import { SubmissionTargets } from '../responses/submission-target';
-import { FILE_STORE } from './file.store';
+import { answeredFiles } from './answered-files';
 
 const uploadQuery = z.strictObject({ filename: z.string().min(1).max(inputLimits.name) });
 // The body is the file itself, whatever it holds (checked by size only).
@@ -48,7 +42,11 @@ const uploadAnswer = z.object({
 // submission, anonymous on a public form, rate limited and bounded), then
 // submits the `file_url` it got as the answer; the form's owner downloads it
 // through Typeform's response files endpoint. Files are responses data: they
-// stay in the store of the form's account's region.
+// stay in the store of the form's account's region, which the region's media
+// app alone opens. Here is what is decided before a byte of the body is read
+// (access and budgets at the access gate; the form, its region and the
+// question, from the gateway's form cache) and which response answers with
+// which file; the bytes stream through to the media app and back.
 @Controller('forms/:form_id')
 export class RespondentFilesController {
   private readonly regionBase: string;
@@ -56,8 +54,8 @@ export class RespondentFilesController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly targets: SubmissionTargets,
-    @Inject(FILE_STORE) private readonly store: ObjectStore,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    private readonly media: MediaClient,
+    @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.regionBase = regionBaseUrls(config)[config.REGION];
   }
@@ -67,67 +65,61 @@ export class RespondentFilesController {
   @ScopeIfAuthenticated('responses:write')
   @AnonymousBudget('submissions')
   @UploadBudget()
+  @StreamedBody()
   @ApiOperation({
     summary: 'Upload a file for a file_upload question, or a recording for a multi_format one',
     description:
-      'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`), its name in `filename`. ' +
+      'The file is the body (`application/octet-stream`, at most `FILE_MAX_BYTES`, with its `Content-Length`: ' +
+      'a body without one is refused 411), its name in `filename`. ' +
       'Answer the question with the `file_url` returned. Rate limited as submissions are, and within ' +
       'storage budgets of bytes and files a window: per client address and per form without a token, ' +
       "per account with one (429 with Retry-After); only at the form's own region's address.",
     body: fileBody,
     bodyContentTypes: ['application/octet-stream'],
     responses: { 201: { description: 'The stored file.', body: uploadAnswer } },
-    errors: [ErrorCode.FormNotFound, ErrorCode.NotFound, ErrorCode.WrongRegion, ErrorCode.PayloadTooLarge],
+    errors: [
+      ErrorCode.FormNotFound,
+      ErrorCode.NotFound,
+      ErrorCode.WrongRegion,
+      ErrorCode.PayloadTooLarge,
+      ErrorCode.LengthRequired,
+    ],
   })
   async upload(
     @RequestId() requestId: string,
-    @Req() request: AuthenticatedRequest,
+    @Req() request: FastifyRequest & Pick<AuthenticatedRequest, 'uploadReservation'>,
     @OptionalPrincipal() principal: AccessTokenPrincipal | undefined,
     @Param('form_id') formId: string,
     @Param('field_id') fieldId: string,
     @Query(new QueryPipe(uploadQuery)) query: z.output<typeof uploadQuery>,
-    @Body() body: unknown,
   ): Promise<z.output<typeof uploadAnswer>> {
-    const target = await this.targets.locate(formId, { principal, requestId }, { verb: 'upload' });
-    // Files are responses data: only the form's region takes them (refused, not redirected).
-    this.targets.elsewhere(target, { path: `/forms/${formId}/files/${fieldId}`, takes: 'files' });
-    const { form } = target;
-    const field = fileField(form.definition as FormDefinition, fieldId);
-    if (!Buffer.isBuffer(body) || body.length === 0) {
+    // The access gate let in a body that declares its size (UploadThrottle);
+    // the raw bytes are left unread for the media app (streamRawBodies), so a
+    // body already parsed came as another content type.
+    if (request.body !== undefined || request.headers['content-length'] === '0') {
       throw new DomainError(
         ErrorCode.ValidationError,
         'Send the file as the body, with Content-Type application/octet-stream.',
         [{ code: 'INVALID_FILE', description: 'the body must hold the file', field: '', in: 'body' }],
       );
     }
-    if (body.length > this.config.FILE_MAX_BYTES) {
-      throw new DomainError(
-        ErrorCode.PayloadTooLarge,
-        `A file may hold at most ${this.config.FILE_MAX_BYTES} bytes.`,
-      );
-    }
-    // Counted by the bytes stored (a chunked body declared none), before any are.
+    const target = await this.targets.locate(formId, { principal, requestId }, { verb: 'upload' });
+    // Files are responses data: only the form's region takes them (refused, not redirected).
+    this.targets.elsewhere(target, { path: `/forms/${formId}/files/${fieldId}`, takes: 'files' });
+    const field = fileField(target.form.definition as FormDefinition, fieldId);
+    const stored = await this.media.storeFile(request, {
+      formId,
+      fieldId: field.id,
+      filename: query.filename,
+    });
+    // Counted by the bytes stored (the declared size, which the media app stored whole).
     const reservation = request.uploadReservation;
-    await reservation?.settle(body.length);
-    const fileName = `${newPublicId(16)}-${safeFileName(query.filename)}`;
-    // The record first: bytes without one could never be pruned. A record
-    // whose bytes never arrive is an upload no submission can name (its
-    // address was never given out), pruned in time.
-    await this.rpc.request(
-      recordUpload,
-      { formId, fieldId: field.id, fileName, size: body.length },
-      requestId,
-    );
-    await this.store.put(
-      fileKey(this.config.REGION, formId, field.id, fileName),
-      body,
-      'application/octet-stream',
-    );
+    await reservation?.settle(stored.size);
     reservation?.keep();
     return {
-      file_url: uploadUrl(this.regionBase, formId, field.id, fileName),
-      file_name: fileName,
-      size: body.length,
+      file_url: uploadUrl(this.regionBase, formId, field.id, stored.file_name),
+      file_name: stored.file_name,
+      size: stored.size,
     };
   }
 
@@ -162,33 +154,26 @@ export class RespondentFilesController {
       },
       requestId,
     );
-    const answers = (page.items[0]?.answers ?? []) as Array<{
-      field?: { id?: string };
-      type?: string;
-      file_url?: string;
-      multi_format?: { file_url?: string };
-    }>;
     // The response answers that question with this very file: its address,
     // as the Responses API shows it, is the one asked for.
-    const wanted = responseFileUrl(this.regionBase, formId, responseId, fieldId, filename);
-    const answered = answers.some(
-      (item) =>
-        item.field?.id === fieldId &&
-        ((item.type === 'file_url' && item.file_url === wanted) ||
-          (item.type === 'multi_format' && item.multi_format?.file_url === wanted)),
-    );
-    const bytes =
-      answered && isStoredFileName(filename)
-        ? await this.store.get(fileKey(this.config.REGION, formId, fieldId, filename))
-        : undefined;
-    if (!bytes)
+    const response = page.items.at(0);
+    const answered =
+      response !== undefined &&
+      answeredFiles(this.regionBase, formId, response).some(
+        (file) => file.fieldId === fieldId && file.fileName === filename,
+      );
+    const stored = answered
+      ? await this.media.openFile(requestId, { formId, fieldId, fileName: filename })
+      : undefined;
+    if (!stored)
       throw new DomainError(ErrorCode.NotFound, `No file ${filename.slice(0, 120)} in that response.`);
     void reply
       .header('Content-Type', 'application/octet-stream')
+      .header('Content-Length', String(stored.size))
       .header('Content-Disposition', `attachment; filename="${filename}"`)
       .header('X-Content-Type-Options', 'nosniff')
       .header('Cache-Control', 'private, no-store')
-      .send(bytes);
+      .send(stored.body);
   }
 }
 

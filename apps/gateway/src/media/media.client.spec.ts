@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AccessTokenPrincipal } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -108,5 +108,92 @@ describe('MediaClient', () => {
     await start(`http://127.0.0.1:${port}`);
     const answer = await fetch(`${gatewayUrl}/images/i1`);
     expect(await answer.json()).toEqual({ code: ErrorCode.ServiceUnavailable });
+  });
+});
+
+// An upload's body goes on to the media app as it arrives, before the caller
+// has sent all of it (so the gateway never holds it whole), and a caller that
+// leaves mid-body cuts the media app's body short too.
+describe('MediaClient.storeFile', () => {
+  let media: Server;
+  let gateway: FastifyInstance;
+  let client: MediaClient;
+  let gatewayUrl: URL;
+  let firstBytes: () => void;
+  let bodyEnd: (outcome: string) => void;
+
+  beforeAll(async () => {
+    media = createServer((request, response) => {
+      let size = 0;
+      request.on('data', (chunk: Buffer) => {
+        if (size === 0) firstBytes();
+        size += chunk.length;
+      });
+      request.on('end', () => {
+        bodyEnd('whole');
+        response.writeHead(201, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ file_name: `AbCdEfGhIjKlMnOp-${size}.bin`, size }));
+      });
+      request.on('close', () => {
+        if (!request.complete) bodyEnd('cut off');
+      });
+    });
+    await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
+    client = new MediaClient({
+      MEDIA_URL: `http://127.0.0.1:${(media.address() as AddressInfo).port}`,
+      GATEWAY_IDLE_TIMEOUT_MS: 2_000,
+    } as GatewayConfig);
+    gateway = Fastify();
+    gateway.decorateRequest('requestId', 'req-2');
+    gateway.addContentTypeParser('application/octet-stream', (_request, _payload, done) => done(null));
+    gateway.post('/upload', async (request) =>
+      client.storeFile(request, { formId: 'f1', fieldId: 'q1', filename: 'a.bin' }),
+    );
+    await gateway.listen({ port: 0, host: '127.0.0.1' });
+    gatewayUrl = new URL(`http://127.0.0.1:${(gateway.server.address() as AddressInfo).port}/upload`);
+  });
+  afterAll(async () => {
+    await gateway.close();
+    client.onApplicationShutdown();
+    await new Promise((resolve) => media.close(resolve));
+  });
+
+  const upload = (length: number) => {
+    const arrived = new Promise<void>((resolve) => (firstBytes = resolve));
+    const ended = new Promise<string>((resolve) => (bodyEnd = resolve));
+    const caller = request(gatewayUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(length) },
+    });
+    caller.on('error', () => undefined);
+    const answer = new Promise<{ status?: number; body: string }>((resolve) =>
+      caller.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode, body }));
+      }),
+    );
+    return { caller, arrived, ended, answer };
+  };
+
+  it('passes the body on as it arrives and answers what the media app stored', async () => {
+    const { caller, arrived, ended, answer } = upload(2 * 65_536);
+    caller.write(Buffer.alloc(65_536, 1));
+    // The media app has the first half while the caller has not sent the second.
+    await arrived;
+    caller.end(Buffer.alloc(65_536, 2));
+    expect(await ended).toBe('whole');
+    expect(await answer).toEqual({
+      status: 200,
+      body: JSON.stringify({ file_name: 'AbCdEfGhIjKlMnOp-131072.bin', size: 131_072 }),
+    });
+  });
+
+  it('cuts the media app’s body short when the caller leaves mid-body', async () => {
+    const { caller, arrived, ended } = upload(2 * 65_536);
+    caller.write(Buffer.alloc(65_536, 1));
+    await arrived;
+    caller.destroy();
+    expect(await ended).toBe('cut off');
   });
 });

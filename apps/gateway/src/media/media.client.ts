@@ -1,7 +1,16 @@
-import http from 'node:http';
+import http, { type IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { forwardedAccountHeader, type AccessTokenPrincipal } from '@formline/contracts';
-import { unavailableError } from '@formline/errors';
+import {
+  forwardedAccountHeader,
+  respondentFilePath,
+  respondentFileUploadPath,
+  type AccessTokenPrincipal,
+  type StoredFile,
+  type UploadedFile,
+  uploadedFileSchema,
+} from '@formline/contracts';
+import { DomainError, unavailableError } from '@formline/errors';
 import { REQUEST_ID_HEADER } from '@formline/ops';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
@@ -20,12 +29,14 @@ const answerHeaders = [
   'x-content-type-options',
 ] as const;
 
-// Forwards a request the gateway let in to this region's media app
-// (MEDIA_URL), with the caller's account, and streams the answer back as it
-// comes: status, the headers above and the body, whatever it is (an image, an
-// error body). The media app unreachable, or silent for
-// GATEWAY_IDLE_TIMEOUT_MS, is a 503 with Retry-After, like any service of the
-// region that does not answer.
+// The gateway's way to this region's media app (MEDIA_URL). An image route's
+// request, once let in, is forwarded with the caller's account and its answer
+// streamed back as it comes: status, the headers above and the body, whatever
+// it is (an image, an error body). A respondent's file is streamed to the
+// media app's file routes and read back from them (respondent-files
+// contract), its bytes never held whole here. The media app unreachable, or
+// silent for GATEWAY_IDLE_TIMEOUT_MS, is a 503 with Retry-After, like any
+// service of the region that does not answer.
 @Injectable()
 export class MediaClient implements OnApplicationShutdown {
   private readonly base: URL;
@@ -78,7 +89,85 @@ export class MediaClient implements OnApplicationShutdown {
     });
   }
 
+  // Streams the body of an upload the gateway let in (its Content-Length
+  // checked and its budgets reserved) to the media app, which stores it: the
+  // bytes flow from the caller's socket to the media app's as fast as the
+  // media app reads them, and none is held here beyond the sockets' buffers.
+  // The caller leaving mid-body cuts the upstream body short, which the media
+  // app stores nothing of. Answers what was stored; a refusal of the media
+  // app's is thrown as its own error.
+  storeFile(
+    request: FastifyRequest,
+    file: { formId: string; fieldId: string; filename: string },
+  ): Promise<UploadedFile> {
+    const body = request.raw;
+    return new Promise<UploadedFile>((resolve, reject) => {
+      const upstream = http.request(
+        new URL(respondentFileUploadPath(file.formId, file.fieldId, file.filename), this.base),
+        {
+          method: 'POST',
+          headers: {
+            [REQUEST_ID_HEADER]: request.requestId,
+            'content-type': 'application/octet-stream',
+            'content-length': String(request.headers['content-length']),
+          },
+          agent: this.agent,
+        },
+        (answer) => {
+          // An early answer (a refusal) ends the sending; Node drops what the caller still sends.
+          body.unpipe(upstream);
+          readSmallAnswer(answer).then(({ status, json }) => {
+            const stored = status === 201 ? uploadedFileSchema.safeParse(json) : undefined;
+            if (stored?.success) resolve(stored.data);
+            else reject(DomainError.fromBody(json) ?? unavailableError('The media service'));
+          }, reject);
+        },
+      );
+      body.once('close', () => {
+        if (!body.complete) upstream.destroy(new Error('the caller left before its body ended'));
+      });
+      upstream.setTimeout(this.idleMs, () => upstream.destroy(new Error('the media app fell silent')));
+      upstream.once('error', () => reject(unavailableError('The media service')));
+      body.pipe(upstream);
+    });
+  }
+
+  // A respondent's file from the media app, as a stream with its size (never
+  // read whole here), or undefined when the store has none.
+  async openFile(requestId: string, file: StoredFile): Promise<{ size: number; body: Readable } | undefined> {
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const upstream = http.get(
+        new URL(respondentFilePath(file), this.base),
+        { headers: { [REQUEST_ID_HEADER]: requestId }, agent: this.agent },
+        resolve,
+      );
+      upstream.setTimeout(this.idleMs, () => upstream.destroy(new Error('the media app fell silent')));
+      upstream.once('error', () => reject(unavailableError('The media service')));
+    });
+    const size = Number(answer.headers['content-length']);
+    if (answer.statusCode === 200 && Number.isSafeInteger(size)) return { size, body: answer };
+    answer.resume();
+    if (answer.statusCode === 404) return undefined;
+    throw unavailableError('The media service');
+  }
+
   onApplicationShutdown(): void {
     this.agent.destroy();
+  }
+}
+
+// The media app's answer to an upload: a small JSON body (what was stored, or an error body).
+async function readSmallAnswer(answer: IncomingMessage): Promise<{ status: number; json: unknown }> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  try {
+    for await (const chunk of answer) {
+      bytes += (chunk as Buffer).length;
+      if (bytes > 64 * 1024) throw new Error('the answer is too large');
+      chunks.push(chunk as Buffer);
+    }
+    return { status: answer.statusCode ?? 502, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    throw unavailableError('The media service');
   }
 }

@@ -10,7 +10,7 @@ import { ResponseRepository, type NewResponse } from '../response.repository';
 import { storedJson } from '../submission/response.writer';
 import { ResponseTallyRepository } from '../tallies/response-tally.repository';
 import { UploadRepository } from '../uploads/upload.repository';
-import { uploadBytesRemover } from '../uploads/upload.store';
+import { storeBytesRemover } from '../uploads/upload-bytes.fixture';
 import { ErasureJobRepository, type LeasedErasureJob } from './erasure-job.repository';
 import { ErasureLeaseLost, ErasureRepository } from './erasure.repository';
 import { type RespondentErasureSettings, RespondentErasureWorker } from './respondent-erasure.worker';
@@ -118,7 +118,7 @@ function worker(extra: Partial<RespondentErasureSettings> = {}, forget?: () => P
         await forget?.();
         forgotten.push(tokens);
       },
-      removeBytes: uploadBytesRemover(files, region),
+      removeBytes: storeBytesRemover(files, region),
       log: silent,
     },
     { batchSize, leaseMs: 500, retryMs: 60_000, maxFailures: 3, ...extra },

@@ -8,16 +8,15 @@ import {
 import { forgetDeliveries } from '@formline/contracts';
 import { LeasedJobRunner } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
-import type { ObjectStore } from '@formline/object-storage';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { UPLOAD_STORE, uploadBytesRemover } from '../uploads/upload.store';
+import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 import { ErasureJobRepository, type LeasedErasureJob } from './erasure-job.repository';
 import { ErasureRepository } from './erasure.repository';
 import { RespondentErasureWorker } from './respondent-erasure.worker';
 
 // A dead worker's job is taken over a minute after its last batch; a failed
 // batch is tried again 30 s later, and 20 failures in a row (about ten
-// minutes of the webhooks service or the file store away) end the job as
+// minutes of the webhooks service or the media app away) end the job as
 // failed, its addresses emptied: the caller asks again.
 const leaseMs = 60_000;
 const retryMs = 30_000;
@@ -36,7 +35,6 @@ export class RespondentErasureJob implements OnApplicationBootstrap, OnApplicati
     jobs: ErasureJobRepository,
     erasure: ErasureRepository,
     rpc: RpcClient,
-    @Inject(UPLOAD_STORE) files: ObjectStore,
     @Inject(RESPONSES_CONFIG) config: ResponsesConfig,
   ) {
     const log = new Logger('RespondentErasureJob');
@@ -47,7 +45,7 @@ export class RespondentErasureJob implements OnApplicationBootstrap, OnApplicati
         forgetDeliveries: async (accountId, responseTokens, jobId) => {
           await rpc.request(forgetDeliveries, { accountId, responseTokens }, jobId);
         },
-        removeBytes: uploadBytesRemover(files, config.REGION),
+        removeBytes: uploadBytesRemover(rpc),
         log,
       },
       { batchSize: config.ERASURE_BATCH_SIZE, leaseMs, retryMs, maxFailures },

@@ -10,11 +10,10 @@ import {
 } from '@formline/contracts';
 import { inputLimits, jsonBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
-import type { ObjectStore } from '@formline/object-storage';
 import { ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { notSubmittedAt } from '../submission/partial-response.builder';
-import { UPLOAD_STORE, uploadBytesRemover } from '../uploads/upload.store';
+import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 
 // Lists and deletes a form's responses, for its owning account and for the
 // members of a workspace shared with it (as the forms service's FormAccess
@@ -26,7 +25,6 @@ export class ResponseListingService {
     private readonly rpc: RpcClient,
     private readonly responses: ResponseRepository,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
-    @Inject(UPLOAD_STORE) private readonly files: ObjectStore,
   ) {}
 
   async list(accountId: string, formId: string, query: ResponseQuery): Promise<Page<ResponseResource>> {
@@ -43,7 +41,7 @@ export class ResponseListingService {
   async delete(accountId: string, formId: string, ids: readonly string[]): Promise<number> {
     const owner = await this.reachedHere(accountId, formId, 'responses-delete');
     if (!owner) return 0;
-    return this.responses.delete(owner, formId, ids, uploadBytesRemover(this.files, this.config.REGION));
+    return this.responses.delete(owner, formId, ids, uploadBytesRemover(this.rpc));
   }
 
   // The account whose responses the caller reaches, when they live in this

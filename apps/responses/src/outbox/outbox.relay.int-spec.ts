@@ -7,7 +7,7 @@ import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { parseConfig } from '@formline/config';
 import { Streams, Subjects } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
-import { connectNats, ensureStream } from '@formline/messaging';
+import { connectNats, ensureStream, RpcClient } from '@formline/messaging';
 import { outboxDeadLetteredTotal } from '@formline/ops';
 import {
   eventually,
@@ -63,17 +63,12 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
     connection = await connectNats(config, 'outbox-int-spec');
     const store = new OutboxRepository(database.client);
     relay = new OutboxRelay(store, connection, config);
-    // No uploads here: a store that holds nothing is enough for the outbox's part.
-    const noFiles = {
-      put: () => Promise.resolve(),
-      get: () => Promise.resolve(undefined),
-      delete: () => Promise.resolve(),
-    };
+    // No uploads here: the media app, asked to delete none, is never called.
     retention = new ResponsesRetention(
       store,
       new UploadRepository(database.client),
       new ErasureJobRepository(database.client),
-      noFiles,
+      new RpcClient(connection, 1000),
       config,
     );
     await relay.onApplicationBootstrap();

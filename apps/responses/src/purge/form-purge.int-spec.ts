@@ -11,6 +11,7 @@ import { ResponseRepository, type NewResponse } from '../response.repository';
 import { ResponseTallyRepository } from '../tallies/response-tally.repository';
 import { storedJson } from '../submission/response.writer';
 import { UploadRepository } from '../uploads/upload.repository';
+import { storeBytesRemover } from '../uploads/upload-bytes.fixture';
 import { formPurgeSteps } from './form-purge.job';
 import { FormPurgeRepository } from './form-purge.repository';
 
@@ -106,7 +107,7 @@ async function bytesLeft(keys: readonly string[]): Promise<number> {
 // next batch throws as a dying worker would stop (its lease kept).
 function countingSteps(counts: Map<string, number>, crashAfter = Infinity): FormPurgeStep[] {
   let batches = 0;
-  return formPurgeSteps(purges, files, region).map((step) => ({
+  return formPurgeSteps(purges, storeBytesRemover(files, region)).map((step) => ({
     name: step.name,
     purgeBatch: async (formId, size) => {
       if (batches++ >= crashAfter) throw new Error('worker died');
@@ -239,7 +240,7 @@ describe('form purge (responses database and file store)', () => {
     await purges.table.request(deletion(purged));
     await new FormPurgeRunner(
       purges.table,
-      formPurgeSteps(purges, files, region),
+      formPurgeSteps(purges, storeBytesRemover(files, region)),
       settings(),
       silent,
     ).runOnce();

@@ -6,30 +6,31 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { FormPurgeRunner, type FormPurgeStep } from '@formline/db';
-import { fileKey, type ObjectStore } from '@formline/object-storage';
+import { RpcClient } from '@formline/messaging';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { UPLOAD_STORE } from '../uploads/upload.store';
-import { FormPurgeRepository } from './form-purge.repository';
+import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
+import { FormPurgeRepository, type PurgedUpload } from './form-purge.repository';
 import { formOtherTables } from './form-tables';
 
 // How long a worker holds a purge without a batch: a dead one's is taken over after this.
 const leaseMs = 60_000;
 
-// Purges deleted forms from the region's responses database and file store:
-// their uploads (bytes first), outbox events, responses, and the form's other
-// tables (formOtherTables), a bounded batch at a time (libs/db's FormPurgeRunner).
+// Purges deleted forms from the region's responses database and, through the
+// media app, its file store: their uploads (bytes first), outbox events,
+// responses, and the form's other tables (formOtherTables), a bounded batch
+// at a time (libs/db's FormPurgeRunner).
 @Injectable()
 export class FormPurgeJob implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly runner: FormPurgeRunner;
 
   constructor(
     purges: FormPurgeRepository,
-    @Inject(UPLOAD_STORE) files: ObjectStore,
+    rpc: RpcClient,
     @Inject(RESPONSES_CONFIG) config: ResponsesConfig,
   ) {
     this.runner = new FormPurgeRunner(
       purges.table,
-      formPurgeSteps(purges, files, config.REGION),
+      formPurgeSteps(purges, uploadBytesRemover(rpc)),
       {
         batchSize: config.FORM_PURGE_BATCH_SIZE,
         pauseMs: config.FORM_PURGE_PAUSE_MS,
@@ -54,16 +55,12 @@ export class FormPurgeJob implements OnApplicationBootstrap, OnApplicationShutdo
 // name the bytes), the responses last but for the form's other tables.
 export function formPurgeSteps(
   purges: FormPurgeRepository,
-  files: ObjectStore,
-  region: string,
+  removeBytes: (uploads: PurgedUpload[]) => Promise<void>,
 ): FormPurgeStep[] {
   return [
     {
       name: 'uploads',
-      purgeBatch: (formId, size) =>
-        purges.purgeUploads(formId, size, (rows) =>
-          files.delete(rows.map((row) => fileKey(region, row.formId, row.fieldId, row.fileName))),
-        ),
+      purgeBatch: (formId, size) => purges.purgeUploads(formId, size, removeBytes),
     },
     { name: 'outbox_events', purgeBatch: (formId, size) => purges.purgeOutboxEvents(formId, size) },
     { name: 'responses', purgeBatch: (formId, size) => purges.purgeResponses(formId, size) },

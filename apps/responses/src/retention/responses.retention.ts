@@ -6,19 +6,19 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { RetentionPruner } from '@formline/db';
-import type { ObjectStore } from '@formline/object-storage';
+import { RpcClient } from '@formline/messaging';
 import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { UploadRepository } from '../uploads/upload.repository';
-import { UPLOAD_STORE, uploadBytesRemover } from '../uploads/upload.store';
+import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 
 // The responses service's retention job, in small batches, one replica at a time:
 // - published outbox rows after OUTBOX_RETENTION_MS (rows set aside are kept
 //   for an operator);
 // - uploads no response holds (never submitted, replaced by another file, or
 //   their response deleted) after FILE_UPLOAD_RETENTION_MS since the upload,
-//   their bytes first;
+//   their bytes first (deleted by the media app);
 // - ended right-to-be-forgotten jobs (their state and counts; the addresses
 //   went when they ended) after ERASURE_JOB_RETENTION_MS.
 @Injectable()
@@ -29,7 +29,7 @@ export class ResponsesRetention implements OnApplicationBootstrap, OnApplication
     outbox: OutboxRepository,
     uploads: UploadRepository,
     erasureJobs: ErasureJobRepository,
-    @Inject(UPLOAD_STORE) files: ObjectStore,
+    rpc: RpcClient,
     @Inject(RESPONSES_CONFIG) config: ResponsesConfig,
   ) {
     const before = (ms: number) => new Date(Date.now() - ms);
@@ -42,11 +42,7 @@ export class ResponsesRetention implements OnApplicationBootstrap, OnApplication
         {
           name: 'uploads',
           pruneBatch: (size) =>
-            uploads.pruneUnattached(
-              before(config.FILE_UPLOAD_RETENTION_MS),
-              size,
-              uploadBytesRemover(files, config.REGION),
-            ),
+            uploads.pruneUnattached(before(config.FILE_UPLOAD_RETENTION_MS), size, uploadBytesRemover(rpc)),
         },
         {
           name: 'erasure_jobs',

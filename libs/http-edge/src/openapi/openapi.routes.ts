@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { REQUIRED_SCOPE } from '../auth/required-scope.decorator';
 import { type RouteAccess, routeAccessOf } from '../auth/route-access';
 import { QueryPipe } from '../http/query.pipe';
+import { STREAMED_BODY } from '../http/body-limits';
 import { API_OPERATION, type ApiOperationOptions } from './api-operation.decorator';
 
 // What NestJS knows about each route of the gateway's controllers, read from
@@ -82,7 +83,8 @@ export function describeRoutes(controllers: readonly Type[]): RouteDescription[]
             headerParams: ofType(RouteParamtypes.HEADERS)
               .map((arg) => arg.data)
               .filter((data): data is string => typeof data === 'string'),
-            hasBody: ofType(RouteParamtypes.BODY).length > 0,
+            hasBody:
+              ofType(RouteParamtypes.BODY).length > 0 || Reflect.getMetadata(STREAMED_BODY, handler) === true,
             hasQuery: ofType(RouteParamtypes.QUERY).length > 0,
             queryPipeSchema: queryPipe?.schema,
           });

@@ -18,8 +18,8 @@ export class UploadReservation {
     private readonly files: Held[],
   ) {}
 
-  // Makes the bytes held exactly `stored`: a body without a Content-Length
-  // (chunked) is counted here, once read, and refused 429 if it does not fit.
+  // Makes the bytes held exactly `stored` (the bytes the store took, which
+  // the declared size bounds): what was reserved and not stored is given back.
   async settle(stored: number): Promise<void> {
     for (const held of this.bytes) {
       const more = stored - held.points;

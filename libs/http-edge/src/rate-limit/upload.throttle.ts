@@ -60,10 +60,17 @@ export class UploadThrottle {
   }
 
   // Reserves the declared size and one file against the caller's budgets,
-  // before the body is read: 413 for a file declared over FILE_MAX_BYTES,
-  // 429 (Retry-After) when a budget cannot take it; nothing stays held then.
+  // before the body is read: 411 for a body that declares no size (chunked),
+  // 413 for a file declared over FILE_MAX_BYTES, 429 (Retry-After) when a
+  // budget cannot take it; nothing stays held then.
   async reserve(request: AuthenticatedRequest): Promise<UploadReservation> {
     const declared = declaredBytes(request.headers['content-length']);
+    if (declared === undefined) {
+      throw new DomainError(
+        ErrorCode.LengthRequired,
+        'Send the file with its Content-Length: an upload is counted against its budgets before it is read.',
+      );
+    }
     if (declared > this.maxFileBytes) {
       throw new DomainError(ErrorCode.PayloadTooLarge, `A file may hold at most ${this.maxFileBytes} bytes.`);
     }
@@ -92,8 +99,8 @@ export class UploadThrottle {
   }
 }
 
-// The body's declared size; 0 when it declares none (chunked: counted once read).
-function declaredBytes(header: string | string[] | undefined): number {
-  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header)) return 0;
+// The body's declared size; undefined when it declares none (chunked).
+function declaredBytes(header: string | string[] | undefined): number | undefined {
+  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header)) return undefined;
   return Number(header);
 }
