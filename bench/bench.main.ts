@@ -71,7 +71,10 @@ async function main(): Promise<void> {
     if (settings.only.includes('delivery')) await deliveryLatency(context);
     if (settings.only.includes('dispatcher')) await dispatcherThroughput(context);
     if (settings.only.includes('data-scale')) {
-      await dataScale({ infra, stack, figures: context.figures, progress }, settings.scale);
+      await dataScale(
+        { infra, stack, figures: context.figures, progress },
+        { ...settings.scale, keepData: settings.keepData },
+      );
     }
 
     for (const app of apps) {
