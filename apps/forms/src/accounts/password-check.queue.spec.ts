@@ -48,15 +48,15 @@ describe('PasswordCheckQueue', () => {
       const first = held();
       const ran: string[] = [];
       const running = queue.run(first.check);
-      const late = queue.run(async () => {
+      const late = queue.run(() => {
         ran.push('late');
-        return 'checked';
+        return Promise.resolve('checked');
       });
       await Promise.resolve();
       jest.setSystemTime(1_000_000 + 5001);
-      const next = queue.run(async () => {
+      const next = queue.run(() => {
         ran.push('next');
-        return 'checked';
+        return Promise.resolve('checked');
       });
       first.finish();
       await expect(running).resolves.toBe('checked');
