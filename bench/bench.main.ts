@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const db = createGlobalDatabase(`${infra.databaseHostUrl}/formline_global`);
     const [demo] = await seedDemo(db, path.join(infra.dataDir, 'demo-tokens.json'));
     await db.$disconnect();
-    progress('starting region us (five apps, rate limits off)...');
+    progress(`starting region us (its ${apps.length} apps, rate limits off)...`);
     const stack = await startStack(infra, randomBytes(32).toString('base64'));
     cleanup.push(() => stack.stop());
     const receiver = new BenchReceiver(webhookSecret);
@@ -71,7 +71,10 @@ async function main(): Promise<void> {
     if (settings.only.includes('delivery')) await deliveryLatency(context);
     if (settings.only.includes('dispatcher')) await dispatcherThroughput(context);
     if (settings.only.includes('data-scale')) {
-      await dataScale({ infra, stack, figures: context.figures, progress }, settings.scale);
+      await dataScale(
+        { infra, stack, figures: context.figures, progress },
+        { ...settings.scale, keepData: settings.keepData },
+      );
     }
 
     for (const app of apps) {

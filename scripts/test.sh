@@ -23,9 +23,21 @@ trap stop_infra EXIT
 
 step tests
 mkdir -p "$DATA_DIR"
-results="$DATA_DIR/jest-results.json"
 status=0
-$bin/jest --ci --runInBand --json --outputFile="$results" "$@" || status=$?
+if [[ $# -eq 0 ]]; then
+  # The unit tier holds no server and no shared state: two workers. The
+  # integration and e2e tiers share the test servers, one spec at a time.
+  results=("$DATA_DIR/jest-unit.json" "$DATA_DIR/jest-servers.json")
+  $bin/jest --ci --selectProjects unit --maxWorkers 2 --json --outputFile="${results[0]}" || status=$?
+  $bin/jest --ci --selectProjects integration e2e --runInBand --json --outputFile="${results[1]}" || status=$?
+else
+  results=("$DATA_DIR/jest-results.json")
+  $bin/jest --ci --runInBand --json --outputFile="${results[0]}" "$@" || status=$?
+fi
 # One closing line any CI can read, whatever the runner printed above it.
-node -e 'const r = require(process.argv[1]); console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests} skipped`)' "$results" || true
+node -e '
+  const runs = process.argv.slice(1).map((file) => require(file));
+  const sum = (key) => runs.reduce((total, run) => total + run[key], 0);
+  console.log(`\n${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed, ${sum("numPendingTests")} skipped`);
+' "${results[@]}" || true
 exit $status

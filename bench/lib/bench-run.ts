@@ -1,4 +1,4 @@
-import type { AppName, RegionStack } from '@formline/stack';
+import { type AppName, appNames, type RegionStack } from '@formline/stack';
 import { type BenchInfra } from './bench-stack';
 import { type Figure } from './figures';
 import { type BenchReceiver } from './receiver';
@@ -44,7 +44,7 @@ export const webhookSecret = 'bench-webhook-secret';
 // DISPATCHER_CONCURRENCY's default: the raw BullMQ baseline works as many jobs at once.
 export const dispatcherConcurrency = 20;
 
-export const apps: AppName[] = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher'];
+export const apps: readonly AppName[] = appNames;
 
 export const benchStarted = Date.now();
 

@@ -54,7 +54,7 @@ function runScript(script: string, args: string[], env: Record<string, string>):
   if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed:\n${result.stderr}`);
 }
 
-// Region us's five apps, as `npm start` runs them (rate limit off, as for any
+// Region us's apps, as `npm start` runs them (rate limit off, as for any
 // load test), their output in .data/bench/logs/. BENCH_CPU_PROF=<dir> has each
 // app write a V8 CPU profile there when it stops (cpu-profile.preload.ts).
 export async function startStack(infra: BenchInfra, webhookSecretKey: string): Promise<RegionStack> {

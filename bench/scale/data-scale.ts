@@ -13,6 +13,7 @@ import {
   type ScaleForm,
   welcomeCount,
 } from './scale-calls';
+import { formDeletion } from './scale-deletion';
 import { erasure } from './scale-erasure';
 import { exportFigures } from './scale-export';
 import { scaleFormDefinition, templateSubmission } from './scale-form';
@@ -34,7 +35,8 @@ import { callFigures, describeRow, printScaleTable, type TableRow, tableRow } fr
 // submission count, the right-to-be-forgotten call over each form's account),
 // each BENCH_SCALE_SAMPLES times (15), small and big alternating, then the
 // export of each form (scale-export.ts). The calls are in scale-calls.ts, the
-// erasure in scale-erasure.ts, the table in scale-table.ts. Each call is set against its SQL
+// erasure in scale-erasure.ts, the table in scale-table.ts; last, the big
+// form is deleted (scale-deletion.ts). Each call is set against its SQL
 // floor, measured in the same run: the same page read straight from
 // PostgreSQL with the same filters, without counting anything (a call that is
 // no page is set against the default first page's floor).
@@ -42,6 +44,8 @@ import { callFigures, describeRow, printScaleTable, type TableRow, tableRow } fr
 export interface ScaleSettings {
   sizes: number[];
   samples: number;
+  /** The databases are kept for the next run: the big form is not deleted at the end. */
+  keepData: boolean;
 }
 
 interface ScaleContext {
@@ -157,6 +161,14 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
       new PeakMemory(c.stack),
       apps,
     );
+    const scaleCalls = { baseUrl: c.stack.baseUrl, figures: c.figures, progress: c.progress };
+    if (settings.keepData) {
+      c.progress(
+        `  the ${big} form is kept for the next run: its deletion is timed by a run without BENCH_KEEP_DATA`,
+      );
+    } else {
+      await formDeletion(scaleCalls, sql, forms, quietDefault, big);
+    }
     printScaleTable(rows, small, big);
   } finally {
     memory.stop();

@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { largeTestImage, sampleValue, scrapeMetrics, useTestRegions } from '@formline/testing';
@@ -74,7 +74,29 @@ describe('image renders', () => {
     expect((await fetch(`${largeSrc}/background/default`)).status).toBe(200);
     expect((await renders()) - before).toBe(1);
   });
+
+  // Renders give way to the API's processes: every thread of the media app,
+  // those started for the renders above included, runs at MEDIA_NICE (10).
+  it('runs every thread of the media app at a lowered CPU priority', async () => {
+    const threads = await threadsOf(regions.stacks.us!.app('media').pid!);
+    expect(threads.filter(({ name }) => name.startsWith('libuv-worker')).length).toBeGreaterThan(0);
+    expect(threads.filter(({ nice }) => nice !== 10)).toEqual([]);
+  });
 });
+
+// Each thread of a process, its name and its nice value (/proc's stat: the
+// 19th field, counted past the name in parentheses, which may hold spaces).
+async function threadsOf(pid: number): Promise<Array<{ name: string; nice: number }>> {
+  const tasks = await readdir(`/proc/${pid}/task`);
+  return Promise.all(
+    tasks.map(async (task) => {
+      const stat = await readFile(`/proc/${pid}/task/${task}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return { name, nice: Number(fields[16]) };
+    }),
+  );
+}
 
 describe('image renders past a full render pool', () => {
   const { api, accounts } = useTestRegions({

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { callApi, fitsNodeLine, freePort, freeProfilePorts, testInfra } from '@formline/testing';
+import { appNames } from '@formline/stack';
 
 const root = path.resolve(__dirname, '../..');
 
@@ -19,9 +20,8 @@ describe('npm start', () => {
   beforeAll(async () => {
     rmSync(dataDir, { recursive: true, force: true });
     // Below the kernel's ephemeral range (where freePort() draws from) and away
-    // from the fixed test ports, so the twenty consecutive health ports (ten a
-    // region, one an app) are free.
-    const opsBase = 29_000 + Math.floor(Math.random() * 99) * 20;
+    // from the fixed test ports: one health port an app, the two regions' side by side.
+    const opsBase = 29_000 + Math.floor(Math.random() * 99) * 2 * appNames.length;
     env = {
       ...process.env,
       DATA_DIR: dataDir,
@@ -29,7 +29,7 @@ describe('npm start', () => {
       US_HTTP_PORT: String(await freePort()),
       EU_HTTP_PORT: String(await freePort()),
       US_OPS_PORT_BASE: String(opsBase),
-      EU_OPS_PORT_BASE: String(opsBase + 10),
+      EU_OPS_PORT_BASE: String(opsBase + appNames.length),
       US_MEDIA_PORT: String(await freePort()),
       EU_MEDIA_PORT: String(await freePort()),
       // A documented app variable set around `npm start` must reach the apps.

@@ -107,7 +107,8 @@ function configurationMarkdown(): string {
     '`REDIS_PORT_US`, `REDIS_PORT_EU` (`scripts/profile.sh`), and for `npm start` `US_HTTP_PORT`,',
     '`EU_HTTP_PORT` (3000, 3001), `US_MEDIA_PORT`, `EU_MEDIA_PORT` (3050, 3051: the media apps,',
     'on this machine only), `US_OPS_PORT_BASE`, `EU_OPS_PORT_BASE` (3100, 3200: one ops',
-    'port per app counting up from there), `BASE_URL` and `EU_BASE_URL`.',
+    'port per app counting up from there; a port given twice stops it before anything starts),',
+    '`BASE_URL` and `EU_BASE_URL`.',
     '',
   ].join('\n');
 }

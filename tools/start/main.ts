@@ -12,6 +12,7 @@ import {
 } from '@formline/stack';
 import { appConfigSchemas } from '@formline/app-config';
 import { seedDemo } from '../seed/demo-seed';
+import { portClashes } from './port-clashes';
 
 // `npm start`, after scripts/start.sh has installed, built, started the
 // infrastructure and migrated: seed the demo accounts, start both regional
@@ -108,6 +109,12 @@ function printLine(label: string, line: string): void {
 }
 
 async function main(): Promise<void> {
+  const clashes = portClashes([settingsFor('us', '', '', ''), settingsFor('eu', '', '', '')]);
+  if (clashes.length > 0) {
+    throw new Error(
+      `two listeners on one port (set US_OPS_PORT_BASE and EU_OPS_PORT_BASE at least ${appNames.length} apart):\n  ${clashes.join('\n  ')}`,
+    );
+  }
   const db = createGlobalDatabase(`${databaseHost}/formline_global`);
   const demo = await seedDemo(db, path.join(dataDir, 'demo-tokens.json'));
   await db.$disconnect();

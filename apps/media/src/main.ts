@@ -6,7 +6,14 @@ import { QueueGroups } from '@formline/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { inputLimits } from '@formline/input';
 import { connectNatsMicroservice, followConnection, RpcClient } from '@formline/messaging';
-import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
+import {
+  createLogger,
+  lowerCpuPriority,
+  OpsServer,
+  runMain,
+  startProcessMetrics,
+  stopOnSignal,
+} from '@formline/ops';
 import { mediaConfigSchema } from '@formline/app-config';
 import {
   observeHttpRequests,
@@ -30,6 +37,11 @@ import { RenderPool } from './images/render.pool';
 // respondents' files over NATS (the responses service's), in its queue group.
 async function main(): Promise<void> {
   const config = loadConfig(mediaConfigSchema);
+  // First, before libuv's pool and sharp's workers start: they take the
+  // priority of the thread that starts them. A render keeps a core busy for a
+  // second or more; on a host shared with the gateway and the services, the
+  // API's callers come first (docs/decisions/images-and-files.md).
+  lowerCpuPriority(config.MEDIA_NICE);
   const logger = createLogger('media', config);
   startProcessMetrics({ app: 'media', region: config.REGION });
   const ops = new OpsServer([]);

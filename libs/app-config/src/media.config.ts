@@ -26,6 +26,15 @@ export const mediaConfigSchema = z.object({
     .describe("Port of the media app's HTTP server (the gateway's MEDIA_URL names it)."),
   ...imageVars,
   ...fileVars,
+  MEDIA_NICE: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(19)
+    .default(10)
+    .describe(
+      "CPU priority the media app's threads run at (Linux nice, 0 to 19; 0 leaves it as started): image work gives way to the API's processes on the same host. A container with a CPU limit of its own is bounded by that limit as well.",
+    ),
 });
 
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import {
   type DurableConsumerDefinition,
   ensureDurableConsumer,
-  ensureStream,
+  ensureStreamExists,
   type StreamDefinition,
 } from './jetstream';
 
@@ -51,7 +51,7 @@ export class DurableEventConsumer<S extends z.ZodType> {
     const { stream, consumer, log } = this.options;
     while (!this.stopped) {
       try {
-        await ensureStream(this.nats, stream);
+        await ensureStreamExists(this.nats, stream);
         await ensureDurableConsumer(this.nats, { ...consumer, stream: stream.name });
         const source = await jetstream(this.nats).consumers.get(stream.name, consumer.name);
         this.messages = await source.consume({ max_messages: 10 });

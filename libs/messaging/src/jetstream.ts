@@ -16,20 +16,16 @@ export interface StreamDefinition {
   maxAgeMs?: number;
 }
 
-// Creates the stream when it is missing, or brings its subjects, de-duplication
-// window and age limit up to date; file storage, kept until its limits.
+// The stream's owner (the service that publishes to it) at start: creates
+// the stream when it is missing, or brings its subjects, de-duplication window
+// and age limit up to date; file storage, kept until its limits. Only its
+// owner calls this: a consumer reading its own settings could undo the
+// owner's (consumers call ensureStreamExists).
 // Only features of NATS 2.9 are used: that is the nats-server the Debian
 // packages give `npm start` and `npm test`.
 export async function ensureStream(connection: NatsConnection, stream: StreamDefinition): Promise<void> {
   const manager = await jetstreamManager(connection);
-  const config = {
-    name: stream.name,
-    subjects: [...stream.subjects],
-    duplicate_window: nanos(stream.duplicateWindowMs),
-    retention: stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits,
-    // 0: no age limit.
-    max_age: nanos(stream.maxAgeMs ?? 0),
-  };
+  const config = streamConfig(stream);
   try {
     await manager.streams.info(stream.name);
     await manager.streams.update(stream.name, config);
@@ -37,6 +33,39 @@ export async function ensureStream(connection: NatsConnection, stream: StreamDef
     if (!isStreamNotFound(error)) throw error;
     await manager.streams.add(config);
   }
+}
+
+// A consumer at start: the stream is created as defined when its owner has
+// not started yet (a durable consumer needs its stream, and an interest
+// stream keeps only what its consumers will read), and left as it is when it
+// exists, its owner's settings standing.
+export async function ensureStreamExists(
+  connection: NatsConnection,
+  stream: StreamDefinition,
+): Promise<void> {
+  const manager = await jetstreamManager(connection);
+  try {
+    await manager.streams.info(stream.name);
+  } catch (error) {
+    if (!isStreamNotFound(error)) throw error;
+    try {
+      await manager.streams.add(streamConfig(stream));
+    } catch (raced) {
+      // The owner, or another consumer, created it in between.
+      if (!/already in use|exists/i.test(String(raced))) throw raced;
+    }
+  }
+}
+
+function streamConfig(stream: StreamDefinition) {
+  return {
+    name: stream.name,
+    subjects: [...stream.subjects],
+    duplicate_window: nanos(stream.duplicateWindowMs),
+    retention: stream.retention === 'interest' ? RetentionPolicy.Interest : RetentionPolicy.Limits,
+    // 0: no age limit.
+    max_age: nanos(stream.maxAgeMs ?? 0),
+  };
 }
 
 function isStreamNotFound(error: unknown): boolean {

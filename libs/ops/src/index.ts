@@ -6,6 +6,7 @@ export * from './health-check';
 export * from './ops-server';
 export * from './graceful-shutdown';
 export * from './run-main';
+export * from './cpu-priority';
 export * from './metrics/metrics.registry';
 export * from './metrics/http.metrics';
 export * from './metrics/nats.metrics';

@@ -1,5 +1,6 @@
 export * from './test-infra';
 export * from './test-database';
+export * from './scratch-accounts.fixture';
 export * from './free-port';
 export * from './test-regions';
 export * from './fixtures';

@@ -5,8 +5,12 @@ import { AccountCredentialsService } from './account-credentials.service';
 import { PasswordCheckQueue } from './password-check.queue';
 
 describe('PasswordCheckQueue', () => {
-  const queueOf = (concurrency: number, queued: number) =>
-    new PasswordCheckQueue({ PASSWORD_CHECK_CONCURRENCY: concurrency, PASSWORD_CHECK_QUEUE: queued });
+  const queueOf = (concurrency: number, queued: number, maxWaitMs = 5000) =>
+    new PasswordCheckQueue({
+      PASSWORD_CHECK_CONCURRENCY: concurrency,
+      PASSWORD_CHECK_QUEUE: queued,
+      NATS_REQUEST_TIMEOUT_MS: maxWaitMs,
+    });
 
   // A check that runs until the test lets it finish.
   const held = () => {
@@ -35,6 +39,34 @@ describe('PasswordCheckQueue', () => {
     await expect(Promise.all(runs)).resolves.toEqual(['checked', 'checked', 'checked']);
     expect(order).toEqual([0, 1, 2]);
     expect(queue.stats()).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it("does not run a check whose turn came after its caller's wait for a reply, and passes the turn on", async () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    try {
+      const queue = queueOf(1, 2, 5000);
+      const first = held();
+      const ran: string[] = [];
+      const running = queue.run(first.check);
+      const late = queue.run(() => {
+        ran.push('late');
+        return Promise.resolve('checked');
+      });
+      await Promise.resolve();
+      jest.setSystemTime(1_000_000 + 5001);
+      const next = queue.run(() => {
+        ran.push('next');
+        return Promise.resolve('checked');
+      });
+      first.finish();
+      await expect(running).resolves.toBe('checked');
+      await expect(late).rejects.toMatchObject({ code: ErrorCode.ServiceUnavailable });
+      await expect(next).resolves.toBe('checked');
+      expect(ran).toEqual(['next']);
+      expect(queue.stats()).toEqual({ running: 0, waiting: 0 });
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('gives the turn back when a check fails', async () => {

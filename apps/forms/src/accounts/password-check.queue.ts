@@ -11,19 +11,27 @@ import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
 // caller of the region. So at most PASSWORD_CHECK_CONCURRENCY run at once,
 // at most PASSWORD_CHECK_QUEUE wait, first come first served, and one more
 // is refused at once with 503 (Retry-After, set by the gateway): never a
-// queue without end, never a check whose caller has long given up.
+// queue without end. A check whose turn comes after NATS_REQUEST_TIMEOUT_MS
+// of waiting is not run (503 too): its caller, who waits that long for any
+// reply between services, has given up, and the hash would serve no one.
 @Injectable()
 export class PasswordCheckQueue {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly concurrency: number;
   private readonly maxQueued: number;
+  private readonly maxWaitMs: number;
 
   constructor(
-    @Inject(FORMS_CONFIG) config: Pick<FormsConfig, 'PASSWORD_CHECK_CONCURRENCY' | 'PASSWORD_CHECK_QUEUE'>,
+    @Inject(FORMS_CONFIG)
+    config: Pick<
+      FormsConfig,
+      'PASSWORD_CHECK_CONCURRENCY' | 'PASSWORD_CHECK_QUEUE' | 'NATS_REQUEST_TIMEOUT_MS'
+    >,
   ) {
     this.concurrency = config.PASSWORD_CHECK_CONCURRENCY;
     this.maxQueued = config.PASSWORD_CHECK_QUEUE;
+    this.maxWaitMs = config.NATS_REQUEST_TIMEOUT_MS;
   }
 
   // `check` when a turn is free, after the checks queued before it.
@@ -35,16 +43,28 @@ export class PasswordCheckQueue {
           'The server is checking as many passwords as it can right now. Retry after the time in Retry-After.',
         );
       }
+      const queuedAt = Date.now();
       await new Promise<void>((resolve) => this.waiting.push(resolve));
+      if (Date.now() - queuedAt > this.maxWaitMs) {
+        this.passTurn();
+        throw new DomainError(
+          ErrorCode.ServiceUnavailable,
+          'The server could not check the password in time. Retry after the time in Retry-After.',
+        );
+      }
     } else this.running += 1;
     try {
       return await check();
     } finally {
-      // The turn passes to the next check waiting (the count stays), or is given back.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
+      this.passTurn();
     }
+  }
+
+  // The turn passes to the next check waiting (the count stays), or is given back.
+  private passTurn(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
   }
 
   stats(): { running: number; waiting: number } {

@@ -1,7 +1,5 @@
-import { createAccount } from '@formline/admin';
 import { imageListLimit } from '@formline/contracts';
-import type { GlobalPrismaClient } from '@formline/db';
-import { emptyTables, scratchGlobalDatabase, type ScratchDatabase } from '@formline/testing';
+import { useScratchAccounts } from '@formline/testing';
 import { ImageRepository, type StoredImage } from './image.repository';
 
 const image = (id: string): StoredImage => ({
@@ -19,29 +17,15 @@ const image = (id: string): StoredImage => ({
 // public image URL) is scoped by account, so another account's image is not
 // found, not listed, not counted as owned and not deleted.
 describe('ImageRepository against PostgreSQL', () => {
-  let database: ScratchDatabase<GlobalPrismaClient>;
+  const accounts = useScratchAccounts({ ada: 'eu', bob: 'us' });
   let images: ImageRepository;
   let ada: string;
   let bob: string;
 
-  beforeAll(async () => {
-    database = await scratchGlobalDatabase();
-    images = new ImageRepository(database.client);
+  beforeAll(() => {
+    images = new ImageRepository(accounts.client);
   });
-  afterAll(() => database?.dispose());
-  beforeEach(async () => {
-    await emptyTables(database.client);
-    ({ accountId: ada } = await createAccount(database.client, {
-      alias: 'ada',
-      email: 'ada@example.com',
-      region: 'eu',
-    }));
-    ({ accountId: bob } = await createAccount(database.client, {
-      alias: 'bob',
-      email: 'bob@example.com',
-      region: 'us',
-    }));
-  });
+  beforeEach(() => ({ ada, bob } = accounts.ids));
 
   it("creates an image and finds it as its account's, and anywhere", async () => {
     expect(await images.create(ada, image('img-1'))).toEqual(image('img-1'));
@@ -71,7 +55,7 @@ describe('ImageRepository against PostgreSQL', () => {
       // Two images a second: every second a tie.
       createdAt: at(Math.floor(i / 2)),
     }));
-    await database.client.image.createMany({ data: rows });
+    await accounts.client.image.createMany({ data: rows });
     await images.create(bob, image('img-bob'));
 
     const listed = await images.list(ada);

@@ -1,16 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { createAccount } from '@formline/admin';
 import { tokensRevoked } from '@formline/contracts';
-import type { GlobalPrismaClient } from '@formline/db';
 import { ErrorCode } from '@formline/errors';
 import {
-  emptyTables,
   listenForAnnouncements,
-  scratchGlobalDatabase,
   testInfra,
   type AnnouncementListener,
-  type ScratchDatabase,
+  useScratchAccounts,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
 import { OAuthApplicationRepository } from './oauth-application.repository';
@@ -23,7 +19,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 // the application's codes, grants and tokens with it and tells the gateways;
 // a client authenticates with its secret's hash only.
 describe('OAuthApplicationRepository against PostgreSQL', () => {
-  let database: ScratchDatabase<GlobalPrismaClient>;
+  const accounts = useScratchAccounts({ ada: 'eu', bob: 'us' });
   let announcer: ChangeAnnouncer;
   let listener: AnnouncementListener;
   let applications: OAuthApplicationRepository;
@@ -31,29 +27,15 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
   let bob: string;
 
   beforeAll(async () => {
-    database = await scratchGlobalDatabase();
     announcer = new ChangeAnnouncer(await connect({ servers: testInfra().natsUrl.us }));
     listener = await listenForAnnouncements(testInfra().natsUrl.us, tokensRevoked.subject);
-    applications = new OAuthApplicationRepository(database.client, announcer);
+    applications = new OAuthApplicationRepository(accounts.client, announcer);
   });
   afterAll(async () => {
     await announcer?.close();
     await listener?.close();
-    await database?.dispose();
   });
-  beforeEach(async () => {
-    await emptyTables(database.client);
-    ({ accountId: ada } = await createAccount(database.client, {
-      alias: 'ada',
-      email: 'ada@example.com',
-      region: 'eu',
-    }));
-    ({ accountId: bob } = await createAccount(database.client, {
-      alias: 'bob',
-      email: 'bob@example.com',
-      region: 'us',
-    }));
-  });
+  beforeEach(() => ({ ada, bob } = accounts.ids));
 
   // The accounts whose tokens were announced revoked since the last call.
   const announcedRevocations = async () => {
@@ -118,7 +100,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
 
   it("deletes only the account's own application, with its codes, grants and tokens, and tells the gateways whose tokens went", async () => {
     await register(ada, 'client-1');
-    const grants = new OAuthGrantRepository(database.client, announcer);
+    const grants = new OAuthGrantRepository(accounts.client, announcer);
     await grants.createCode({
       codeHash: 'code-1',
       applicationId: 'client-1',
@@ -144,7 +126,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
 
     expect(await applications.delete(ada, 'client-1')).toBe(true);
     expect(await applications.findClient('client-1')).toBeUndefined();
-    const db = database.client;
+    const db = accounts.client;
     expect(
       await Promise.all([
         db.oAuthAuthorizationCode.count(),

@@ -1,7 +1,5 @@
-import { createAccount } from '@formline/admin';
 import type { ThemeBody } from '@formline/contracts';
-import type { GlobalPrismaClient } from '@formline/db';
-import { emptyTables, scratchGlobalDatabase, type ScratchDatabase } from '@formline/testing';
+import { useScratchAccounts } from '@formline/testing';
 import { ThemeRepository } from './theme.repository';
 
 const theme = (name: string, button = '#000000'): ThemeBody => ({
@@ -15,29 +13,15 @@ const theme = (name: string, button = '#000000'): ThemeBody => ({
 // another account's theme is not found, replaced, deleted or listed; the
 // listing pages in creation order.
 describe('ThemeRepository against PostgreSQL', () => {
-  let database: ScratchDatabase<GlobalPrismaClient>;
+  const accounts = useScratchAccounts({ ada: 'eu', bob: 'us' });
   let themes: ThemeRepository;
   let ada: string;
   let bob: string;
 
-  beforeAll(async () => {
-    database = await scratchGlobalDatabase();
-    themes = new ThemeRepository(database.client);
+  beforeAll(() => {
+    themes = new ThemeRepository(accounts.client);
   });
-  afterAll(() => database?.dispose());
-  beforeEach(async () => {
-    await emptyTables(database.client);
-    ({ accountId: ada } = await createAccount(database.client, {
-      alias: 'ada',
-      email: 'ada@example.com',
-      region: 'eu',
-    }));
-    ({ accountId: bob } = await createAccount(database.client, {
-      alias: 'bob',
-      email: 'bob@example.com',
-      region: 'us',
-    }));
-  });
+  beforeEach(() => ({ ada, bob } = accounts.ids));
 
   it('creates a theme with its name apart from its properties, and finds it as its account’s only', async () => {
     const created = await themes.create(ada, theme('Calm'));
@@ -84,7 +68,7 @@ describe('ThemeRepository against PostgreSQL', () => {
     await themes.create(bob, theme('bobs'));
     // Two themes created in the same instant: the id decides.
     const [first, second] = [created[3], created[4]].sort((x, y) => (x.id < y.id ? -1 : 1));
-    await database.client.$executeRaw`
+    await accounts.client.$executeRaw`
       UPDATE themes SET created_at = '2026-01-01T00:00:00Z' WHERE id IN (${first.id}, ${second.id})`;
     const expected = [first.name, second.name, 'one', 'two', 'three'];
 

@@ -1,37 +1,23 @@
-import { createAccount } from '@formline/admin';
-import type { GlobalPrismaClient } from '@formline/db';
-import { emptyTables, scratchGlobalDatabase, type ScratchDatabase } from '@formline/testing';
+import { useScratchAccounts } from '@formline/testing';
 import { AccessTokenRepository } from './access-token.repository';
 
 // AccessTokenRepository against PostgreSQL: a bearer token's hash finds a
 // personal token or an OAuth access token, either with its account's region;
 // an OAuth token counts as revoked when its grant is.
 describe('AccessTokenRepository against PostgreSQL', () => {
-  let database: ScratchDatabase<GlobalPrismaClient>;
+  const accounts = useScratchAccounts({ ada: 'eu', bob: 'us' });
   let tokens: AccessTokenRepository;
   let ada: string;
   let bob: string;
   const expires = new Date('2027-01-01T00:00:00Z');
   const revoked = new Date('2026-06-01T00:00:00Z');
 
-  beforeAll(async () => {
-    database = await scratchGlobalDatabase();
-    tokens = new AccessTokenRepository(database.client);
+  beforeAll(() => {
+    tokens = new AccessTokenRepository(accounts.client);
   });
-  afterAll(() => database?.dispose());
   beforeEach(async () => {
-    await emptyTables(database.client);
-    ({ accountId: ada } = await createAccount(database.client, {
-      alias: 'ada',
-      email: 'ada@example.com',
-      region: 'eu',
-    }));
-    ({ accountId: bob } = await createAccount(database.client, {
-      alias: 'bob',
-      email: 'bob@example.com',
-      region: 'us',
-    }));
-    const db = database.client;
+    ({ ada, bob } = accounts.ids);
+    const db = accounts.client;
     await db.personalAccessToken.create({
       data: { id: 'pat-1', accountId: ada, name: 'ci', tokenHash: 'hash-personal', scopes: ['forms:read'] },
     });

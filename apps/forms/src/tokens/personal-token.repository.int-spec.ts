@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { createAccount } from '@formline/admin';
 import { tokensRevoked } from '@formline/contracts';
-import type { GlobalPrismaClient } from '@formline/db';
 import {
-  emptyTables,
   listenForAnnouncements,
-  scratchGlobalDatabase,
   testInfra,
   type AnnouncementListener,
-  type ScratchDatabase,
+  useScratchAccounts,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
 import { PersonalTokenRepository, type NewPersonalToken } from './personal-token.repository';
@@ -22,7 +18,7 @@ const later = (ms: number) => new Date(now.getTime() + ms);
 // neither revoked nor expired ones; listing and revoking are the account's
 // own, and a revocation tells the gateways.
 describe('PersonalTokenRepository against PostgreSQL', () => {
-  let database: ScratchDatabase<GlobalPrismaClient>;
+  const accounts = useScratchAccounts({ ada: 'eu', bob: 'us' });
   let announcer: ChangeAnnouncer;
   let listener: AnnouncementListener;
   let tokens: PersonalTokenRepository;
@@ -30,29 +26,15 @@ describe('PersonalTokenRepository against PostgreSQL', () => {
   let bob: string;
 
   beforeAll(async () => {
-    database = await scratchGlobalDatabase();
     announcer = new ChangeAnnouncer(await connect({ servers: testInfra().natsUrl.us }));
     listener = await listenForAnnouncements(testInfra().natsUrl.us, tokensRevoked.subject);
-    tokens = new PersonalTokenRepository(database.client, announcer);
+    tokens = new PersonalTokenRepository(accounts.client, announcer);
   });
   afterAll(async () => {
     await announcer?.close();
     await listener?.close();
-    await database?.dispose();
   });
-  beforeEach(async () => {
-    await emptyTables(database.client);
-    ({ accountId: ada } = await createAccount(database.client, {
-      alias: 'ada',
-      email: 'ada@example.com',
-      region: 'eu',
-    }));
-    ({ accountId: bob } = await createAccount(database.client, {
-      alias: 'bob',
-      email: 'bob@example.com',
-      region: 'us',
-    }));
-  });
+  beforeEach(() => ({ ada, bob } = accounts.ids));
 
   const announcedRevocations = async () => {
     const marker = `marker-${randomUUID()}`;
@@ -127,7 +109,7 @@ describe('PersonalTokenRepository against PostgreSQL', () => {
     expect(await tokens.revoke(ada, created!.id, now)).toBe(true);
     expect(await announcedRevocations()).toEqual([ada]);
     expect(
-      await database.client.personalAccessToken.findUnique({ where: { id: created!.id } }),
+      await accounts.client.personalAccessToken.findUnique({ where: { id: created!.id } }),
     ).toMatchObject({
       revokedAt: now,
     });

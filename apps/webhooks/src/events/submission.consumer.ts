@@ -15,7 +15,7 @@ import {
 } from '@nats-io/jetstream';
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
-import { ensureStream, NATS_CONNECTION, requestIdFromNatsHeaders } from '@formline/messaging';
+import { ensureStreamExists, NATS_CONNECTION, requestIdFromNatsHeaders } from '@formline/messaging';
 import { setStreamConsumerLag } from '@formline/ops';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.planner';
@@ -52,7 +52,7 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await ensureStream(this.nats, {
+    await ensureStreamExists(this.nats, {
       ...Streams.responses,
       maxAgeMs: this.config.RESPONSES_STREAM_MAX_AGE_MS,
     });
