@@ -1,8 +1,14 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import { Streams } from '@formline/contracts';
-import { connectNats, FormDeletionConsumer, NATS_CONNECTION, RpcClient } from '@formline/messaging';
+import { QueueGroups, Streams } from '@formline/contracts';
+import {
+  ByteRpcResponder,
+  connectNats,
+  FormDeletionConsumer,
+  NATS_CONNECTION,
+  RpcClient,
+} from '@formline/messaging';
 import { objectStoreFrom } from '@formline/object-storage';
 import { ErasureJobRepository } from './erasure/erasure-job.repository';
 import { ErasureRepository } from './erasure/erasure.repository';
@@ -43,7 +49,7 @@ export class ResponsesModule implements OnApplicationShutdown {
     return {
       module: ResponsesModule,
       // The NATS handlers (Nest registers every class of handlers as a controller).
-      controllers: [ResponseHandler, ResponseExportHandler],
+      controllers: [ResponseHandler],
       providers: [
         { provide: RESPONSES_CONFIG, useValue: config },
         {
@@ -55,7 +61,7 @@ export class ResponsesModule implements OnApplicationShutdown {
               statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
             }),
         },
-        // Its own connection for calls to other services and for JetStream.
+        // Its own connection for calls to other services, for JetStream and for byte replies.
         {
           provide: NATS_CONNECTION,
           useFactory: () => connectNats(config, `responses-${config.REGION}-client`),
@@ -64,6 +70,16 @@ export class ResponsesModule implements OnApplicationShutdown {
           provide: RpcClient,
           inject: [NATS_CONNECTION],
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
+        },
+        // Handlers whose replies are bytes (export pages), on the same connection.
+        {
+          provide: ByteRpcResponder,
+          inject: [NATS_CONNECTION],
+          useFactory: (nats: NatsConnection) =>
+            new ByteRpcResponder(nats, {
+              queue: QueueGroups.responses,
+              maxInFlight: config.NATS_MAX_IN_FLIGHT,
+            }),
         },
         ResponseRepository,
         ResponseTallyRepository,
@@ -79,6 +95,7 @@ export class ResponsesModule implements OnApplicationShutdown {
         ResponseListingService,
         ResponseExportRepository,
         ResponseExportService,
+        ResponseExportHandler,
         InsightsRepository,
         InsightsService,
         ErasureRepository,

@@ -2,22 +2,22 @@ import { Inject, Injectable } from '@nestjs/common';
 import { requireHomeRegion } from '@formline/config';
 import {
   authorizeForm,
+  type ByteRpcReply,
   type ExportCursor,
   exportPageLimits,
   exportResponsesPage,
   type ResponseResource,
-  type RpcReply,
-  type RpcRequest,
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { currentRequestId } from '@formline/ops';
+import type { z } from 'zod';
 import { inWholeSeconds, onlyFields } from '../listing/response-listing.service';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { type ExportRow, ResponseExportRepository } from './response-export.repository';
 
-// One page of a form's export, bounded in rows and in bytes so that it fits
-// one NATS message whatever the responses hold. Access is checked as the
+// One page of a form's export as the bytes of its JSON lines, bounded in rows
+// and in bytes so that it fits one NATS message whatever the responses hold. Access is checked as the
 // listing checks it on the first page and again on the first page asked for
 // after exportPageLimits.accessRecheckMs (a caller who lost it mid-export is
 // stopped within that time, without a call to the forms service for each of
@@ -32,7 +32,7 @@ export class ResponseExportService {
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {}
 
-  async page(request: RpcRequest<typeof exportResponsesPage>): Promise<RpcReply<typeof exportResponsesPage>> {
+  async page(request: PageRequest): Promise<ByteRpcReply<typeof exportResponsesPage>> {
     const { formId, query, cursor } = request;
     const now = Date.now();
     const checkedAt =
@@ -57,31 +57,24 @@ export class ResponseExportService {
         query.after ? await this.resumeAt(owner, request) : undefined,
         request.maxItems,
       ));
-    const lines: string[] = [];
-    let bytes = 0;
-    let last: ExportRow | undefined;
-    for (const row of rows) {
-      const line = listedJson(row, query.fields);
-      // Counted as text; escaped in the reply it takes at most twice as many
-      // bytes (exportPageLimits.bytes), so nothing writes it only to measure it.
-      bytes += Buffer.byteLength(line) + 1;
-      if (lines.length > 0 && bytes > exportPageLimits.bytes) break;
-      lines.push(line);
-      last = row;
-    }
+    const { lines, bytes } = linesWithin(rows, query.fields, exportPageLimits.bytes);
+    const last = lines.length > 0 ? rows[lines.length - 1] : undefined;
     const more = lines.length < rows.length || rows.length === request.maxItems;
     return {
-      lines,
-      next:
-        more && last
-          ? cursorOf(last, owner, query.sort.field, checkedAt ?? new Date(now).toISOString())
-          : null,
+      meta: {
+        rows: lines.length,
+        next:
+          more && last
+            ? cursorOf(last, owner, query.sort.field, checkedAt ?? new Date(now).toISOString())
+            : null,
+      },
+      body: written(lines, bytes),
     };
   }
 
   // The account whose responses the caller reaches, when they live in this
   // region; the other region refuses, naming the right address.
-  private async ownerReachedHere(request: RpcRequest<typeof exportResponsesPage>): Promise<string> {
+  private async ownerReachedHere(request: PageRequest): Promise<string> {
     const { accountId, formId } = request;
     const form = await this.rpc.request(
       authorizeForm,
@@ -94,10 +87,7 @@ export class ResponseExportService {
 
   // `after` names the response the previous export ended with: one of this
   // form's, else the export is refused (an empty one would read as finished).
-  private async resumeAt(
-    accountId: string,
-    request: RpcRequest<typeof exportResponsesPage>,
-  ): Promise<ExportCursor> {
+  private async resumeAt(accountId: string, request: PageRequest): Promise<ExportCursor> {
     const token = request.query.after!;
     const anchor = await this.rows.anchorOf(accountId, request.formId, request.query, token);
     if (anchor) return anchor;
@@ -110,6 +100,42 @@ export class ResponseExportService {
       },
     ]);
   }
+}
+
+// The request as its contract reads it (the responder validated it).
+type PageRequest = z.output<(typeof exportResponsesPage)['request']>;
+
+// The rows' JSON lines that fit `budget` bytes (each line and its `\n`),
+// always the first: measured as text, as they are added, so that no line is
+// written only to be measured.
+function linesWithin(
+  rows: readonly ExportRow[],
+  fields: readonly string[] | undefined,
+  budget: number,
+): { lines: string[]; bytes: number } {
+  const lines: string[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const line = listedJson(row, fields);
+    const size = Buffer.byteLength(line) + 1;
+    if (lines.length > 0 && bytes + size > budget) break;
+    lines.push(line);
+    bytes += size;
+  }
+  return { lines, bytes };
+}
+
+// The lines as one Buffer, each written into it where it goes: never joined
+// into one string first (a page's worth of string would go to V8's
+// large-object space, which only a full collection frees).
+function written(lines: readonly string[], bytes: number): Buffer {
+  const page = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const line of lines) {
+    at += page.write(line, at);
+    page[at++] = 0x0a;
+  }
+  return page;
 }
 
 // The response's JSON as the listing shows it. A completed response stored
