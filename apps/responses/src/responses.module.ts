@@ -23,6 +23,7 @@ import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
 import { ResponseExportHandler } from './export/response-export.handler';
+import { ExportReadAhead } from './export/response-export.read-ahead';
 import { ResponseExportRepository } from './export/response-export.repository';
 import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
@@ -94,6 +95,7 @@ export class ResponsesModule implements OnApplicationShutdown {
         ProgressService,
         ResponseListingService,
         ResponseExportRepository,
+        ExportReadAhead,
         ResponseExportService,
         ResponseExportHandler,
         InsightsRepository,

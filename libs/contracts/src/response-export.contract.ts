@@ -23,6 +23,16 @@ export const exportPageLimits = {
   accessRecheckMs: 1000,
 } as const;
 
+// How many rows the next page asks for: a page cut short by its byte budget
+// read rows it could not send, so the next asks for about as many as fitted
+// and the service reads little in vain; a page that came whole asks for
+// twice as many, up to the limit. The gateway asks by it, and the service
+// reads the next page ahead by it.
+export function exportRowsToAsk(asked: number, fitted: number, more: boolean): number {
+  const next = fitted < asked && more ? Math.ceil(fitted * 1.1) + 1 : asked * 2;
+  return Math.max(1, Math.min(exportPageLimits.items, next));
+}
+
 // Where the next page starts: the last row's value on the sorted column and
 // its id (the tie-breaker), so a page costs one index range scan, never an
 // OFFSET nor a lookup of the previous token; and the form's owning account,

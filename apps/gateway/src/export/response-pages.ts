@@ -2,6 +2,7 @@ import {
   type ByteRpcReply,
   exportPageLimits,
   exportResponsesPage,
+  exportRowsToAsk,
   type ResponseExportQuery,
 } from '@formline/contracts';
 import type { RpcClient } from '@formline/messaging';
@@ -54,13 +55,9 @@ export async function* exportPages(
   }
 }
 
-// A page cut short by its byte budget read rows it could not send: the next
-// asks for about as many as fitted, so the service reads little in vain; a
-// page that came whole asks for twice as many, up to the limit.
+// About as many rows as fitted the last page (exportRowsToAsk).
 export function rowsToAsk(asked: number, page: Pick<ExportPage, 'meta'>): number {
-  const fitted = page.meta.rows;
-  const next = fitted < asked && page.meta.next ? Math.ceil(fitted * 1.1) + 1 : asked * 2;
-  return Math.max(1, Math.min(exportPageLimits.items, next));
+  return exportRowsToAsk(asked, page.meta.rows, page.meta.next !== null);
 }
 
 // A page's lines, one string each, for the formats that read each response

@@ -3,6 +3,7 @@ import { inputLimits } from '@formline/input';
 import type { RpcClient } from '@formline/messaging';
 import type { ResponsesConfig } from '../responses.config';
 import type { ExportRow, ResponseExportRepository } from './response-export.repository';
+import { ExportReadAhead } from './response-export.read-ahead';
 import { ResponseExportService } from './response-export.service';
 
 // A page is the bytes of its responses' JSON lines, the stored text as it is,
@@ -28,8 +29,10 @@ describe('ResponseExportService.page', () => {
   };
   const rows = Array.from({ length: 1000 }, (_, i) => row(i));
   let authorized: number;
+  let reads: Array<{ after?: string; limit: number }>;
   const service = () => {
     authorized = 0;
+    reads = [];
     const rpc = {
       request: () => {
         authorized++;
@@ -37,10 +40,14 @@ describe('ResponseExportService.page', () => {
       },
     } as unknown as RpcClient;
     const repository = {
-      page: (_a: string, _f: string, _q: unknown, cursor: ExportCursor | undefined, limit: number) =>
-        Promise.resolve(rows.filter((r) => !cursor || r.id > cursor.id).slice(0, limit)),
+      page: (_a: string, _f: string, _q: unknown, cursor: ExportCursor | undefined, limit: number) => {
+        reads.push({ after: cursor?.id, limit });
+        return Promise.resolve(rows.filter((r) => !cursor || r.id > cursor.id).slice(0, limit));
+      },
     } as unknown as ResponseExportRepository;
-    return new ResponseExportService(rpc, repository, { REGION: 'us' } as ResponsesConfig);
+    return new ResponseExportService(rpc, repository, new ExportReadAhead(), {
+      REGION: 'us',
+    } as ResponsesConfig);
   };
   const ask = (s: ResponseExportService, cursor?: ExportCursor) =>
     s.page({ accountId: 'account', formId: 'form', query, cursor, maxItems: 1000 });
@@ -87,6 +94,68 @@ describe('ResponseExportService.page', () => {
     const last = await ask(s, { at: '2026-11-27T07:00:05.456789Z', id: rows[998].id, owner: 'account' });
     expect(textOf(last)).toBe(`${rows[999].payload}\n`);
     expect(last.meta.next).toBeNull();
+  });
+
+  it('hands on the stored text only when it begins as the listing writes the row', async () => {
+    const stored = (landedAt: string) =>
+      `{"landing_id":"r1","token":"r1","response_id":"r1","response_type":"completed","landed_at":"${landedAt}",` +
+      `"submitted_at":"2026-11-27T07:00:05Z","answers":[]}`;
+    const pageOf = async (row: ExportRow) => {
+      const repository = { page: () => Promise.resolve([row]) } as unknown as ResponseExportRepository;
+      const rpc = {
+        request: () => Promise.resolve({ accountId: 'account', region: 'us' }),
+      } as unknown as RpcClient;
+      const s = new ResponseExportService(rpc, repository, new ExportReadAhead(), {
+        REGION: 'us',
+      } as ResponsesConfig);
+      return textOf(await s.page({ accountId: 'account', formId: 'form', query, maxItems: 1000 }));
+    };
+    const base = {
+      id: 'r1',
+      responseType: 'completed',
+      landedAt: '2026-11-27 07:00:00.123',
+      submittedAt: '2026-11-27 07:00:05.456789',
+    };
+    const asListed = stored('2026-11-27T07:00:00Z');
+    expect(await pageOf({ ...base, payload: asListed })).toBe(`${asListed}\n`);
+    // Stored otherwise (another second, a fraction, not completed): rebuilt from the columns.
+    for (const row of [
+      { ...base, payload: stored('2026-11-27T07:00:01Z') },
+      { ...base, payload: stored('2026-11-27T07:00:00.123Z') },
+      { ...base, landedAt: '2026-11-27 07:00:00', payload: stored('2026-11-27 07:00:00Z') },
+    ]) {
+      expect(await pageOf(row)).toBe(`${asListed}\n`);
+    }
+    const partial = { ...base, responseType: 'partial', payload: asListed.replace('completed', 'partial') };
+    expect(JSON.parse(await pageOf(partial))).toMatchObject({
+      response_type: 'partial',
+      submitted_at: '0001-01-01T00:00:00Z',
+    });
+  });
+
+  it('reads the next page while this one travels, and answers the next ask with those rows', async () => {
+    const s = service();
+    const first = await ask(s);
+    // Read ahead: the rows after the page's last, about as many as fitted.
+    expect(reads).toEqual([
+      { after: undefined, limit: 1000 },
+      { after: first.meta.next!.id, limit: Math.ceil(first.meta.rows * 1.1) + 1 },
+    ]);
+    // The next ask reads nothing more: its rows were read; they are the
+    // export's last (nothing read ahead after them).
+    const second = await ask(s, first.meta.next!);
+    expect(reads).toHaveLength(2);
+    expect(second.meta.next).toBeNull();
+    expect(textOf(second)).toBe(
+      rows
+        .slice(first.meta.rows)
+        .map((row) => `${row.payload}\n`)
+        .join(''),
+    );
+    // Asked again from the same place (a retry): read anew.
+    expect(textOf(await ask(s, first.meta.next!))).toBe(textOf(second));
+    expect(reads).toHaveLength(3);
+    expect(reads[2].after).toBe(first.meta.next!.id);
   });
 
   it('asks for access on the first page and again only once its check is a second old', async () => {

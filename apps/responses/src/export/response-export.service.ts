@@ -6,6 +6,8 @@ import {
   type ExportCursor,
   exportPageLimits,
   exportResponsesPage,
+  exportRowsToAsk,
+  type ResponseExportQuery,
   type ResponseResource,
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -14,6 +16,7 @@ import { currentRequestId } from '@formline/ops';
 import type { z } from 'zod';
 import { inWholeSeconds, onlyFields } from '../listing/response-listing.service';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { type BuiltPage, ExportReadAhead, readAheadKey } from './response-export.read-ahead';
 import { type ExportRow, ResponseExportRepository } from './response-export.repository';
 
 // One page of a form's export as the bytes of its JSON lines, bounded in rows
@@ -29,6 +32,7 @@ export class ResponseExportService {
   constructor(
     private readonly rpc: RpcClient,
     private readonly rows: ResponseExportRepository,
+    private readonly ahead: ExportReadAhead,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {}
 
@@ -39,36 +43,63 @@ export class ResponseExportService {
       cursor?.checkedAt && now - Date.parse(cursor.checkedAt) < exportPageLimits.accessRecheckMs
         ? cursor.checkedAt
         : undefined;
-    // Past the first page the owner is known: the rows are read while access
-    // is checked again (when it is due), and sent only if it still holds for that owner.
-    const reading = cursor
-      ? this.rows.page(cursor.owner, formId, query, cursor, request.maxItems)
+    // Past the first page the owner is known: the page is read and written
+    // (most often it was, ahead, below) while access is checked again (when
+    // it is due), and sent only if it still holds for that owner. A page read
+    // ahead for more rows than this ask allows is read again.
+    const taken = cursor ? this.ahead.take(readAheadKey(formId, query, cursor)) : undefined;
+    const ahead = taken && taken.limit <= request.maxItems ? taken : undefined;
+    const limit = ahead?.limit ?? request.maxItems;
+    const building = cursor
+      ? (ahead?.page ?? this.built(cursor.owner, formId, query, cursor, limit))
       : undefined;
-    reading?.catch(() => undefined);
+    building?.catch(() => undefined);
     const owner = cursor && checkedAt ? cursor.owner : await this.ownerReachedHere(request);
     if (cursor && cursor.owner !== owner)
       throw new DomainError(ErrorCode.FormNotFound, `Non existing form with uid ${formId}.`);
-    const rows =
-      (await reading) ??
-      (await this.rows.page(
+    const page =
+      (await building) ??
+      (await this.built(
         owner,
         formId,
         query,
         query.after ? await this.resumeAt(owner, request) : undefined,
-        request.maxItems,
+        limit,
       ));
+    const next = page.last
+      ? cursorOf(page.last, owner, query.sort.field, checkedAt ?? new Date(now).toISOString())
+      : null;
+    // The next page is read and written while this one travels: the gateway
+    // asks for it as soon as this one arrives.
+    if (next) {
+      const nextLimit = exportRowsToAsk(limit, page.rows, true);
+      this.ahead.start(readAheadKey(formId, query, next), nextLimit, () =>
+        this.built(owner, formId, query, next, nextLimit),
+      );
+    }
+    return { meta: { rows: page.rows, next }, body: page.body };
+  }
+
+  // A page from PostgreSQL's rows: the lines that fit, written into one
+  // Buffer; the rows' strings are let go as soon as it is written (a page
+  // read ahead waits as bytes, outside V8's heap, not as a thousand strings
+  // that would outlive their young generation).
+  private async built(
+    owner: string,
+    formId: string,
+    query: ResponseExportQuery,
+    from: Pick<ExportCursor, 'at' | 'id'> | undefined,
+    limit: number,
+  ): Promise<BuiltPage> {
+    const rows = await this.rows.page(owner, formId, query, from, limit);
     const { lines, bytes } = linesWithin(rows, query.fields, exportPageLimits.bytes);
     const last = lines.length > 0 ? rows[lines.length - 1] : undefined;
-    const more = lines.length < rows.length || rows.length === request.maxItems;
+    const more = lines.length < rows.length || rows.length === limit;
     return {
-      meta: {
-        rows: lines.length,
-        next:
-          more && last
-            ? cursorOf(last, owner, query.sort.field, checkedAt ?? new Date(now).toISOString())
-            : null,
-      },
+      rows: lines.length,
       body: written(lines, bytes),
+      last:
+        more && last ? { id: last.id, landedAt: last.landedAt, submittedAt: last.submittedAt } : undefined,
     };
   }
 
@@ -144,12 +175,7 @@ function written(lines: readonly string[], bytes: number): Buffer {
 // and writing a million responses again. Any other is rebuilt as the listing
 // builds it.
 function listedJson(row: ExportRow, fields: readonly string[] | undefined): string {
-  if (!fields && row.responseType === 'completed') {
-    const head =
-      `{"landing_id":"${row.id}","token":"${row.id}","response_id":"${row.id}","response_type":"completed",` +
-      `"landed_at":"${wholeSeconds(row.landedAt)}","submitted_at":"${wholeSeconds(row.submittedAt)}",`;
-    if (row.payload.startsWith(head)) return row.payload;
-  }
+  if (!fields && row.responseType === 'completed' && storedAsListed(row)) return row.payload;
   const payload = JSON.parse(row.payload) as ResponseResource;
   return JSON.stringify(
     onlyFields(
@@ -171,13 +197,45 @@ function isoOf(text: string): string {
   return `${text.slice(0, 10)}T${text.slice(11)}Z`;
 }
 
-// The same, to the whole second, as Typeform shows it (wholeSecondsIso).
-function wholeSeconds(text: string): string {
-  return `${text.slice(0, 10)}T${text.slice(11, 19)}Z`;
+// Whether the stored text begins as the listing writes the row:
+// `{"landing_id":"<id>","token":"<id>","response_id":"<id>","response_type":"completed",
+// "landed_at":"<to the second>Z","submitted_at":"<to the second>Z",`. Compared
+// where it stands, character by character: the head built as a string for
+// each row (and the timestamps cut out of PostgreSQL's text) cost more than
+// the rest of the page's work.
+function storedAsListed(row: ExportRow): boolean {
+  const text = row.payload;
+  let at = 0;
+  const next = (part: string): boolean => {
+    if (!text.startsWith(part, at)) return false;
+    at += part.length;
+    return true;
+  };
+  // PostgreSQL's `2026-11-27 07:00:05.123456` against `2026-11-27T07:00:05`.
+  const toTheSecond = (postgres: string): boolean => {
+    for (let i = 0; i < 19; i++) {
+      if (text.charCodeAt(at + i) !== (i === 10 ? 0x54 : postgres.charCodeAt(i))) return false;
+    }
+    at += 19;
+    return true;
+  };
+  return (
+    next('{"landing_id":"') &&
+    next(row.id) &&
+    next('","token":"') &&
+    next(row.id) &&
+    next('","response_id":"') &&
+    next(row.id) &&
+    next('","response_type":"completed","landed_at":"') &&
+    toTheSecond(row.landedAt) &&
+    next('Z","submitted_at":"') &&
+    toTheSecond(row.submittedAt) &&
+    next('Z",')
+  );
 }
 
 function cursorOf(
-  row: ExportRow,
+  row: Pick<ExportRow, 'id' | 'landedAt' | 'submittedAt'>,
   owner: string,
   field: 'submitted_at' | 'landed_at',
   checkedAt: string,
