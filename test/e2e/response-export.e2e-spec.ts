@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Subjects } from '@formline/contracts';
+import { exportPageLimits, Subjects } from '@formline/contracts';
 import {
   callApi,
   fetchReadingEarlyAnswer,
@@ -194,16 +194,16 @@ describe('response export', () => {
     expect(resumed.slice(1).map((row) => row[0])).toEqual(tokens.slice(3));
   });
 
-  it('pulls pages bounded in bytes, and stops pulling when the client goes', async () => {
+  it('pulls pages bounded in bytes, byte for byte the listing, and stops pulling when the client goes', async () => {
     const big = await api(owner, 'POST', '/forms', {
       title: 'Large answers',
       fields: Array.from({ length: 30 }, (_, i) => ({ ref: `q${i}`, title: `Q${i}`, type: 'long_text' })),
     });
-    // 48 responses of 270 kB each: two never fit one page, and the whole
-    // export (13 MB) is more than the sockets between the apps and the client
-    // buffer. One is submitted; the others are copied from it in SQL, a
-    // second apart, so that the region's event stream does not carry 13 MB
-    // that other specs read whole.
+    // 48 responses of 270 kB each: four never fit one page, and the whole
+    // export (13 MB) is many pages, more than the sockets between the apps
+    // and the client buffer. One is submitted; the others are copied from it
+    // in SQL, a second apart, so that the region's event stream does not
+    // carry 13 MB that other specs read whole.
     const count = 48;
     const submitted = await callApi(`${base}/forms/${big.body.id}/submissions`, {
       method: 'POST',
@@ -226,21 +226,52 @@ describe('response export', () => {
         FROM responses r, generate_series(1, ${count - 1}::int) AS n, LATERAL (SELECT md5(r.id || n) AS id) copy
        WHERE r.id = ${first}`;
     const bigTokens = [first, ...Array.from({ length: count - 1 }, (_, n) => md5(`${first}${n + 1}`))];
-    const url = `${base}/forms/${big.body.id}/responses/export?sort=landed_at,asc`;
-    const answer = await callApi(url, { token: owner.token });
-    expect(answer.status).toBe(200);
-    const all = lines(answer.text);
-    expect(all.map((line) => line.token)).toEqual(bigTokens);
-    expect(all.every((line) => line.answers.length === 30)).toBe(true);
-
     const pagesAsked = async () =>
       sampleValue(
         (await scrapeMetrics(regions.stacks.us!.settings.opsPorts.gateway)).samples,
         'formline_nats_request_duration_seconds_count',
         { subject: Subjects.responsesResponseExportPage },
       );
+    const url = `${base}/forms/${big.body.id}/responses/export?sort=landed_at,asc`;
+    const earlier = await pagesAsked();
+    const answer = await callApi(url, { token: owner.token });
+    expect(answer.status).toBe(200);
+    const all = lines(answer.text);
+    expect(all.map((line) => line.token)).toEqual(bigTokens);
+    expect(all.every((line) => line.answers.length === 30)).toBe(true);
+    // Pages near their bound and none over it: the export took at least as
+    // many pages as its bytes need, and one per three responses (four are
+    // over the bound), with perhaps a last empty one.
+    const whole = (await pagesAsked()) - earlier;
+    expect(whole).toBeGreaterThanOrEqual(Math.ceil(Buffer.byteLength(answer.text) / exportPageLimits.bytes));
+    expect(whole).toBeLessThanOrEqual(count / 3 + 1);
+
+    // Byte for byte the listing's items, each as JSON on a line of its own
+    // (the listing pages with `before`, newest first): nothing lost, added or
+    // escaped where one page ends and the next begins.
+    const listedItems: unknown[] = [];
+    for (let last: string | undefined; ;) {
+      const page = await api(
+        owner,
+        'GET',
+        `/forms/${big.body.id}/responses?page_size=1000${last ? `&before=${last}` : ''}`,
+      );
+      const items = page.body.items as Array<{ token: string }>;
+      if (items.length === 0) break;
+      listedItems.push(...items);
+      last = items[items.length - 1].token;
+    }
+    expect(listedItems).toHaveLength(count);
+    const raw = await fetch(`${base}/forms/${big.body.id}/responses/export`, {
+      headers: { authorization: `bearer ${owner.token}` },
+    });
+    const expected = `${listedItems
+      .reverse()
+      .map((item) => JSON.stringify(item))
+      .join('\n')}\n`;
+    expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(expected))).toBe(true);
+
     const before = await pagesAsked();
-    expect(before).toBeGreaterThanOrEqual(count);
     const reading = new AbortController();
     const cut = await fetch(url, {
       headers: { authorization: `bearer ${owner.token}` },
@@ -252,7 +283,7 @@ describe('response export', () => {
     const asked = (await pagesAsked()) - before;
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await pagesAsked()) - before).toBe(asked);
-    expect(asked).toBeLessThan(count);
+    expect(asked).toBeLessThan(whole);
   });
 
   it('is served by the form region only, to whoever reads its responses', async () => {

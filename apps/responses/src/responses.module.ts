@@ -1,8 +1,14 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
-import { Streams } from '@formline/contracts';
-import { connectNats, FormDeletionConsumer, NATS_CONNECTION, RpcClient } from '@formline/messaging';
+import { QueueGroups, Streams } from '@formline/contracts';
+import {
+  ByteRpcResponder,
+  connectNats,
+  FormDeletionConsumer,
+  NATS_CONNECTION,
+  RpcClient,
+} from '@formline/messaging';
 import { ErasureJobRepository } from './erasure/erasure-job.repository';
 import { ErasureRepository } from './erasure/erasure.repository';
 import { RespondentErasureJob } from './erasure/respondent-erasure.job';
@@ -16,6 +22,7 @@ import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
 import { ResponseHandler } from './response.handler';
 import { ResponseExportHandler } from './export/response-export.handler';
+import { ExportReadAhead } from './export/response-export.read-ahead';
 import { ResponseExportRepository } from './export/response-export.repository';
 import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
@@ -41,7 +48,7 @@ export class ResponsesModule implements OnApplicationShutdown {
     return {
       module: ResponsesModule,
       // The NATS handlers (Nest registers every class of handlers as a controller).
-      controllers: [ResponseHandler, ResponseExportHandler],
+      controllers: [ResponseHandler],
       providers: [
         { provide: RESPONSES_CONFIG, useValue: config },
         {
@@ -53,7 +60,7 @@ export class ResponsesModule implements OnApplicationShutdown {
               statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
             }),
         },
-        // Its own connection for calls to other services and for JetStream.
+        // Its own connection for calls to other services, for JetStream and for byte replies.
         {
           provide: NATS_CONNECTION,
           useFactory: () => connectNats(config, `responses-${config.REGION}-client`),
@@ -62,6 +69,16 @@ export class ResponsesModule implements OnApplicationShutdown {
           provide: RpcClient,
           inject: [NATS_CONNECTION],
           useFactory: (nats: NatsConnection) => new RpcClient(nats, config.NATS_REQUEST_TIMEOUT_MS),
+        },
+        // Handlers whose replies are bytes (export pages), on the same connection.
+        {
+          provide: ByteRpcResponder,
+          inject: [NATS_CONNECTION],
+          useFactory: (nats: NatsConnection) =>
+            new ByteRpcResponder(nats, {
+              queue: QueueGroups.responses,
+              maxInFlight: config.NATS_MAX_IN_FLIGHT,
+            }),
         },
         ResponseRepository,
         ResponseTallyRepository,
@@ -75,7 +92,9 @@ export class ResponsesModule implements OnApplicationShutdown {
         ProgressService,
         ResponseListingService,
         ResponseExportRepository,
+        ExportReadAhead,
         ResponseExportService,
+        ResponseExportHandler,
         InsightsRepository,
         InsightsService,
         ErasureRepository,

@@ -17,3 +17,29 @@ export function defineRpc<Req extends z.ZodType, Rep extends z.ZodType>(
 ): RpcContract<Req, Rep> {
   return contract;
 }
+
+// A request/reply exchange whose reply is bytes passed on as they are (an
+// export's page of JSON lines), not a JSON document: the request is JSON as
+// any other's; the reply's body is the bytes, and what describes them
+// (`meta`, small) travels beside them as JSON in a header. Nothing between
+// the two services escapes, parses or copies the bytes into strings.
+export interface ByteRpcContract<Req extends z.ZodType, Meta extends z.ZodType> {
+  subject: string;
+  request: Req;
+  meta: Meta;
+}
+
+export interface ByteReply<Meta> {
+  meta: Meta;
+  body: Uint8Array;
+}
+
+export type ByteRpcRequest<C> = C extends ByteRpcContract<infer Req, z.ZodType> ? z.input<Req> : never;
+export type ByteRpcReply<C> =
+  C extends ByteRpcContract<z.ZodType, infer Meta> ? ByteReply<z.output<Meta>> : never;
+
+export function defineByteRpc<Req extends z.ZodType, Meta extends z.ZodType>(
+  contract: ByteRpcContract<Req, Meta>,
+): ByteRpcContract<Req, Meta> {
+  return contract;
+}

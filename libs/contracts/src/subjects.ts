@@ -50,7 +50,7 @@ export const Subjects = {
   responsesSubmissionProgress: 'responses.submission.progress.v1',
   responsesResponseList: 'responses.response.list.v1',
   responsesResponseDelete: 'responses.response.delete.v1',
-  responsesResponseExportPage: 'responses.response.export-page.v1',
+  responsesResponseExportPage: 'responses.response.export-page.v2',
   responsesResponseCount: 'responses.response.count.v1',
   responsesInsightsSummary: 'responses.insights.summary.v1',
   responsesRespondentErase: 'responses.respondent.erase.v2',

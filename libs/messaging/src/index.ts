@@ -13,3 +13,5 @@ export * from './jetstream';
 export * from './nats-options';
 export * from './durable-event.consumer';
 export * from './form-deletion.consumer';
+export * from './byte-reply.framing';
+export * from './byte-rpc.responder';

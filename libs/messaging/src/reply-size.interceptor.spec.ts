@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode } from '@formline/errors';
 import { inputLimits } from '@formline/input';
 import { firstValueFrom, of } from 'rxjs';
-import { ReplySizeInterceptor, SizedReply } from './reply-size.interceptor';
+import { ReplySizeInterceptor } from './reply-size.interceptor';
 
 describe('ReplySizeInterceptor', () => {
   const interceptor = new ReplySizeInterceptor();
@@ -16,17 +16,5 @@ describe('ReplySizeInterceptor', () => {
     const error = await reply({ items: ['é'.repeat(inputLimits.replyBytes / 2)] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DomainError);
     expect((error as DomainError).code).toBe(ErrorCode.ResponseTooLarge);
-  });
-
-  it('leaves the reply of a handler marked @SizedReply() unmeasured', async () => {
-    class Handler {
-      @SizedReply()
-      sized(): void {}
-    }
-    const value = { items: ['x'.repeat(inputLimits.replyBytes + 1)] };
-    const getHandler = () => Object.getOwnPropertyDescriptor(Handler.prototype, 'sized')!.value as () => void;
-    await expect(
-      firstValueFrom(interceptor.intercept({ getHandler }, { handle: () => of(value) })),
-    ).resolves.toBe(value);
   });
 });

@@ -1,9 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { errors, type NatsConnection } from '@nats-io/transport-node';
-import type { RpcContract, RpcReply, RpcRequest } from '@formline/contracts';
+import { errors, type Msg, type NatsConnection } from '@nats-io/transport-node';
+import type {
+  ByteRpcContract,
+  ByteRpcReply,
+  ByteRpcRequest,
+  RpcContract,
+  RpcReply,
+  RpcRequest,
+} from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { type NatsOutcome, natsRequestDuration } from '@formline/ops';
 import type { z } from 'zod';
+import { byteReplyOf } from './byte-reply.framing';
 import { NatsLink } from './nats-connection';
 import { natsHeadersWithRequestId } from './request-id.headers';
 
@@ -42,10 +50,36 @@ export class RpcClient {
     payload: RpcRequest<C>,
     requestId: string | undefined,
   ): Promise<RpcReply<C>> {
-    const timer = natsRequestDuration.startTimer({ subject: contract.subject });
+    return this.timed(contract.subject, async () => {
+      const id = randomUUID();
+      const body = JSON.stringify({ pattern: contract.subject, data: payload, id });
+      const reply = JSON.parse(
+        (await this.exchange(contract.subject, body, requestId)).string(),
+      ) as NestReply;
+      if (reply.err !== undefined && reply.err !== null) throw failureOf(contract.subject, reply.err);
+      return reply.response as RpcReply<C>;
+    });
+  }
+
+  // A call whose reply is bytes handed on as they came (byte-reply.framing.ts):
+  // the request is the contract's JSON as it is, without Nest's envelope.
+  async requestBytes<C extends ByteRpcContract<z.ZodType, z.ZodType>>(
+    contract: C,
+    payload: ByteRpcRequest<C>,
+    requestId: string | undefined,
+  ): Promise<ByteRpcReply<C>> {
+    return this.timed(contract.subject, async () => {
+      const reply = byteReplyOf(await this.exchange(contract.subject, JSON.stringify(payload), requestId));
+      if ('err' in reply) throw failureOf(contract.subject, reply.err);
+      return reply as ByteRpcReply<C>;
+    });
+  }
+
+  private async timed<T>(subject: string, call: () => Promise<T>): Promise<T> {
+    const timer = natsRequestDuration.startTimer({ subject });
     let outcome: NatsOutcome = 'unavailable';
     try {
-      const reply = await this.send(contract, payload, requestId);
+      const reply = await call();
       outcome = 'ok';
       return reply;
     } catch (error) {
@@ -56,44 +90,37 @@ export class RpcClient {
     }
   }
 
-  private async send<C extends RpcContract<z.ZodType, z.ZodType>>(
-    contract: C,
-    payload: RpcRequest<C>,
-    requestId: string | undefined,
-  ): Promise<RpcReply<C>> {
-    if (!this.link.isUp()) throw unavailable(contract.subject, 'the message bus is unreachable');
-    const id = randomUUID();
-    const body = JSON.stringify({ pattern: contract.subject, data: payload, id });
+  private async exchange(subject: string, body: string, requestId: string | undefined): Promise<Msg> {
+    if (!this.link.isUp()) throw unavailable(subject, 'the message bus is unreachable');
     // Over the server's limit, NATS refuses to publish: say so instead of 503.
     const limit = this.link.connection.info?.max_payload ?? 1024 * 1024;
     if (Buffer.byteLength(body) > limit - 4096) {
       throw new DomainError(ErrorCode.PayloadTooLarge, 'The request is too large to pass on to the service.');
     }
-    let raw: string;
     // A request in flight when the connection drops would only time out: its
     // message is likely lost. Answer at once instead.
     const drop = this.link.whenDropped();
     try {
-      const reply = this.link.connection.request(contract.subject, body, {
+      const reply = this.link.connection.request(subject, body, {
         timeout: this.timeoutMs,
         headers: natsHeadersWithRequestId(requestId),
       });
       const lost = drop.dropped.then(() => Promise.reject(new errors.ConnectionError('connection lost')));
-      raw = (await Promise.race([reply, lost])).string();
+      return await Promise.race([reply, lost]);
     } catch (error) {
-      throw unavailable(contract.subject, reasonOf(error));
+      throw unavailable(subject, reasonOf(error));
     } finally {
       drop.cancel();
     }
-    const reply = JSON.parse(raw) as NestReply;
-    if (reply.err !== undefined && reply.err !== null) {
-      throw (
-        DomainError.fromBody(reply.err) ??
-        new DomainError(ErrorCode.InternalError, `The service behind ${contract.subject} failed.`)
-      );
-    }
-    return reply.response as RpcReply<C>;
   }
+}
+
+// The service's own error as it sent it; anything else as its failure.
+function failureOf(subject: string, body: unknown): DomainError {
+  return (
+    DomainError.fromBody(body) ??
+    new DomainError(ErrorCode.InternalError, `The service behind ${subject} failed.`)
+  );
 }
 
 function unavailable(subject: string, reason: string): DomainError {

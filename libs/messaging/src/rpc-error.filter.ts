@@ -11,34 +11,42 @@ import {
 import { type Observable, throwError } from 'rxjs';
 import { requestIdFromNatsHeaders } from './request-id.headers';
 
-// Every failure of a NATS handler leaves the service as an error body. A domain
-// error goes as it is; a server we depend on being away (database, NATS,
-// Redis) goes as SERVICE_UNAVAILABLE, which clients retry; anything else is
-// logged with an id and only the id travels, so internals never reach a client.
+// Every failure of a NATS handler leaves the service as an error body
+// (rpcErrorBody): Nest's handlers through this filter, byte replies through
+// their responder.
 @Catch()
 export class RpcErrorFilter implements RpcExceptionFilter {
   private readonly logger = new Logger('RpcErrorFilter');
 
   catch(exception: unknown, host: ArgumentsHost): Observable<ErrorBody> {
-    if (exception instanceof DomainError) return throwError(() => exception.toBody());
-    const errorId = randomUUID();
     // The filter may run outside the request's async context: read the id from the message.
     const requestId = requestIdFromNatsHeaders(host.switchToRpc().getContext<NatsContext>().getHeaders());
-    if (isDependencyUnavailable(exception)) {
-      // One short line, no stack: during an outage every request lands here.
-      this.logger.warn({
-        errorId,
-        requestId,
-        unavailable: exception instanceof Error ? exception.message : String(exception),
-      });
-      return throwError(() => unavailableError('A server this service depends on').toBody());
-    }
-    this.logger.error({ errorId, requestId, error: describe(exception) });
-    return throwError(() => ({
-      code: ErrorCode.InternalError,
-      description: `Internal error, id ${errorId}.`,
-    }));
+    return throwError(() => rpcErrorBody(exception, requestId, this.logger));
   }
+}
+
+// A domain error goes as it is; a server we depend on being away (database,
+// NATS, Redis) goes as SERVICE_UNAVAILABLE, which clients retry; anything
+// else is logged with an id and only the id travels, so internals never
+// reach a client.
+export function rpcErrorBody(
+  exception: unknown,
+  requestId: string | undefined,
+  logger: Pick<Logger, 'warn' | 'error'>,
+): ErrorBody {
+  if (exception instanceof DomainError) return exception.toBody();
+  const errorId = randomUUID();
+  if (isDependencyUnavailable(exception)) {
+    // One short line, no stack: during an outage every request lands here.
+    logger.warn({
+      errorId,
+      requestId,
+      unavailable: exception instanceof Error ? exception.message : String(exception),
+    });
+    return unavailableError('A server this service depends on').toBody();
+  }
+  logger.error({ errorId, requestId, error: describe(exception) });
+  return { code: ErrorCode.InternalError, description: `Internal error, id ${errorId}.` };
 }
 
 function describe(exception: unknown): string {

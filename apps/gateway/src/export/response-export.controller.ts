@@ -18,7 +18,7 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
 import { MediaClient } from '../media/media.client';
 import { ResponseCsvWriter } from './response-csv.writer';
 import { responseExportQuery, responseFilesQuery, toResponseExportQuery } from './response-export.query';
-import { type ExportRequest, exportPages, firstExportPage } from './response-pages';
+import { type ExportRequest, exportPages, firstExportPage, linesOf } from './response-pages';
 import { tarEnd, tarEntryHead, tarPadding } from './tar.writer';
 
 const mediaTypes = { jsonl: 'application/x-ndjson', csv: 'text/csv; charset=utf-8' } as const;
@@ -90,7 +90,8 @@ export class ResponseExportController {
             filters.fields,
           )
         : undefined;
-    const chunks = csv ? csvChunks(csv, pages) : jsonLines(pages);
+    // JSON lines: the pages' bytes as they came, written to the socket as they are.
+    const chunks = csv ? csvChunks(csv, pages) : pages;
     this.stream(
       reply,
       chunks,
@@ -135,11 +136,11 @@ export class ResponseExportController {
   // aborted), as any failure once the answer has begun.
   private async *archive(
     formId: string,
-    pages: AsyncIterable<string[]>,
+    pages: AsyncIterable<Buffer>,
     requestId: string,
   ): AsyncGenerator<Buffer> {
-    for await (const lines of pages) {
-      for (const line of lines) {
+    for await (const page of pages) {
+      for (const line of linesOf(page)) {
         const response = JSON.parse(line) as ResponseResource;
         for (const file of answeredFiles(this.regionBase, formId, response)) {
           const stored = await this.media.openFile(requestId, { formId, ...file });
@@ -183,12 +184,25 @@ export class ResponseExportController {
   }
 }
 
-// The lines come from the service as the listing's JSON: joined, never parsed.
-async function* jsonLines(pages: AsyncIterable<string[]>): AsyncGenerator<string> {
-  for await (const lines of pages) yield `${lines.join('\n')}\n`;
-}
+// Written a few responses at a time, about csvBatchChars of their JSON: a
+// page's rows as one string would go to V8's large-object space (over 128 KB),
+// which only a full collection frees.
+const csvBatchChars = 32 * 1024;
 
-async function* csvChunks(csv: ResponseCsvWriter, pages: AsyncIterable<string[]>): AsyncGenerator<string> {
+async function* csvChunks(csv: ResponseCsvWriter, pages: AsyncIterable<Buffer>): AsyncGenerator<string> {
   yield csv.header();
-  for await (const lines of pages) yield csv.rows(lines.map((line) => JSON.parse(line) as ResponseResource));
+  for await (const page of pages) {
+    let batch: ResponseResource[] = [];
+    let chars = 0;
+    for (const line of linesOf(page)) {
+      batch.push(JSON.parse(line) as ResponseResource);
+      chars += line.length;
+      if (chars >= csvBatchChars) {
+        yield csv.rows(batch);
+        batch = [];
+        chars = 0;
+      }
+    }
+    if (batch.length > 0) yield csv.rows(batch);
+  }
 }

@@ -1,20 +1,26 @@
-import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { exportResponsesPage, type RpcReply, type RpcRequest } from '@formline/contracts';
-import { ContractPipe, SizedReply } from '@formline/messaging';
+import { Injectable, type BeforeApplicationShutdown, type OnApplicationBootstrap } from '@nestjs/common';
+import { exportResponsesPage } from '@formline/contracts';
+import { ByteRpcResponder } from '@formline/messaging';
 import { ResponseExportService } from './response-export.service';
 
-// Exports are pulled by the gateway a bounded page at a time (each page
-// bounds its bytes as it is made: no second measure of the reply).
-@Controller()
-export class ResponseExportHandler {
-  constructor(private readonly exports: ResponseExportService) {}
+// Export pages are pulled by the gateway a bounded page at a time, each
+// answered as the bytes of its JSON lines (a byte reply, libs/messaging), not
+// through Nest's transport, which would write them as JSON strings: a page
+// goes from PostgreSQL's text to the client's socket with no escaping and no
+// parsing on the way. Started with the application; on shutdown it takes no
+// more pages and answers those in work before the connection is drained.
+@Injectable()
+export class ResponseExportHandler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    private readonly responder: ByteRpcResponder,
+    private readonly exports: ResponseExportService,
+  ) {}
 
-  @MessagePattern(exportResponsesPage.subject)
-  @SizedReply()
-  page(
-    @Payload(new ContractPipe(exportResponsesPage.request)) request: RpcRequest<typeof exportResponsesPage>,
-  ): Promise<RpcReply<typeof exportResponsesPage>> {
-    return this.exports.page(request);
+  onApplicationBootstrap(): void {
+    this.responder.serve(exportResponsesPage, (request) => this.exports.page(request));
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.responder.stop();
   }
 }
