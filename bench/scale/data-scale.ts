@@ -3,6 +3,7 @@ import { createAccount, mintPersonalAccessToken } from '@formline/admin';
 import { createGlobalDatabase } from '@formline/db';
 import type { RegionStack } from '@formline/stack';
 import { Client } from 'pg';
+import { apps } from '../lib/bench-run';
 import { type BenchInfra, cpuMs, infraCpuMs } from '../lib/bench-stack';
 import { figure, type Figure } from '../lib/figures';
 import {
@@ -18,15 +19,7 @@ import { erasure } from './scale-erasure';
 import { exportFigures } from './scale-export';
 import { scaleFormDefinition, templateSubmission } from './scale-form';
 import { type SeedTarget, seedResponses, searchTextOf, shapeOf, type TemplateRows } from './scale-seed';
-import {
-  api,
-  idle,
-  PeakMemory,
-  type Sample,
-  scaleApps as apps,
-  timedQuery,
-  timedRequest,
-} from './scale-http';
+import { api, idle, PeakMemory, type Sample, timedQuery, timedRequest } from './scale-http';
 import { callFigures, describeRow, printScaleTable, type TableRow, tableRow } from './scale-table';
 
 // The data-scale stage: a small and a big form (BENCH_SCALE_SIZES, 10,000 and

@@ -1,5 +1,6 @@
-import { appNames, type AppName, type RegionStack } from '@formline/stack';
+import type { AppName, RegionStack } from '@formline/stack';
 import type { Client } from 'pg';
+import { apps } from '../lib/bench-run';
 import { rssMb } from '../lib/bench-stack';
 import { round } from '../lib/stats';
 
@@ -13,9 +14,6 @@ export interface Sample {
   /** Times the gateway shed the call before taking it (not timed). */
   shed: number;
 }
-
-/** Every app of the region: each one's memory is watched. */
-export const scaleApps: readonly AppName[] = appNames;
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const sampleMs = (samples: Sample[]) => samples.map((s) => s.ms);
@@ -112,13 +110,13 @@ export async function api(
 
 // The apps' resident memory, sampled every 200 ms while the calls run: the peak of each.
 export class PeakMemory {
-  readonly peak = Object.fromEntries(scaleApps.map((app) => [app, 0])) as Record<AppName, number>;
+  readonly peak = Object.fromEntries(apps.map((app) => [app, 0])) as Record<AppName, number>;
   private timer: NodeJS.Timeout | undefined;
   constructor(private readonly stack: RegionStack) {}
 
   start(): void {
     this.timer = setInterval(() => {
-      for (const app of scaleApps) {
+      for (const app of apps) {
         try {
           const mb = rssMb(this.stack.app(app).pid);
           if (mb > this.peak[app]) this.peak[app] = mb;
