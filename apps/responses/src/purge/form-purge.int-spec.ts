@@ -231,12 +231,21 @@ describe('form purge (responses database and file store)', () => {
     expect(await purges.table.pending()).toEqual([]);
   });
 
-  it('purges the outbox events of a form whose events were never published', async () => {
-    await seed(purged, 2);
-    const events = await db.outboxEvent.count({
-      where: { publishedAt: null, subject: Subjects.responsesResponseSubmitted },
+  it("purges the outbox events of a form whose events were never published, its deleted responses' too", async () => {
+    const { tokens } = await seed(purged, 3);
+    // One response deleted: its submission event gives way to the event
+    // announcing the deletion, which names the form and the token.
+    await responsesOf(db).delete(accountId, purged, [tokens[0]], () => Promise.resolve());
+    const subjects = await db.outboxEvent.groupBy({
+      by: ['subject'],
+      where: { publishedAt: null },
+      _count: true,
+      orderBy: { subject: 'asc' },
     });
-    expect(events).toBe(2);
+    expect(Object.fromEntries(subjects.map((row) => [row.subject, row._count]))).toEqual({
+      [Subjects.responsesResponseSubmitted]: 2,
+      [Subjects.responsesResponsesDeleted]: 1,
+    });
     await purges.table.request(deletion(purged));
     await new FormPurgeRunner(
       purges.table,

@@ -44,13 +44,16 @@ export class FormPurgeRepository {
     );
   }
 
-  // Outbox events of the form's responses, published or not (one not yet
-  // published never is). The outbox is short-lived (OUTBOX_RETENTION_MS), so
-  // finding them by their payload stays cheap.
+  // Outbox events of the form, published or not (one not yet published never
+  // is): its responses' submissions (the form under `form_response`) and the
+  // announcements of its deleted responses (the form at the top, with their
+  // tokens). The outbox is short-lived (OUTBOX_RETENTION_MS), so finding them
+  // by their payload stays cheap.
   purgeOutboxEvents(formId: string, batchSize: number): Promise<number> {
     return this.db.$executeRaw`
       DELETE FROM outbox_events WHERE id IN (
-        SELECT id FROM outbox_events WHERE payload -> 'form_response' ->> 'form_id' = ${formId}
+        SELECT id FROM outbox_events
+        WHERE payload -> 'form_response' ->> 'form_id' = ${formId} OR payload ->> 'form_id' = ${formId}
         LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
   }
 
