@@ -13,6 +13,11 @@ export class InFlightLimitInterceptor implements NestInterceptor {
 
   constructor(private readonly max: number) {}
 
+  /** Requests in work now (a closing service waits for them). */
+  inFlight(): number {
+    return this.active;
+  }
+
   intercept(_context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (this.active >= this.max) return throwError(() => unavailableError('This service, at capacity,'));
     this.active++;

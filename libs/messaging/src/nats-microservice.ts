@@ -1,6 +1,7 @@
 import type { DynamicModule, INestApplication, INestMicroservice, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { type MicroserviceOptions, Transport } from '@nestjs/microservices';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { GracefulNatsServer } from './graceful-nats.server';
 import { InFlightLimitInterceptor } from './in-flight-limit.interceptor';
 import { natsConnectionOptions, type NatsSettings } from './nats-options';
 import { RequestContextInterceptor } from './request-context.interceptor';
@@ -8,6 +9,7 @@ import { ReplySizeInterceptor } from './reply-size.interceptor';
 import { RpcErrorFilter } from './rpc-error.filter';
 
 const defaultMaxInFlight = 256;
+const defaultShutdownGraceMs = 2000;
 
 export interface NatsMicroserviceOptions {
   name: string;
@@ -21,17 +23,18 @@ export interface NatsMicroserviceOptions {
 // Boots a NestJS NATS microservice the way every service of ours runs: one
 // queue group per service (replicas share the work), reconnecting to NATS
 // forever, errors sent back as error bodies, each request under its caller's
-// request id, with a grace period for in-flight requests when closed, and at
+// request id, closed once the requests in work are done (within a grace period), and at
 // most NATS_MAX_IN_FLIGHT requests in work at once (more are answered 503).
 export async function createNatsMicroservice(
   module: DynamicModule,
   options: NatsMicroserviceOptions,
 ): Promise<INestMicroservice> {
+  const limit = inFlightLimit(options);
   const app = await NestFactory.createMicroservice<MicroserviceOptions>(module, {
-    ...natsMicroserviceOptions(options),
+    strategy: natsServer(options, limit),
     logger: options.logger,
   });
-  return equip(app, options);
+  return equip(app, limit);
 }
 
 // The same NATS handlers beside an HTTP app (a hybrid app: the media app
@@ -42,36 +45,40 @@ export function connectNatsMicroservice(
   app: INestApplication,
   options: Omit<NatsMicroserviceOptions, 'logger'>,
 ): INestMicroservice {
+  const limit = inFlightLimit(options);
   return equip(
-    app.connectMicroservice<MicroserviceOptions>(natsMicroserviceOptions(options), {
-      inheritAppConfig: false,
-    }),
-    options,
+    app.connectMicroservice<MicroserviceOptions>(
+      { strategy: natsServer(options, limit) },
+      { inheritAppConfig: false },
+    ),
+    limit,
   );
 }
 
-function natsMicroserviceOptions(options: Omit<NatsMicroserviceOptions, 'logger'>): MicroserviceOptions {
-  return {
-    transport: Transport.NATS,
-    options: {
+function inFlightLimit(options: Omit<NatsMicroserviceOptions, 'logger'>): InFlightLimitInterceptor {
+  return new InFlightLimitInterceptor(options.nats.NATS_MAX_IN_FLIGHT ?? defaultMaxInFlight);
+}
+
+function natsServer(
+  options: Omit<NatsMicroserviceOptions, 'logger'>,
+  limit: InFlightLimitInterceptor,
+): GracefulNatsServer {
+  return new GracefulNatsServer(
+    {
       ...natsConnectionOptions(options.nats),
       name: options.name,
       queue: options.queue,
       waitOnFirstConnect: true,
       maxReconnectAttempts: -1,
       reconnectTimeWait: options.nats.NATS_RECONNECT_WAIT_MS,
-      gracefulShutdown: true,
-      gracePeriod: options.shutdownGraceMs ?? 2000,
     },
-  };
+    () => limit.inFlight(),
+    options.shutdownGraceMs ?? defaultShutdownGraceMs,
+  );
 }
 
-function equip(app: INestMicroservice, options: Omit<NatsMicroserviceOptions, 'logger'>): INestMicroservice {
+function equip(app: INestMicroservice, limit: InFlightLimitInterceptor): INestMicroservice {
   app.useGlobalFilters(new RpcErrorFilter());
-  app.useGlobalInterceptors(
-    new RequestContextInterceptor(),
-    new InFlightLimitInterceptor(options.nats.NATS_MAX_IN_FLIGHT ?? defaultMaxInFlight),
-    new ReplySizeInterceptor(),
-  );
+  app.useGlobalInterceptors(new RequestContextInterceptor(), limit, new ReplySizeInterceptor());
   return app;
 }
