@@ -51,6 +51,7 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/e2e/global-setup.js',
+      setupFiles: ['<rootDir>/test/e2e/lane-env.js'],
       setupFilesAfterEnv: ['<rootDir>/test/e2e/jest-timeout.js'],
     },
   ],

@@ -18,7 +18,16 @@ step typecheck; scripts/typecheck.sh
 step build;     node tools/build.mjs
 
 infra_was_running=$(scripts/infra.sh status 2>/dev/null | grep -c running || true)
-stop_infra() { [[ "$infra_was_running" -gt 0 ]] || scripts/infra.sh down; }
+# The e2e tier's other lanes (tools/test/test-profile.cjs) live in lane-k
+# folders of the profile's data: stopped with it.
+stop_infra() {
+  [[ "$infra_was_running" -gt 0 ]] && return
+  scripts/infra.sh down
+  for lane in "$DATA_DIR"/lane-*/; do
+    [[ -d "$lane" ]] && DATA_DIR="${lane%/}" scripts/infra.sh down
+  done
+  return 0
+}
 trap stop_infra EXIT
 
 step tests
@@ -26,10 +35,14 @@ mkdir -p "$DATA_DIR"
 status=0
 if [[ $# -eq 0 ]]; then
   # The unit tier holds no server and no shared state: two workers. The
-  # integration and e2e tiers share the test servers, one spec at a time.
-  results=("$DATA_DIR/jest-unit.json" "$DATA_DIR/jest-servers.json")
+  # integration tier shares the test servers, one spec at a time. The e2e
+  # tier runs on two workers, each on a lane of servers of its own
+  # (tools/test/test-profile.cjs): its specs spend much of their time waiting
+  # on apps, which the other worker's spec fills.
+  results=("$DATA_DIR/jest-unit.json" "$DATA_DIR/jest-integration.json" "$DATA_DIR/jest-e2e.json")
   $bin/jest --ci --selectProjects unit --maxWorkers 2 --json --outputFile="${results[0]}" || status=$?
-  $bin/jest --ci --selectProjects integration e2e --runInBand --json --outputFile="${results[1]}" || status=$?
+  $bin/jest --ci --selectProjects integration --runInBand --json --outputFile="${results[1]}" || status=$?
+  $bin/jest --ci --selectProjects e2e --maxWorkers "${E2E_LANES:-2}" --json --outputFile="${results[2]}" || status=$?
 else
   results=("$DATA_DIR/jest-results.json")
   $bin/jest --ci --runInBand --json --outputFile="${results[0]}" "$@" || status=$?

@@ -7,23 +7,19 @@
 // browser script) is not compiled file by file: its project.json names a
 // `bundle` target, whose command this runs in its place.
 //
-//   node tools/build.mjs                         everything, into a fresh dist/
+//   node tools/build.mjs                         everything, replacing dist/
 //   node tools/build.mjs libs/config apps/forms  these folders only, replacing
 //                                                just their part of dist/ (the
 //                                                build target of each Nx project)
+//
+// dist/ is replaced file by file, never emptied first (build/output-folder.mjs):
+// an app starting from it while a build runs finds every file it needs.
 import { execSync } from 'node:child_process';
-import {
-  copyFileSync,
-  readFileSync,
-  mkdirSync,
-  writeFileSync,
-  readdirSync,
-  rmSync,
-  existsSync,
-} from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
+import { OutputFolder } from './build/output-folder.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'dist');
@@ -38,12 +34,14 @@ function bundleCommand(dir) {
 }
 
 const bundles = [];
+const bundleDirs = [];
 const dataFiles = [];
 
 function* typescriptFiles(dir) {
   const bundle = bundleCommand(dir);
   if (bundle) {
     bundles.push(bundle);
+    bundleDirs.push(dir);
     return;
   }
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -79,25 +77,23 @@ for (const dir of only) {
   }
 }
 const dirs = only.length > 0 ? only : sourceDirs.filter((dir) => existsSync(path.join(root, dir)));
-for (const dir of only.length > 0 ? only.map((dir) => path.join(outDir, dir)) : [outDir]) {
-  rmSync(dir, { recursive: true, force: true });
-}
 const started = Date.now();
 const files = dirs.flatMap((dir) => [...typescriptFiles(path.join(root, dir))]);
+// Each folder built is replaced in place (see OutputFolder); a bundle replaces its own.
+const output = new OutputFolder(
+  only.length > 0 ? only.map((dir) => path.join(outDir, dir)) : [outDir],
+  bundleDirs.map((dir) => path.join(outDir, path.relative(root, dir))),
+);
 await Promise.all(
   files.map(async (file) => {
-    const output = await transformFile(file, swcOptions(file));
+    const compiled = await transformFile(file, swcOptions(file));
     const target = path.join(outDir, path.relative(root, file)).replace(/\.ts$/, '.js');
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, `${output.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
-    if (output.map) writeFileSync(`${target}.map`, output.map);
+    output.write(target, `${compiled.code}\n//# sourceMappingURL=${path.basename(target)}.map\n`);
+    if (compiled.map) output.write(`${target}.map`, compiled.map);
   }),
 );
-for (const file of dataFiles) {
-  const target = path.join(outDir, path.relative(root, file));
-  mkdirSync(path.dirname(target), { recursive: true });
-  copyFileSync(file, target);
-}
+for (const file of dataFiles) output.write(path.join(outDir, path.relative(root, file)), readFileSync(file));
+output.removeTheRest();
 console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
 
 for (const command of bundles) execSync(command, { cwd: root, stdio: 'inherit' });

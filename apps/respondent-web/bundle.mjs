@@ -7,7 +7,7 @@
 // workspace's libraries go in: an npm package or a Node built-in is refused.
 // tools/build.mjs runs this as the project's `bundle` target.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -45,9 +45,18 @@ const hashed = (name, ext, body) =>
 const script = result.outputFiles[0].contents;
 const icon = readFileSync(path.join(project, 'src/favicon.svg'));
 const assets = { script: hashed('respondent-page', '.js', script), icon: hashed('favicon', '.svg', icon) };
-rmSync(outDir, { recursive: true, force: true });
+// Replaced in place, never emptied first: each file renamed into its place
+// once whole, assets.json (naming the others) last, the old files after it,
+// so a gateway starting meanwhile finds the files its assets.json names.
+const files = { [assets.script]: script, [assets.icon]: icon };
+files['assets.json'] = `${JSON.stringify(assets, null, 2)}\n`;
 mkdirSync(outDir, { recursive: true });
-writeFileSync(path.join(outDir, assets.script), script);
-writeFileSync(path.join(outDir, assets.icon), icon);
-writeFileSync(path.join(outDir, 'assets.json'), `${JSON.stringify(assets, null, 2)}\n`);
+for (const [name, body] of Object.entries(files)) {
+  const temporary = path.join(outDir, `${name}.${process.pid}.tmp`);
+  writeFileSync(temporary, body);
+  renameSync(temporary, path.join(outDir, name));
+}
+for (const name of readdirSync(outDir)) {
+  if (!Object.hasOwn(files, name)) rmSync(path.join(outDir, name), { recursive: true, force: true });
+}
 console.log(`bundled ${assets.script} (${script.length} bytes) in ${Date.now() - started} ms`);

@@ -2,19 +2,36 @@
 // and PostgreSQL with its settings in the tests' environment
 // (tools/test/test-profile.cjs), and fresh databases with every migration
 // applied (copied from templates, see test-databases.js). Jest runs it once
-// when both tiers run.
+// when both tiers run. With several workers on e2e specs (scripts/test.sh),
+// one lane of servers a worker (E2E_LANES caps how many: 2 by default).
 const { startTestProfile } = require('../../tools/test/test-profile.cjs');
 const { freshTestDatabases } = require('./test-databases');
 
-module.exports = async function globalSetup() {
+function laneCount(globalConfig, projectConfig) {
+  const e2e = projectConfig?.displayName?.name === 'e2e' || projectConfig?.displayName === 'e2e';
+  if (!e2e) return 1;
+  const cap = Number(process.env.E2E_LANES ?? 2);
+  return Math.max(1, Math.min(globalConfig.maxWorkers ?? 1, Number.isInteger(cap) ? cap : 1));
+}
+
+module.exports = async function globalSetup(globalConfig, projectConfig) {
   const started = Date.now();
-  startTestProfile();
+  const lanes = startTestProfile(laneCount(globalConfig, projectConfig));
   const infraReady = Date.now();
-  const templates = await freshTestDatabases(process.env.DATABASE_HOST_URL, process.env.DATA_DIR);
+  const templates = await Promise.all(
+    lanes.map((lane) => freshTestDatabases(lane.DATABASE_HOST_URL, lane.DATA_DIR)),
+  );
   // The integration tier's databases are copies of these (libs/testing test-database.ts).
-  process.env.TEST_DATABASE_TEMPLATES = JSON.stringify(templates);
+  process.env.TEST_DATABASE_TEMPLATES = JSON.stringify(templates[0]);
+  if (lanes.length > 1) {
+    const withTemplates = lanes.map((lane, index) => ({
+      ...lane,
+      TEST_DATABASE_TEMPLATES: JSON.stringify(templates[index]),
+    }));
+    process.env.TEST_LANES = JSON.stringify(withTemplates);
+  }
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
   process.stderr.write(
-    `[test-setup] servers ${seconds(infraReady - started)}, databases ${seconds(Date.now() - infraReady)}\n`,
+    `[test-setup] ${lanes.length} lane(s): servers ${seconds(infraReady - started)}, databases ${seconds(Date.now() - infraReady)}\n`,
   );
 };

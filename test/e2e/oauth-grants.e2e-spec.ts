@@ -132,15 +132,24 @@ describe('OAuth grants of an account', () => {
   });
 
   it('refuses a refresh token unused for longer than the configured time, and renews it with each use', async () => {
+    // Waits are counted from when each token was known to exist, so a slow
+    // grant on a busy machine shortens them rather than failing the test.
+    const window = refreshIdleSeconds * 1000;
+    const sleepUntil = (at: number) =>
+      new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+    const idle = await grantTokens('forms:read offline');
     const tokens = await grantTokens('forms:read offline');
-    await new Promise((resolve) => setTimeout(resolve, (refreshIdleSeconds * 1000) / 2));
+    const granted = Date.now();
+    await sleepUntil(granted + window / 2);
     // Used in time: a new refresh token, whose clock starts now.
+    const renewing = Date.now();
     const renewed = await refresh(tokens.refresh_token);
     expect(renewed.status).toBe(200);
-    const idle = await grantTokens('forms:read offline');
-    await new Promise((resolve) => setTimeout(resolve, (refreshIdleSeconds * 1000) / 2 + 200));
+    // Past the first token's window, within the renewed one's.
+    await sleepUntil(renewing + window * 0.6);
+    expect(Date.now() - granted).toBeGreaterThan(window);
     expect((await refresh(renewed.body.refresh_token)).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, (refreshIdleSeconds * 1000) / 2));
+    // Granted before the first one and never used: past its window.
     const expired = await refresh(idle.refresh_token);
     expect(expired.status).toBe(400);
     expect(expired.body).toMatchObject({

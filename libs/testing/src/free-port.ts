@@ -10,20 +10,33 @@ import { createServer } from 'node:net';
 const lowest = 10_000;
 const highest = 19_999;
 
+// Several Jest workers on e2e specs each draw from a slice of their own
+// (TEST_PORT_SLICE, `k/n`: the k-th of n, set per lane by
+// test/e2e/lane-env.js): two workers drawing from one range would, now and
+// then, hand out one port twice.
+export function portRange(slice = process.env.TEST_PORT_SLICE): { lowest: number; highest: number } {
+  const parsed = /^(\d{1,2})\/(\d{1,2})$/.exec(slice ?? '');
+  const [k, n] = parsed ? [Number(parsed[1]), Number(parsed[2])] : [1, 1];
+  if (n < 1 || k < 1 || k > n) return { lowest, highest };
+  const size = Math.floor((highest - lowest + 1) / n);
+  return { lowest: lowest + size * (k - 1), highest: lowest + size * k - 1 };
+}
+
 // Ports this process has handed out: a probe closes the port again, and two
 // apps given one port would answer for each other.
 const handedOut = new Set<number>();
 
 // A port nobody listens on right now, never one this process handed out before.
 export async function freePort(): Promise<number> {
+  const range = portRange();
   for (let tries = 0; tries < 1000; tries++) {
-    const port = randomInt(lowest, highest + 1);
+    const port = randomInt(range.lowest, range.highest + 1);
     if (handedOut.has(port)) continue;
     // Taken before the probe, so that concurrent callers never share a port.
     handedOut.add(port);
     if (await canListen(port)) return port;
   }
-  throw new Error(`no free port between ${lowest} and ${highest}`);
+  throw new Error(`no free port between ${range.lowest} and ${range.highest}`);
 }
 
 // The ports of a profile of its own (scripts/profile.sh's variables), for a
