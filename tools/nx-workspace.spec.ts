@@ -113,7 +113,7 @@ describe('the Nx workspace', () => {
     }
     expect(withIntegration).toEqual(expect.arrayContaining(['http-edge', 'responses', 'webhooks']));
     const e2e = graph.nodes.e2e.data.targets['test-e2e'];
-    expect(e2e.options?.command).toBe('jest test/e2e/ --selectProjects e2e');
+    expect(e2e.options?.command).toBe('jest test/e2e/ --selectProjects e2e --maxWorkers 2');
     expect(e2e.parallelism).toBe(false);
     expect(e2e.dependsOn).toContainEqual({
       projects: ['tag:type:app', 'tag:type:lib', 'tools'],

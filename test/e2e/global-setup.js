@@ -2,16 +2,15 @@
 // and PostgreSQL with its settings in the tests' environment
 // (tools/test/test-profile.cjs), and fresh databases with every migration
 // applied (copied from templates, see test-databases.js). Jest runs it once
-// when both tiers run. With several workers on e2e specs (scripts/test.sh),
-// one lane of servers a worker (E2E_LANES caps how many: 2 by default).
+// when both tiers run. With several workers on e2e specs (scripts/test.sh
+// runs two), one lane of servers a worker.
 const { startTestProfile } = require('../../tools/test/test-profile.cjs');
 const { freshTestDatabases } = require('./test-databases');
 
+// One lane a worker: the e2e tier's workers never share servers.
 function laneCount(globalConfig, projectConfig) {
-  const e2e = projectConfig?.displayName?.name === 'e2e' || projectConfig?.displayName === 'e2e';
-  if (!e2e) return 1;
-  const cap = Number(process.env.E2E_LANES ?? 2);
-  return Math.max(1, Math.min(globalConfig.maxWorkers ?? 1, Number.isInteger(cap) ? cap : 1));
+  const name = projectConfig?.displayName?.name ?? projectConfig?.displayName;
+  return name === 'e2e' ? Math.max(1, globalConfig.maxWorkers ?? 1) : 1;
 }
 
 module.exports = async function globalSetup(globalConfig, projectConfig) {
