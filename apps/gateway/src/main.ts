@@ -1,11 +1,9 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig, regionBaseUrls } from '@formline/config';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
-import { createLogger, OpsServer, runMain, startProcessMetrics, stopOnSignal } from '@formline/ops';
+import { createLogger, OpsServer, runMain, startProcessMetrics } from '@formline/ops';
 import { gatewayConfigSchema } from '@formline/app-config';
 import {
   AccessGate,
@@ -15,9 +13,10 @@ import {
   installLoadShedding,
   LoadShedder,
   answerClientError,
-  frameworkErrorBody,
+  edgeFastifyAdapter,
   installRequestHygiene,
-  parseJsonBody,
+  parseJsonBodies,
+  serveUntilSignal,
   apiVersion,
   buildOpenApiDocument,
   collectServedRoutes,
@@ -42,15 +41,9 @@ async function main(): Promise<void> {
   // Live before NATS answers, so a slow bus never gets the pod killed.
   await ops.listen(config.OPS_HOST, config.OPS_PORT);
   // X-Forwarded-For is believed only from the configured proxies (request.ip).
-  const adapter = new FastifyAdapter({
+  const adapter = edgeFastifyAdapter({
     trustProxy: config.TRUSTED_PROXIES.length ? config.TRUSTED_PROXIES : false,
-    bodyLimit: inputLimits.bodyBytes,
     clientErrorHandler: answerClientError,
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
-      void reply.code(400).send(frameworkErrorBody(error)),
-    // Long path ids reach the request checks, which answer 400 with the error
-    // body (the router's own 414 has neither body nor request id).
-    routerOptions: { maxParamLength: 8 * inputLimits.id },
     ...serverTimeoutOptions({
       headersMs: config.GATEWAY_HEADERS_TIMEOUT_MS,
       requestMs: config.GATEWAY_REQUEST_TIMEOUT_MS,
@@ -94,15 +87,7 @@ async function main(): Promise<void> {
     ],
   });
   serveOpenApi(adapter.getInstance(), document, { region: config.REGION, demoFormId: config.DEMO_FORM_ID });
-  app.useBodyParser('application/json', { bodyLimit: inputLimits.bodyBytes }, (request, body, done) => {
-    let parsed: unknown;
-    try {
-      parsed = parseJsonBody(request, body);
-    } catch (error) {
-      return done(error as Error, undefined);
-    }
-    done(null, parsed);
-  });
+  parseJsonBodies(app);
   await app.init();
   accessGate.bind(app.get(AccessGuard), served, routes);
   // A route missing from /openapi.json is a bug to fix, not to ship.
@@ -116,18 +101,7 @@ async function main(): Promise<void> {
     { name: 'nats', probe: () => rpc.isConnected() },
     { name: 'redis', probe: () => limiter.isShared(), degradesOnly: true },
   ]);
-  await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-  ops.markStarted();
-  logger.log(`gateway (${config.REGION}) on http://${config.HTTP_HOST}:${config.HTTP_PORT}`);
-  stopOnSignal(
-    logger,
-    async () => {
-      ops.markShuttingDown();
-      await app.close();
-      await ops.close();
-    },
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+  await serveUntilSignal({ name: 'gateway', app, ops, logger, config });
 }
 
 runMain(main);

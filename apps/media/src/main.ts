@@ -1,29 +1,21 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@formline/config';
 import { QueueGroups } from '@formline/contracts';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { inputLimits } from '@formline/input';
 import { connectNatsMicroservice, followConnection, RpcClient } from '@formline/messaging';
-import {
-  createLogger,
-  lowerCpuPriority,
-  OpsServer,
-  runMain,
-  startProcessMetrics,
-  stopOnSignal,
-} from '@formline/ops';
+import { createLogger, lowerCpuPriority, OpsServer, runMain, startProcessMetrics } from '@formline/ops';
 import { mediaConfigSchema } from '@formline/app-config';
 import {
   observeHttpRequests,
   installLoadShedding,
   LoadShedder,
-  frameworkErrorBody,
-  parseJsonBody,
   allowLargerBodies,
   collectServedRoutes,
   streamRawBodies,
+  edgeFastifyAdapter,
+  parseJsonBodies,
+  serveUntilSignal,
 } from '@formline/http-edge';
 import { MediaModule } from './media.module';
 import { imageWorkRoutes } from './images/images.controller';
@@ -47,12 +39,7 @@ async function main(): Promise<void> {
   const ops = new OpsServer([]);
   // Live before NATS answers, so a slow bus never gets the pod killed.
   await ops.listen(config.OPS_HOST, config.OPS_PORT);
-  const adapter = new FastifyAdapter({
-    bodyLimit: inputLimits.bodyBytes,
-    frameworkErrors: (error: FastifyError, _request: FastifyRequest, reply: FastifyReply) =>
-      void reply.code(400).send(frameworkErrorBody(error)),
-    routerOptions: { maxParamLength: 8 * inputLimits.id },
-  });
+  const adapter = edgeFastifyAdapter();
   observeHttpRequests(adapter.getInstance(), logger);
   // Only the render pool's bound sheds here: the gateway bounds requests in flight.
   const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
@@ -67,15 +54,7 @@ async function main(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(MediaModule.forConfig(config), adapter, {
     logger,
   });
-  app.useBodyParser('application/json', { bodyLimit: inputLimits.bodyBytes }, (request, body, done) => {
-    let parsed: unknown;
-    try {
-      parsed = parseJsonBody(request, body);
-    } catch (error) {
-      return done(error as Error, undefined);
-    }
-    done(null, parsed);
-  });
+  parseJsonBodies(app);
   const nats = connectNatsMicroservice(app, {
     name: `media-${config.REGION}-handlers`,
     queue: QueueGroups.media,
@@ -96,19 +75,7 @@ async function main(): Promise<void> {
   const handlersConnected = followConnection(nats);
   ops.setChecks([{ name: 'nats', probe: () => rpc.isConnected() && handlersConnected() }]);
   await app.startAllMicroservices();
-  await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-  ops.markStarted();
-  logger.log(`media (${config.REGION}) on http://${config.HTTP_HOST}:${config.HTTP_PORT}`);
-  stopOnSignal(
-    logger,
-    async () => {
-      ops.markShuttingDown();
-      shedder.stop();
-      await app.close();
-      await ops.close();
-    },
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+  await serveUntilSignal({ name: 'media', app, ops, logger, config, onStop: () => shedder.stop() });
 }
 
 runMain(main);

@@ -1,12 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import {
+  type CheckedTarget,
+  checkTarget,
   type HostResolver,
   type OutboundUrlPolicy,
-  pinnedLookup,
+  requestTo,
   resolveHost,
   UrlRefused,
-  withinDeadline,
 } from '@formline/outbound-url';
 import { failureKindOf, SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
 
@@ -35,13 +36,10 @@ const keptAlive = {
 const agents = { 'http:': new http.Agent(keptAlive), 'https:': new https.Agent(keptAlive) };
 
 // One POST to a receiver. Redirects are not followed (a 3xx is a failure), the
-// target is checked again now: its host is looked up once, within the send's
-// deadline (`timeoutMs` covers the look-up and the exchange), every address
-// checked, and a new socket connects only to those (no second look-up a
-// rebinding name could answer with an internal address). An allow-listed
-// name, which only the system's look-up may know, is looked up by the socket
-// and still checked there. `verifySsl` false skips certificate checks for this
-// request alone.
+// target is checked again now (checkTarget: within the send's deadline, as
+// `timeoutMs` covers the look-up and the exchange, the socket connecting only
+// to the addresses checked). `verifySsl` false skips certificate checks for
+// this request alone.
 export async function sendWebhook(
   request: SendRequest,
   policy: OutboundUrlPolicy,
@@ -67,12 +65,9 @@ export async function sendWebhook(
       : failed(SendFailureKind.http_status, httpError(statusCode), statusCode, retryAfterMs);
   const signal = AbortSignal.timeout(request.timeoutMs);
   const late = () => failed(SendFailureKind.timeout, `no answer within ${request.timeoutMs} ms`);
-  let url: URL;
-  let addresses: string[];
+  let target: CheckedTarget;
   try {
-    ({ url, addresses } = await policy.check(request.url, {
-      resolve: (host) => withinDeadline(resolver(host, signal), signal),
-    }));
+    target = await checkTarget(request.url, policy, signal, resolver);
   } catch (error) {
     if (signal.aborted) return late();
     return error instanceof UrlRefused
@@ -80,12 +75,10 @@ export async function sendWebhook(
       : failed(failureKindOf(error), String(error));
   }
   return new Promise<SendOutcome>((resolve) => {
-    const transport = url.protocol === 'https:' ? https : http;
-    const req = transport.request(url, {
+    const req = requestTo(target, {
       method: 'POST',
       headers: { ...request.headers, 'content-length': Buffer.byteLength(request.body).toString() },
-      agent: url.protocol === 'https:' ? agents['https:'] : agents['http:'],
-      lookup: addresses.length > 0 ? pinnedLookup(addresses) : policy.connectLookup,
+      agent: target.url.protocol === 'https:' ? agents['https:'] : agents['http:'],
       rejectUnauthorized: request.verifySsl,
       signal,
     });

@@ -1,20 +1,18 @@
-import http from 'node:http';
-import https from 'node:https';
 import { DomainError, ErrorCode } from '@formline/errors';
 import {
+  type CheckedTarget,
+  checkTarget,
   type HostResolver,
   type OutboundUrlPolicy,
-  pinnedLookup,
+  requestTo,
   resolveHost,
   UrlRefused,
-  withinDeadline,
 } from '@formline/outbound-url';
 
 // Fetches the image a caller names by `url` (POST /images) under the same
 // address policy as webhooks: https only (http to allow-listed hosts), never an
-// internal, private or reserved address. The host is looked up once, every
-// address it names checked, and the socket connects only to those (no second
-// look-up a rebinding name could answer differently). Redirects are not
+// internal, private or reserved address, the socket connecting only to the
+// addresses checked (checkTarget). Redirects are not
 // followed; the body is cut off past `maxBytes`, and the whole exchange, the
 // look-up included, past `timeoutMs`.
 export async function fetchImageUrl(
@@ -25,24 +23,18 @@ export async function fetchImageUrl(
 ): Promise<Buffer> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
   const late = () => refused(`the url did not answer within ${limits.timeoutMs} ms`);
-  let url: URL;
-  let addresses: string[];
+  let target: CheckedTarget;
   try {
-    ({ url, addresses } = await policy.check(raw, {
-      resolve: (host) => withinDeadline(resolver(host, signal), signal),
-    }));
+    target = await checkTarget(raw, policy, signal, resolver);
   } catch (error) {
     if (signal.aborted) throw late();
     throw refused(error instanceof UrlRefused ? error.message : 'the url cannot be reached');
   }
   return new Promise<Buffer>((resolve, reject) => {
-    const transport = url.protocol === 'https:' ? https : http;
-    const request = transport.request(url, {
+    const request = requestTo(target, {
       method: 'GET',
       headers: { accept: 'image/png, image/jpeg, image/gif' },
       agent: false,
-      // No addresses: an allow-listed host, looked up (and still checked) by the system.
-      lookup: addresses.length > 0 ? pinnedLookup(addresses) : policy.connectLookup,
       signal,
     });
     request.on('response', (response) => {
