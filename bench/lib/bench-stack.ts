@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { createWriteStream, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,6 +90,7 @@ export async function startStack(infra: BenchInfra, webhookSecretKey: string): P
       httpHost: '127.0.0.1',
       httpPort,
       mediaPort: await freePort(),
+      mediaForwardingKey: randomBytes(32).toString('base64'),
       natsUrl: infra.natsUrl,
       redisUrl: infra.redisUrl,
       globalDatabaseUrl: `${infra.databaseHostUrl}/formline_global`,

@@ -2,7 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callApi, eventually, rawRequest, sendReadingEarlyAnswer, useTestRegions } from '@formline/testing';
+import { forwardedSignatureHeader } from '@formline/contracts';
+import { forwardingHeaders, forwardingKey } from '@formline/http-edge';
+import {
+  callApi,
+  eventually,
+  rawRequest,
+  sendReadingEarlyAnswer,
+  testMediaForwardingKey,
+  useTestRegions,
+} from '@formline/testing';
 
 // Respondents' files stream end to end: the gateway decides on an upload
 // before reading its body (access, budgets, form, region, question) and then
@@ -150,14 +159,19 @@ describe('respondent files, streamed', () => {
     expect(await eventually(storedFiles, (names) => names.length === before.length)).toEqual(before);
   });
 
+  // As the gateway signs what it forwards (media-forwarding contract).
+  const signedBy = (key: string, method: string, url: string) =>
+    forwardingHeaders(forwardingKey(key), { method, url, accountId: undefined });
+
   it('leaves the media app to bound what it stores: 413 past FILE_MAX_BYTES, 411 without a length', async () => {
     const before = await storedFiles();
     const media = `http://127.0.0.1:${stack().settings.mediaPort}`;
     const path = `/respondent-files/${formId}/${fieldId}?filename=direct.bin`;
+    const signed = signedBy(testMediaForwardingKey, 'POST', path);
     const over = await sendReadingEarlyAnswer(media, {
       method: 'POST',
       path,
-      headers: octets,
+      headers: { ...octets, ...signed },
       declaredLength: maxBytes + 1,
       body: Buffer.alloc(64 * 1024, 3),
     });
@@ -167,10 +181,39 @@ describe('respondent files, streamed', () => {
       path,
       head:
         `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/octet-stream\r\n` +
+        `${forwardedSignatureHeader}: ${signed[forwardedSignatureHeader]}\r\n` +
         'transfer-encoding: chunked\r\n\r\n',
       body: `400\r\n${'x'.repeat(1024)}\r\n`,
     });
     expect([chunked.status, chunked.body?.code]).toEqual([411, 'LENGTH_REQUIRED']);
+    expect(await storedFiles()).toEqual(before);
+  });
+
+  it('lets into the media app only what the gateway signed, before reading a byte of it', async () => {
+    const before = await storedFiles();
+    const media = `http://127.0.0.1:${stack().settings.mediaPort}`;
+    const path = `/respondent-files/${formId}/${fieldId}?filename=forged.bin`;
+    const refusals = [
+      {},
+      signedBy(randomBytes(32).toString('base64'), 'POST', path),
+      signedBy(testMediaForwardingKey, 'POST', `${path}x`),
+      signedBy(testMediaForwardingKey, 'GET', path),
+    ];
+    for (const headers of refusals) {
+      const answer = await sendReadingEarlyAnswer(media, {
+        method: 'POST',
+        path,
+        headers: { ...octets, ...headers },
+        declaredLength: 1024 * 1024,
+        body: Buffer.alloc(64 * 1024, 4),
+      });
+      expect([answer.status, answer.body?.code]).toEqual([401, 'AUTHENTICATION_FAILED']);
+    }
+    // A read and an image route likewise: reaching media's port is not enough.
+    for (const route of [`/respondent-files/${formId}/${fieldId}/any.bin`, '/images']) {
+      const answer = await fetch(`${media}${route}`);
+      expect(answer.status).toBe(401);
+    }
     expect(await storedFiles()).toEqual(before);
   });
 

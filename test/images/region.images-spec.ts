@@ -45,6 +45,7 @@ describe('a region run from the images', () => {
       'formline-responses-database/url': databases.responses,
       'formline-webhooks-database/url': databases.webhooks,
       'formline-webhook-secret-key/key': randomBytes(32).toString('base64'),
+      'formline-media-forwarding-key/key': randomBytes(32).toString('base64'),
       // Never used by this test (it uploads nothing), required by the apps' settings.
       'formline-image-storage/access-key-id': 'unused',
       'formline-image-storage/secret-access-key': 'unused',

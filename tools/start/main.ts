@@ -39,6 +39,12 @@ const mediaPorts: Record<Region, number> = {
   us: Number(env.US_MEDIA_PORT ?? 3050),
   eu: Number(env.EU_MEDIA_PORT ?? 3051),
 };
+// The gateway signs what it forwards to its region's media app: a key a
+// region, new each start (nothing is kept that it signed).
+const mediaForwardingKeys: Record<Region, string> = {
+  us: env.MEDIA_FORWARDING_KEY ?? randomBytes(32).toString('base64'),
+  eu: env.MEDIA_FORWARDING_KEY ?? randomBytes(32).toString('base64'),
+};
 const opsPortBase: Record<Region, number> = {
   us: Number(env.US_OPS_PORT_BASE ?? 3100),
   eu: Number(env.EU_OPS_PORT_BASE ?? 3200),
@@ -60,6 +66,7 @@ function settingsFor(
     httpHost: '127.0.0.1',
     httpPort: httpPorts[region],
     mediaPort: mediaPorts[region],
+    mediaForwardingKey: mediaForwardingKeys[region],
     natsUrl: `nats://127.0.0.1:${natsPort}`,
     redisUrl: `redis://127.0.0.1:${redisPort}/0`,
     globalDatabaseUrl: `${databaseHost}/formline_global`,
@@ -87,6 +94,7 @@ const launcherVariables = new Set([
   'HTTP_HOST',
   'HTTP_PORT',
   'MEDIA_URL',
+  'MEDIA_FORWARDING_KEY',
   'OPS_PORT',
   'GLOBAL_DATABASE_URL',
   'RESPONSES_DATABASE_URL',

@@ -14,7 +14,9 @@ import {
   collectServedRoutes,
   streamRawBodies,
   edgeFastifyAdapter,
+  forwardingKey,
   parseJsonBodies,
+  requireGatewaySignature,
   serveUntilSignal,
 } from '@formline/http-edge';
 import { MediaModule } from './media.module';
@@ -41,6 +43,8 @@ async function main(): Promise<void> {
   await ops.listen(config.OPS_HOST, config.OPS_PORT);
   const adapter = edgeFastifyAdapter();
   observeHttpRequests(adapter.getInstance(), logger);
+  // Only what the region's gateway signed gets in, before anything else of it is read.
+  requireGatewaySignature(adapter.getInstance(), forwardingKey(config.MEDIA_FORWARDING_KEY));
   // Only the render pool's bound sheds here: the gateway bounds requests in flight.
   const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0 });
   installLoadShedding(adapter.getInstance(), shedder);

@@ -2,6 +2,7 @@ import {
   httpVars,
   loadSheddingVars,
   logVars,
+  mediaForwardingVars,
   natsVars,
   opsVars,
   rateLimitVars,
@@ -35,6 +36,7 @@ export const gatewayConfigSchema = z.object({
     ),
   ...fileSizeVars,
   ...uploadBudgetVars,
+  ...mediaForwardingVars,
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;

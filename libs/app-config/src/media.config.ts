@@ -1,4 +1,4 @@
-import { logVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
+import { logVars, mediaForwardingVars, natsVars, opsVars, regionVars, shutdownVars } from '@formline/config';
 import { z } from 'zod';
 import { fileVars } from './file-upload.config';
 import { imageVars } from './image-upload.config';
@@ -26,6 +26,7 @@ export const mediaConfigSchema = z.object({
     .describe("Port of the media app's HTTP server (the gateway's MEDIA_URL names it)."),
   ...imageVars,
   ...fileVars,
+  ...mediaForwardingVars,
   MEDIA_NICE: z.coerce
     .number()
     .int()

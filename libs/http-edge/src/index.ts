@@ -23,6 +23,7 @@ export * from './http-edge.config';
 export * from './http/body-limits';
 export * from './http/early-refusal';
 export * from './http/etag';
+export * from './http/forwarding-signature';
 export * from './http/http-app';
 export * from './http/http-observability';
 export * from './http/listing.query';

@@ -11,6 +11,8 @@ export interface RegionStackSettings {
   httpPort: number;
   /** The media app's HTTP port, on httpHost (the gateway forwards the image routes to it). */
   mediaPort: number;
+  /** MEDIA_FORWARDING_KEY of the gateway and media (base64, 32 bytes). */
+  mediaForwardingKey: string;
   natsUrl: string;
   redisUrl: string;
   globalDatabaseUrl: string;
@@ -50,9 +52,16 @@ export function appEnvironment(app: AppName, s: RegionStackSettings): Record<str
         HTTP_HOST: s.httpHost,
         HTTP_PORT: String(s.httpPort),
         MEDIA_URL: `http://${s.httpHost}:${s.mediaPort}`,
+        MEDIA_FORWARDING_KEY: s.mediaForwardingKey,
       };
     case 'media':
-      return { ...common, NATS_URL: s.natsUrl, HTTP_HOST: s.httpHost, HTTP_PORT: String(s.mediaPort) };
+      return {
+        ...common,
+        NATS_URL: s.natsUrl,
+        HTTP_HOST: s.httpHost,
+        HTTP_PORT: String(s.mediaPort),
+        MEDIA_FORWARDING_KEY: s.mediaForwardingKey,
+      };
     case 'forms':
       return { ...common, NATS_URL: s.natsUrl, GLOBAL_DATABASE_URL: s.globalDatabaseUrl };
     case 'responses':

@@ -10,6 +10,8 @@ const root = repositoryRoot();
 
 // A fixed key: test databases are fresh every run, and tests may restart an app.
 export const testWebhookSecretKey = Buffer.alloc(32, 7).toString('base64');
+// The gateway's and media's key: a test that calls media directly signs with it.
+export const testMediaForwardingKey = Buffer.alloc(32, 9).toString('base64');
 
 export interface TestRegionsOptions {
   /** Names the log folder: .data/test/logs/<name>/. */
@@ -67,6 +69,7 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       httpHost: '127.0.0.1',
       httpPort: httpPorts[region],
       mediaPort: await freePort(),
+      mediaForwardingKey: testMediaForwardingKey,
       natsUrl: options.natsUrl?.[region] ?? infra.natsUrl[region],
       redisUrl: options.redisUrl?.[region] ?? infra.redisUrl[region],
       globalDatabaseUrl: databaseUrl(databaseHost, 'formline_global'),

@@ -3,8 +3,24 @@ import type { AddressInfo } from 'node:net';
 import type { AccessTokenPrincipal } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { isForwardedByGateway } from '@formline/http-edge';
 import type { GatewayConfig } from '../gateway.config';
 import { MediaClient } from './media.client';
+
+const key = randomBytes(32);
+const keyed = { MEDIA_FORWARDING_KEY: key.toString('base64') };
+// Whether media would let this request in (the gateway's signature, checked as media checks it).
+const signedFor = (seen: { method?: string; url?: string; headers: IncomingHttpHeaders }) =>
+  isForwardedByGateway(
+    key,
+    {
+      method: seen.method ?? '',
+      url: seen.url ?? '',
+      accountId: seen.headers['x-formline-account-id'] as string | undefined,
+    },
+    seen.headers['x-formline-forwarded-signature'],
+  );
 
 // The gateway's side of the media app: what it forwards (and what it never
 // does: a client's own account header), what it hands back, and a 503 when
@@ -18,7 +34,11 @@ describe('MediaClient', () => {
   let gatewayUrl: string;
 
   const start = async (mediaUrl: string) => {
-    client = new MediaClient({ MEDIA_URL: mediaUrl, GATEWAY_IDLE_TIMEOUT_MS: 2_000 } as GatewayConfig);
+    client = new MediaClient({
+      MEDIA_URL: mediaUrl,
+      GATEWAY_IDLE_TIMEOUT_MS: 2_000,
+      ...keyed,
+    } as GatewayConfig);
     gateway = Fastify();
     gateway.decorateRequest('requestId', 'req-1');
     gateway.all('/*', async (request, reply) => {
@@ -86,6 +106,8 @@ describe('MediaClient', () => {
       accept: 'application/json',
     });
     expect(seen[0].headers.cookie).toBeUndefined();
+    expect(signedFor(seen[0])).toBe(true);
+    expect(signedFor({ ...seen[0], url: '/images?x=2' })).toBe(false);
     expect(answer.status).toBe(201);
     expect(await answer.text()).toBe('png-bytes');
     expect(answer.headers.get('content-type')).toBe('image/png');
@@ -98,6 +120,7 @@ describe('MediaClient', () => {
     await start(`http://127.0.0.1:${(media.address() as AddressInfo).port}`);
     await fetch(`${gatewayUrl}/images/i1`, { headers: { 'x-formline-account-id': 'forged' } });
     expect(seen[0].headers['x-formline-account-id']).toBeUndefined();
+    expect(signedFor(seen[0])).toBe(true);
   });
 
   it('is a SERVICE_UNAVAILABLE error when the media app does not answer', async () => {
@@ -142,6 +165,7 @@ describe('MediaClient.storeFile', () => {
     client = new MediaClient({
       MEDIA_URL: `http://127.0.0.1:${(media.address() as AddressInfo).port}`,
       GATEWAY_IDLE_TIMEOUT_MS: 2_000,
+      ...keyed,
     } as GatewayConfig);
     gateway = Fastify();
     gateway.decorateRequest('requestId', 'req-2');

@@ -2,7 +2,6 @@ import http, { type IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
-  forwardedAccountHeader,
   respondentFilePath,
   respondentFileUploadPath,
   type AccessTokenPrincipal,
@@ -11,6 +10,7 @@ import {
   uploadedFileSchema,
 } from '@formline/contracts';
 import { DomainError, unavailableError } from '@formline/errors';
+import { forwardingHeaders, forwardingKey } from '@formline/http-edge';
 import { REQUEST_ID_HEADER } from '@formline/ops';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
@@ -41,11 +41,28 @@ const answerHeaders = [
 export class MediaClient implements OnApplicationShutdown {
   private readonly base: URL;
   private readonly idleMs: number;
+  private readonly key: Buffer;
   private readonly agent = new http.Agent({ keepAlive: true, maxFreeSockets: 16, timeout: 4_000 });
 
   constructor(@Inject(GATEWAY_CONFIG) config: GatewayConfig) {
     this.base = new URL(config.MEDIA_URL);
     this.idleMs = config.GATEWAY_IDLE_TIMEOUT_MS;
+    this.key = forwardingKey(config.MEDIA_FORWARDING_KEY);
+  }
+
+  // Where a request goes on the media app, and the headers that let it in
+  // there: the caller's account and the gateway's signature of the request
+  // (media-forwarding contract), over the path as media will read it.
+  private target(
+    path: string,
+    method: string,
+    accountId: string | undefined,
+  ): { url: URL; headers: Record<string, string> } {
+    const url = new URL(path, this.base);
+    return {
+      url,
+      headers: forwardingHeaders(this.key, { method, url: url.pathname + url.search, accountId }),
+    };
   }
 
   forward(
@@ -54,12 +71,12 @@ export class MediaClient implements OnApplicationShutdown {
     principal: AccessTokenPrincipal | undefined,
     body?: unknown,
   ): Promise<void> {
-    const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.requestId };
+    const target = this.target(request.url, request.method, principal?.accountId);
+    const headers: Record<string, string> = { [REQUEST_ID_HEADER]: request.requestId, ...target.headers };
     for (const name of requestHeaders) {
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    if (principal) headers[forwardedAccountHeader] = principal.accountId;
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) {
       headers['content-type'] = 'application/json';
@@ -67,7 +84,7 @@ export class MediaClient implements OnApplicationShutdown {
     }
     return new Promise<void>((resolve, reject) => {
       const upstream = http.request(
-        new URL(request.url, this.base),
+        target.url,
         { method: request.method, headers, agent: this.agent },
         (answer) => {
           void reply.status(answer.statusCode ?? 502);
@@ -101,12 +118,18 @@ export class MediaClient implements OnApplicationShutdown {
     file: { formId: string; fieldId: string; filename: string },
   ): Promise<UploadedFile> {
     const body = request.raw;
+    const target = this.target(
+      respondentFileUploadPath(file.formId, file.fieldId, file.filename),
+      'POST',
+      undefined,
+    );
     return new Promise<UploadedFile>((resolve, reject) => {
       const upstream = http.request(
-        new URL(respondentFileUploadPath(file.formId, file.fieldId, file.filename), this.base),
+        target.url,
         {
           method: 'POST',
           headers: {
+            ...target.headers,
             [REQUEST_ID_HEADER]: request.requestId,
             'content-type': 'application/octet-stream',
             'content-length': String(request.headers['content-length']),
@@ -135,10 +158,11 @@ export class MediaClient implements OnApplicationShutdown {
   // A respondent's file from the media app, as a stream with its size (never
   // read whole here), or undefined when the store has none.
   async openFile(requestId: string, file: StoredFile): Promise<{ size: number; body: Readable } | undefined> {
+    const target = this.target(respondentFilePath(file), 'GET', undefined);
     const answer = await new Promise<IncomingMessage>((resolve, reject) => {
       const upstream = http.get(
-        new URL(respondentFilePath(file), this.base),
-        { headers: { [REQUEST_ID_HEADER]: requestId }, agent: this.agent },
+        target.url,
+        { headers: { ...target.headers, [REQUEST_ID_HEADER]: requestId }, agent: this.agent },
         resolve,
       );
       upstream.setTimeout(this.idleMs, () => upstream.destroy(new Error('the media app fell silent')));
