@@ -10,6 +10,7 @@ const config = parseConfig(gatewayConfigSchema, {
   EU_BASE_URL: 'https://api.eu.example.com',
   HTTP_PORT: '8080',
   MEDIA_URL: 'http://media',
+  MEDIA_FORWARDING_KEY: Buffer.alloc(32, 1).toString('base64'),
   OPS_PORT: '9090',
 });
 const controllers = GatewayModule.forConfig(config).controllers as Type[];
