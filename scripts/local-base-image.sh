@@ -31,7 +31,9 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 node_version=$("$node_bin" --version)
 digest=$(
   {
-    sha256sum "$node_bin" "$ca_bundle" "${BASH_SOURCE[0]}"
+    # Contents only, not paths: every checkout (a clean clone's pinned Node
+    # lives in its own folder) finds the image an earlier one made.
+    cat "$node_bin" "$ca_bundle" "${BASH_SOURCE[0]}" | sha256sum
     "$node_bin" -p "require('$npm_dir/package.json').version"
     echo "$mirror"
   } | sha256sum | cut -c1-12
