@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,9 +12,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+// The stand-in apps' folders, removed after the specs.
+const fakeAppDirs: string[] = [];
+afterAll(() => fakeAppDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 // A stand-in app: answers its ops port with its own pid when `serves`, else only sleeps.
 function fakeApp(serves: boolean): string {
-  const entry = path.join(mkdtempSync(path.join(tmpdir(), 'app-process-')), 'main.js');
+  const dir = mkdtempSync(path.join(tmpdir(), 'app-process-'));
+  fakeAppDirs.push(dir);
+  const entry = path.join(dir, 'main.js');
   writeFileSync(
     entry,
     serves

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
+import { testPortSlice } from './test-infra';
 
 // Test ports are taken below the kernel's ephemeral range (32768-60999 on
 // Linux): a port the kernel hands out for `listen(0)` can be taken again by
@@ -14,7 +15,7 @@ const highest = 19_999;
 // (TEST_PORT_SLICE, `k/n`: the k-th of n, set per lane by
 // test/e2e/lane-env.js): two workers drawing from one range would, now and
 // then, hand out one port twice.
-export function portRange(slice = process.env.TEST_PORT_SLICE): { lowest: number; highest: number } {
+export function portRange(slice = testPortSlice()): { lowest: number; highest: number } {
   const parsed = /^(\d{1,2})\/(\d{1,2})$/.exec(slice ?? '');
   const [k, n] = parsed ? [Number(parsed[1]), Number(parsed[2])] : [1, 1];
   if (n < 1 || k < 1 || k > n) return { lowest, highest };

@@ -41,6 +41,12 @@ export function testInfra(): TestInfra {
   };
 }
 
+// This worker's slice of the test port range (`k/n`), when the e2e tier's
+// global setup started several lanes (test/e2e/lane-env.js sets it).
+export function testPortSlice(): string | undefined {
+  return process.env.TEST_PORT_SLICE;
+}
+
 export function databaseUrl(infra: TestInfra, name: string): string {
   return `${infra.databaseHostUrl}/${name}`;
 }
