@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ResponseQuery, responsesDeletedEventSchema, Subjects } from '@formline/contracts';
-import type { ResponsesPrismaClient } from '@formline/db';
+import { type ResponsesPrismaClient, responsesSqlPool } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from './response.repository';
@@ -190,6 +190,56 @@ describe('ResponseRepository against PostgreSQL', () => {
       payload: keyed.built.resource,
       requestHash: 'hash',
     });
+  });
+
+  it('writes submissions that come together in one statement, each keeping its own answer', async () => {
+    const formOfBatch = 'form-batch';
+    const statements = jest.spyOn(responsesSqlPool(database.client), 'query');
+    const together = [
+      newResponse({ id: 'b-1', submitted: 70, landed: 70 }, { formId: formOfBatch, idempotencyKey: 'kb' }),
+      // The same key as the first, in the same statement: left out, its writer looks again.
+      newResponse({ id: 'b-2', submitted: 71, landed: 71 }, { formId: formOfBatch, idempotencyKey: 'kb' }),
+      newResponse({ id: 'b-3', submitted: 72, landed: 72 }, { formId: formOfBatch }),
+      // A row the database refuses (a NUL character in a text column) fails only itself.
+      {
+        ...newResponse({ id: 'b-4', submitted: 73, landed: 73 }, { formId: formOfBatch }),
+        requestHash: 'bad\u0000',
+      },
+      newResponse({ id: 'b-5', submitted: 74, landed: 74 }, { formId: formOfBatch, progressKey: 'pk' }),
+    ];
+    const outcomes = await Promise.allSettled(together.map((row) => repository.insertWithEvent(row)));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    const answers = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'failed'));
+    expect(answers[0]).toMatchObject({ id: together[0].built.event.event_id });
+    expect(answers[1]).toBeNull();
+    expect(answers[2]).toMatchObject({ id: together[2].built.event.event_id });
+    expect(answers[4]).toMatchObject({ id: together[4].built.event.event_id });
+    const stored = await database.client.response.findMany({
+      where: { formId: formOfBatch },
+      select: { id: true },
+      orderBy: { id: 'asc' },
+    });
+    expect(stored.map((row) => row.id)).toEqual(['b-1', 'b-3', 'b-5']);
+    const events = await database.client.outboxEvent.findMany({
+      where: { responseId: { in: together.map((row) => row.built.token) } },
+      select: { responseId: true },
+      orderBy: { responseId: 'asc' },
+    });
+    expect(events.map((row) => row.responseId)).toEqual(['b-1', 'b-3', 'b-5']);
+    // The first went alone; the four that came meanwhile shared one statement,
+    // which the bad row failed; then each of those four went alone.
+    const insertSizes = statements.mock.calls
+      .map(([query]) => query as unknown as { name?: string; values: unknown[][] })
+      .filter((query) => query.name === 'responses-insert-with-events')
+      .map((query) => query.values[0].length);
+    expect(insertSizes).toEqual([1, 4, 1, 1, 1, 1]);
+    statements.mockRestore();
   });
 
   it("deletes only the account's own responses of the form", async () => {

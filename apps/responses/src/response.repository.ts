@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool } from '@formline/db';
+import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool, StatementBatch } from '@formline/db';
+import { insertResponsesWithEventsSql, insertResponseWithEventSql } from './response-insert.statements';
 import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import type { BuiltResponse } from './submission/response.builder';
@@ -37,18 +38,19 @@ export interface StoredResponse {
   requestHash: string | null;
 }
 
-const utcNow = `now() AT TIME ZONE 'UTC'`;
+// A response and its event on their way into one shared statement.
+interface PendingInsert {
+  response: NewResponse;
+  event: OutboxRow;
+}
 
-// The hottest statement of the intake, so written by hand: both rows in one
-// statement (atomic on its own: one round trip, no BEGIN/COMMIT), where
-// Prisma's batch took four round trips and two planned queries.
-const insertWithEventSql = `WITH response AS (
-     INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
-       search_text, idempotency_key, request_hash, request_id, response_type, progress_key, answered_fields, created_at)
-     VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, $16::text[], ${utcNow})
-     RETURNING id)
-   INSERT INTO outbox_events (id, subject, payload, request_id, response_id, created_at)
-   SELECT $11, $12, $13::json, $10, $1, ${utcNow} FROM response`;
+// Per row of a shared insert: written, left out (its key was taken), or the
+// failure of its own statement.
+type InsertOutcome = 'written' | 'key-taken' | { failed: unknown };
+
+// At most this many characters of responses and events in one insert: a
+// statement of many large responses would hold them all in memory at once.
+const insertMaxChars = 4 * 1024 * 1024;
 
 type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date; payload: unknown };
 
@@ -56,6 +58,17 @@ type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date
 // in one transaction (the outbox), so neither exists without the other.
 @Injectable()
 export class ResponseRepository {
+  // Concurrent submissions share one insert statement (group commit).
+  private readonly inserts = new StatementBatch<PendingInsert, InsertOutcome>(
+    (rows) => this.insertShared(rows),
+    (row) => row.response.built.token,
+    {
+      maxRows: 100,
+      maxWeight: insertMaxChars,
+      weightOf: (row) => row.response.json.resource.length + row.response.json.event.length,
+    },
+  );
+
   constructor(
     private readonly db: ResponsesPrismaClient,
     private readonly tallies: ResponseTallyRepository,
@@ -64,46 +77,100 @@ export class ResponseRepository {
   ) {}
 
   // The event written with the response (for the relay to publish at once),
-  // or null when the idempotency key was taken meanwhile (a concurrent retry).
+  // or null when the idempotency or progress key was taken meanwhile (a
+  // concurrent retry: the caller looks again). Submissions that arrive
+  // together share one statement (insertResponsesWithEventsSql); a response
+  // with files is written in a transaction of its own that marks its uploads.
   async insertWithEvent(response: NewResponse): Promise<OutboxRow | null> {
-    const { built } = response;
     const event = outboxRowOf(response);
-    const values = [
-      built.token,
-      response.formId,
-      response.accountId,
-      // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
-      built.landedAt.toISOString(),
-      built.submittedAt.toISOString(),
-      response.json.resource,
-      built.searchText,
-      response.idempotencyKey ?? null,
-      response.requestHash,
-      event.requestId,
-      event.id,
-      event.subject,
-      event.payload,
-      built.responseType,
-      response.progressKey ?? null,
-      // Given here, the database need not read them out of the payload again.
-      built.answeredFields,
-    ];
     const fileNames = response.fileNames ?? [];
+    if (fileNames.length > 0) return this.insertWithUploads(response, event, fileNames);
+    const outcome = await this.inserts.submit({ response, event });
+    if (typeof outcome === 'object') throw outcome.failed;
+    return outcome === 'written' ? event : null;
+  }
+
+  // One statement for the rows that came together. Should it fail, each row
+  // is tried again alone, so that a row the database refuses fails only its
+  // own submission.
+  private async insertShared(rows: PendingInsert[]): Promise<InsertOutcome[]> {
     try {
-      if (fileNames.length === 0)
-        // Plain SQL on Prisma's own pool: Prisma's runtime around this one
-        // statement cost more CPU than the statement.
-        await responsesSqlPool(this.db).query({
-          name: 'response-insert-with-event',
-          text: insertWithEventSql,
-          values,
-        });
-      else
-        // With files (rare), the uploads it holds are marked in the same transaction.
-        await this.db.$transaction(async (tx) => {
-          await tx.$executeRawUnsafe(insertWithEventSql, ...values);
-          await UploadRepository.attach(tx, response.formId, built.token, fileNames);
-        });
+      return await this.insertRows(rows);
+    } catch (error) {
+      if (rows.length === 1) return [{ failed: error }];
+      return Promise.all(
+        rows.map((row) =>
+          this.insertRows([row]).then(
+            ([outcome]) => outcome,
+            (failed: unknown) => ({ failed }),
+          ),
+        ),
+      );
+    }
+  }
+
+  private async insertRows(rows: PendingInsert[]): Promise<InsertOutcome[]> {
+    const column = <T>(of: (row: PendingInsert) => T) => rows.map(of);
+    // Plain SQL on Prisma's own pool: Prisma's runtime around this one
+    // statement cost more CPU than the statement.
+    const { rows: written } = await responsesSqlPool(this.db).query<{ id: string }>({
+      name: 'responses-insert-with-events',
+      text: insertResponsesWithEventsSql,
+      values: [
+        column((r) => r.response.built.token),
+        column((r) => r.response.formId),
+        column((r) => r.response.accountId),
+        // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
+        column((r) => r.response.built.landedAt.toISOString()),
+        column((r) => r.response.built.submittedAt.toISOString()),
+        column((r) => r.response.json.resource),
+        column((r) => r.response.built.searchText),
+        column((r) => r.response.idempotencyKey ?? null),
+        column((r) => r.response.requestHash),
+        column((r) => r.event.requestId),
+        column((r) => r.event.id),
+        column((r) => r.event.subject),
+        column((r) => r.event.payload),
+        column((r) => r.response.built.responseType),
+        column((r) => r.response.progressKey ?? null),
+        // Given here, the database need not read them out of the payload again.
+        column((r) => JSON.stringify(r.response.built.answeredFields)),
+      ],
+    });
+    const ids = new Set(written.map((row) => row.id));
+    return rows.map((row) => (ids.has(row.response.built.token) ? 'written' : 'key-taken'));
+  }
+
+  // A response with files: the uploads it holds are marked in the same transaction.
+  private async insertWithUploads(
+    response: NewResponse,
+    event: OutboxRow,
+    fileNames: readonly string[],
+  ): Promise<OutboxRow | null> {
+    const { built } = response;
+    try {
+      await this.db.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(
+          insertResponseWithEventSql,
+          built.token,
+          response.formId,
+          response.accountId,
+          built.landedAt.toISOString(),
+          built.submittedAt.toISOString(),
+          response.json.resource,
+          built.searchText,
+          response.idempotencyKey ?? null,
+          response.requestHash,
+          event.requestId,
+          event.id,
+          event.subject,
+          event.payload,
+          built.responseType,
+          response.progressKey ?? null,
+          built.answeredFields,
+        );
+        await UploadRepository.attach(tx, response.formId, built.token, fileNames);
+      });
       return event;
     } catch (error) {
       if (isUniqueViolation(error) && (response.idempotencyKey || response.progressKey)) return null;

@@ -49,7 +49,7 @@ describe('StatementBatch', () => {
 
   it('sends at most maxRows rows a statement', async () => {
     const statement = manualStatement();
-    const batch = new StatementBatch(statement.run, String, 2);
+    const batch = new StatementBatch(statement.run, String, { maxRows: 2 });
     const all = [1, 2, 3, 4, 5].map((row) => batch.submit(row));
     for (let n = 0; n < 3; n++) {
       await settled();
@@ -57,6 +57,21 @@ describe('StatementBatch', () => {
     }
     expect(await Promise.all(all)).toHaveLength(5);
     expect(statement.batches).toEqual([[1], [2, 3], [4, 5]]);
+  });
+
+  it('holds rows of at most maxWeight together, and sends a heavier row alone', async () => {
+    const statement = manualStatement();
+    const batch = new StatementBatch(statement.run, String, {
+      maxWeight: 10,
+      weightOf: (row: number) => row,
+    });
+    const all = [1, 4, 5, 3, 12, 2].map((row) => batch.submit(row));
+    for (let n = 0; n < 4; n++) {
+      await settled();
+      statement.endNext();
+    }
+    expect(await Promise.all(all)).toHaveLength(6);
+    expect(statement.batches).toEqual([[1], [4, 5], [3, 2], [12]]);
   });
 
   it('never puts two rows of one key in one statement', async () => {

@@ -5,7 +5,15 @@
 // jobs, the outbox relay's publishes) thus share round trips when they are
 // many and wait for none when they are few. Each caller gets its own row's
 // answer, or the statement's failure. Rows of one key (one delivery) never
-// share a statement: a later one waits for the next.
+// share a statement: a later one waits for the next. A statement also holds
+// rows of at most `limits.maxWeight` together (their bytes, say), though a
+// row heavier than that still goes, alone.
+export interface StatementBatchLimits<Row> {
+  maxRows?: number;
+  maxWeight?: number;
+  weightOf?: (row: Row) => number;
+}
+
 export class StatementBatch<Row, Answer> {
   private waiting: { row: Row; resolve: (answer: Answer) => void; reject: (error: unknown) => void }[] = [];
   private busy = false;
@@ -14,8 +22,16 @@ export class StatementBatch<Row, Answer> {
     // Answers in the order of `rows`.
     private readonly run: (rows: Row[]) => Promise<Answer[]>,
     private readonly keyOf: (row: Row) => string,
-    private readonly maxRows = 100,
-  ) {}
+    limits: StatementBatchLimits<Row> = {},
+  ) {
+    this.maxRows = limits.maxRows ?? 100;
+    this.maxWeight = limits.maxWeight ?? Infinity;
+    this.weightOf = limits.weightOf ?? (() => 0);
+  }
+
+  private readonly maxRows: number;
+  private readonly maxWeight: number;
+  private readonly weightOf: (row: Row) => number;
 
   submit(row: Row): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
@@ -30,11 +46,16 @@ export class StatementBatch<Row, Answer> {
       const batch: typeof this.waiting = [];
       const later: typeof this.waiting = [];
       const keys = new Set<string>();
+      let weight = 0;
       for (const entry of this.waiting) {
         const key = this.keyOf(entry.row);
-        if (batch.length >= this.maxRows || keys.has(key)) later.push(entry);
+        const rowWeight = this.weightOf(entry.row);
+        const full =
+          batch.length >= this.maxRows || (batch.length > 0 && weight + rowWeight > this.maxWeight);
+        if (full || keys.has(key)) later.push(entry);
         else {
           keys.add(key);
+          weight += rowWeight;
           batch.push(entry);
         }
       }
