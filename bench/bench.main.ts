@@ -8,6 +8,7 @@ import { BenchChild } from './lib/child';
 import { root, rssMb, startInfra, startStack, stopInfra } from './lib/bench-stack';
 import { figure, printTable, writeResults } from './lib/figures';
 import { BenchReceiver } from './lib/receiver';
+import { newestRecordedRun, printRegressions } from './lib/regressions';
 import { round } from './lib/stats';
 import { dataScale } from './scale/data-scale';
 import {
@@ -26,6 +27,7 @@ import { readPath } from './stages/read-path.stage';
 import { intake } from './stages/intake.stage';
 import { deliveryLatency } from './stages/delivery-latency.stage';
 import { dispatcherThroughput } from './stages/dispatcher-throughput.stage';
+import { pipeline } from './stages/pipeline.stage';
 
 // `npm run bench`: each figure against a baseline doing the same work,
 // measured in the same run, in interleaved rounds (medians), on its own
@@ -70,6 +72,8 @@ async function main(): Promise<void> {
     if (settings.only.includes('intake')) await intake(context);
     if (settings.only.includes('delivery')) await deliveryLatency(context);
     if (settings.only.includes('dispatcher')) await dispatcherThroughput(context);
+    // Last of the default stages: its failing step leaves the machine busiest.
+    if (settings.only.includes('pipeline')) await pipeline(context);
     if (settings.only.includes('data-scale')) {
       await dataScale(
         { infra, stack, figures: context.figures, progress },
@@ -85,7 +89,9 @@ async function main(): Promise<void> {
       context.figures.push(figure(`memory after load: ${app}`, 'MB', [after], undefined, below(250)));
     }
     printTable(context.figures);
-    const file = writeResults(path.join(root, 'bench/results'), context.figures, settings);
+    const resultsDir = path.join(root, 'bench/results');
+    printRegressions(context.figures, newestRecordedRun(resultsDir));
+    const file = writeResults(resultsDir, context.figures, settings);
     progress(
       `wrote ${path.relative(root, file)}; took ${Math.round((Date.now() - benchStarted) / 1000)} s (load average ${loadavg()
         .map((v) => round(v, 1))

@@ -4,8 +4,9 @@ import { percentile } from '../lib/stats';
 
 // The intake's baseline: the work a submission must do at the least, one
 // PostgreSQL transaction inserting a response row and an outbox row of the
-// same size (copies of rows the product wrote), through a pool of 10, with as
-// many callers as the product's load generator has connections.
+// same size (copies of rows the product wrote) into the tables it is given
+// (plain: the floor; copies of the product's: the schema's cost), through a
+// pool of 10, with as many callers as the product's load generator has connections.
 interface Input extends SubmissionRows {
   databaseUrl: string;
   seconds: number;

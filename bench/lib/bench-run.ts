@@ -1,3 +1,4 @@
+import { dispatcherConfigSchema } from '@formline/app-config';
 import { type AppName, appNames, type RegionStack } from '@formline/stack';
 import { type BenchInfra } from './bench-stack';
 import { type Figure } from './figures';
@@ -9,13 +10,16 @@ import { round } from './stats';
 // small helpers.
 // Settings (environment): BENCH_ROUNDS (3), BENCH_SECONDS (6, one closed-loop
 // round), BENCH_CONNECTIONS (50), BENCH_BACKLOG (1000 deliveries per dispatcher
-// round), BENCH_ONLY (comma-separated: read,intake,delivery,dispatcher, and
-// data-scale, which runs only when named; `none` runs no stage, only the
-// memory figures). The data-scale stage's:
+// round), BENCH_ONLY (comma-separated: read,intake,delivery,dispatcher,pipeline,
+// and data-scale, which runs only when named; `none` runs no stage, only the
+// memory figures). The pipeline stage's: BENCH_PIPELINE_RATES (100,200,300,400,600,800
+// submissions/s, one step each, until one fails), BENCH_PIPELINE_SECONDS (15 a
+// step), BENCH_PIPELINE_SUSTAIN (0: no sustained step at the capacity found;
+// 60 for a full run). The data-scale stage's:
 // BENCH_SCALE_SIZES (10000,1000000: the small and the big form's responses),
 // BENCH_SCALE_SAMPLES (15 calls of each kind on each form), BENCH_KEEP_DATA=1
 // (keep the databases of the last run: a form already seeded is not seeded again).
-// The four default stages take about 6 minutes on a quiet 2-core machine;
+// The five default stages take about 8 minutes on a quiet 2-core machine;
 // each progress line says how long the run has been going.
 export const settings = {
   rounds: Number(process.env.BENCH_ROUNDS ?? 3),
@@ -24,7 +28,12 @@ export const settings = {
   backlog: Number(process.env.BENCH_BACKLOG ?? 1000),
   // 200/s for 20 s is the issue's; 50/s has no target, a shorter round does.
   deliverySeconds: { 50: 6, 200: 20 } as Record<number, number>,
-  only: process.env.BENCH_ONLY?.split(',') ?? ['read', 'intake', 'delivery', 'dispatcher'],
+  only: process.env.BENCH_ONLY?.split(',') ?? ['read', 'intake', 'delivery', 'dispatcher', 'pipeline'],
+  pipeline: {
+    rates: (process.env.BENCH_PIPELINE_RATES ?? '100,200,300,400,600,800').split(',').map(Number),
+    seconds: Number(process.env.BENCH_PIPELINE_SECONDS ?? 15),
+    sustainSeconds: Number(process.env.BENCH_PIPELINE_SUSTAIN ?? 0),
+  },
   scale: {
     sizes: (process.env.BENCH_SCALE_SIZES ?? '10000,1000000').split(',').map(Number),
     samples: Number(process.env.BENCH_SCALE_SAMPLES ?? 15),
@@ -41,8 +50,12 @@ export const submission = JSON.stringify({
 
 export const webhookSecret = 'bench-webhook-secret';
 
-// DISPATCHER_CONCURRENCY's default: the raw BullMQ baseline works as many jobs at once.
-export const dispatcherConcurrency = 20;
+// The dispatcher's concurrency as the bench's dispatchers run it: the bench
+// sets no DISPATCHER_CONCURRENCY, so its config's default, read from the
+// config's own schema. The raw BullMQ baseline works as many jobs at once,
+// and the slow-receiver rounds' bound is this over the receiver's delay.
+export const dispatcherConcurrency: number =
+  dispatcherConfigSchema.shape.DISPATCHER_CONCURRENCY.parse(undefined);
 
 export const apps: readonly AppName[] = appNames;
 
@@ -63,6 +76,16 @@ export interface Context {
   readFormId: string;
   deliveryFormId: string;
   figures: Figure[];
+  /** The raw transaction on plain tables, once a stage measured it (lib/raw-floor.ts). */
+  rawFloor?: RawFloorFigures;
+}
+
+// The plain raw floor's rounds in this run, for every stage set against it.
+export interface RawFloorFigures {
+  /** Transactions per second, one per round. */
+  txPerSecond: number[];
+  /** The whole machine's CPU per transaction, less its background, µs. */
+  machineUs: number[];
 }
 
 export const below = (bound: number) => ({ kind: 'value-below' as const, bound });

@@ -6,9 +6,14 @@ import { nowMs } from './stats';
 // The webhooks' receiving end: a real HTTP server that checks each delivery's
 // Typeform-Signature against the secret, and notes when each response token
 // arrived. A delivery with a wrong signature is answered 401 and counted.
+// `delayMs` holds each answer back (a slow receiver): a dispatcher's
+// deliveries then wait on the network, not on its CPU.
 export class BenchReceiver {
   readonly arrivals = new Map<string, number>();
   badSignatures = 0;
+  /** Deliveries of a token that had already arrived, since the last reset. */
+  duplicates = 0;
+  delayMs = 0;
   private server?: Server;
 
   constructor(private readonly secret: string) {}
@@ -31,8 +36,11 @@ export class BenchReceiver {
         }
         const token = (JSON.parse(body.toString()) as { form_response?: { token?: string } }).form_response
           ?.token;
-        if (token && !this.arrivals.has(token)) this.arrivals.set(token, at);
-        res.writeHead(200).end();
+        if (token && this.arrivals.has(token)) this.duplicates += 1;
+        else if (token) this.arrivals.set(token, at);
+        // The arrival is noted when it arrives; only the answer waits.
+        if (this.delayMs > 0) setTimeout(() => res.writeHead(200).end(), this.delayMs);
+        else res.writeHead(200).end();
       });
     });
     // Senders may open many connections at once: let the backlog of connections queue.
@@ -45,6 +53,7 @@ export class BenchReceiver {
 
   reset(): void {
     this.arrivals.clear();
+    this.duplicates = 0;
   }
 
   // Waits until `count` deliveries arrived (or the time is up); the arrival times, sorted.

@@ -1,9 +1,11 @@
 import http from 'node:http';
-import { nowMs } from '../lib/stats';
+import { nowMs, percentile } from '../lib/stats';
 
 // Open-loop submissions: one every 1/rate seconds whatever the answers do
 // (a closed loop would slow down with the product and hide its backlog).
-// Prints, for each accepted submission, its response token and when the 201 arrived.
+// Prints, for each accepted submission, its response token and when the 201
+// arrived; the request latency of the accepted ones (ms, sent to 201 read),
+// and how long the round took from the first request to the last answer.
 interface Input {
   url: string;
   rate: number;
@@ -15,9 +17,11 @@ async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2]) as Input;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
   const accepted: Array<[string, number]> = [];
+  const latencies: number[] = [];
   let failed = 0;
   const send = () =>
     new Promise<void>((resolve) => {
+      const sentAt = nowMs();
       const req = http.request(input.url, {
         method: 'POST',
         agent,
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
           if (response.statusCode === 201) {
             const { token } = JSON.parse(Buffer.concat(chunks).toString()) as { token: string };
             accepted.push([token, at]);
+            latencies.push(at - sentAt);
           } else failed += 1;
           resolve();
         });
@@ -54,8 +59,10 @@ async function main(): Promise<void> {
     inFlight.push(send());
   }
   await Promise.all(inFlight);
+  const elapsedMs = nowMs() - start;
   agent.destroy();
-  process.stdout.write(`${JSON.stringify({ accepted, failed, sent: total })}\n`);
+  const latency = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  process.stdout.write(`${JSON.stringify({ accepted, failed, sent: total, latency, elapsedMs })}\n`);
 }
 
 void main();

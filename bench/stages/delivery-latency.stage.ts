@@ -1,22 +1,22 @@
-import { BenchChild } from '../lib/child';
 import { deliveryStages, describeStages, type StageName, stageNames } from '../lib/delivery-stages';
 import { figure } from '../lib/figures';
 import { percentile } from '../lib/stats';
-import { below, type Context, progress, quiet, round1, settings, submission } from '../lib/bench-run';
+import { below, type Context, progress, round1, settings } from '../lib/bench-run';
+import { openLoopRound } from '../lib/open-loop-round';
 
 // Open-loop submissions to a form with one webhook: from each 201 to the
 // signed delivery at the receiver; what never arrives within 30 s is lost.
 export async function deliveryLatency(c: Context): Promise<void> {
   const url = `${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`;
   progress('delivery latency: open-loop submissions -> signed webhook received');
-  await openLoop(c, url, 20, 2); // warm-up
+  await openLoopRound(c, url, 20, 2); // warm-up
   const results: Record<number, { p50: number[]; p99: number[]; lost: number[]; refused: number[] }> = {};
   const stageP50s = Object.fromEntries(
     [50, 200].map((rate) => [rate, Object.fromEntries(stageNames.map((name) => [name, [] as number[]]))]),
   ) as Record<number, Record<StageName, number[]>>;
   for (let round = 1; round <= settings.rounds; round++) {
     for (const rate of [50, 200]) {
-      const r = await openLoop(c, url, rate, settings.deliverySeconds[rate]);
+      const r = await openLoopRound(c, url, rate, settings.deliverySeconds[rate]);
       // Each stage's share, from the timestamps the pipeline stored.
       const stages = await deliveryStages(c.infra.databaseHostUrl, 'us', c.receiver.arrivals);
       for (const name of stageNames) stageP50s[rate][name].push(percentile(stages.stages[name], 50));
@@ -55,31 +55,4 @@ export async function deliveryLatency(c: Context): Promise<void> {
       ),
     );
   }
-}
-
-async function openLoop(c: Context, url: string, rate: number, seconds: number) {
-  c.receiver.reset();
-  const sent = await BenchChild.start('load/open-loop.sender.js', {
-    url,
-    rate,
-    seconds,
-    body: submission,
-  }).result<{ accepted: Array<[string, number]>; failed: number }>();
-  await c.receiver.until(sent.accepted.length, 30_000);
-  const latencies: number[] = [];
-  let lost = 0;
-  for (const [token, acceptedAt] of sent.accepted) {
-    const arrived = c.receiver.arrivals.get(token);
-    // A delivery may beat the 201 back to the sender: that counts as no wait.
-    if (arrived === undefined) lost += 1;
-    else latencies.push(Math.max(0, arrived - acceptedAt));
-  }
-  if (lost > 0) await quiet(c.receiver);
-  return {
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    lost,
-    accepted: sent.accepted.length,
-    refused: sent.failed,
-  };
 }

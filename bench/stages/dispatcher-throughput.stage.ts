@@ -13,6 +13,7 @@ import {
   progress,
   round1,
   settings,
+  sleep,
   submitMany,
   waitFor,
   webhookSecret,
@@ -25,9 +26,15 @@ import {
 // copies of a delivered event, each with its own token: no thousands of
 // submissions and no restarts between rounds. The second dispatcher runs
 // throughout, stopped (SIGSTOP, holding no job) during the one-dispatcher rounds.
+// Then the same with a receiver that answers after 100 ms: each dispatcher
+// holds at most its concurrency of deliveries at once, so one is bound by
+// concurrency / delay (20 / 0.1 s = 200/s), not by CPU, and a second
+// dispatcher should double it: where replicas pay.
 export async function dispatcherThroughput(c: Context): Promise<void> {
   const n = settings.backlog;
-  progress(`dispatcher throughput: a backlog of ${n} deliveries`);
+  progress(
+    `dispatcher throughput: a backlog of ${n} deliveries, concurrency ${dispatcherConcurrency} per dispatcher`,
+  );
   const connection = new Redis(c.infra.redisUrl, { maxRetriesPerRequest: null });
   const deliveryQueue = new DeliveryQueue(connection);
   const rawQueue = new Queue('bench-raw-delivery', { connection });
@@ -67,16 +74,26 @@ export async function dispatcherThroughput(c: Context): Promise<void> {
     };
   };
   const dispatcherPid = c.stack.app('dispatcher').pid;
-  const product = (dispatchers: 1 | 2) =>
+  const product = (dispatchers: 1 | 2, receiverDelayMs = 0) =>
     cpuPerDelivery(dispatchers === 1 ? [dispatcherPid] : [dispatcherPid, second.pid], async () => {
       pause(dispatchers === 1);
       c.receiver.reset();
-      const planned = await deliveries.plan(
-        copies(`bench${dispatchers}-`).map((copy) => ({ ...copy, webhookId: sample.webhookId })),
-      );
-      await deliveryQueue.addPlanned(planned);
-      const arrivals = await c.receiver.until(n, 120_000);
-      return rate(arrivals);
+      c.receiver.delayMs = receiverDelayMs;
+      try {
+        const planned = await deliveries.plan(
+          copies(`bench${dispatchers}-${receiverDelayMs}-`).map((copy) => ({
+            ...copy,
+            webhookId: sample.webhookId,
+          })),
+        );
+        await deliveryQueue.addPlanned(planned);
+        const arrivals = await c.receiver.until(n, 120_000);
+        // The last answers are still held: let them go before the next round.
+        await sleep(receiverDelayMs * 2);
+        return rate(arrivals);
+      } finally {
+        c.receiver.delayMs = 0;
+      }
     })();
   const raw = async () => {
     c.receiver.reset();
@@ -112,6 +129,8 @@ export async function dispatcherThroughput(c: Context): Promise<void> {
   const oneInfra: number[] = [];
   const bareInfra: number[] = [];
   const oneBusy: number[] = [];
+  const oneSlow: number[] = [];
+  const twoSlow: number[] = [];
   try {
     for (let round = 1; round <= settings.rounds; round++) {
       const rawRound = await raw();
@@ -127,6 +146,13 @@ export async function dispatcherThroughput(c: Context): Promise<void> {
       two.push(twoRound.perSecond);
       progress(
         `  round ${round}: one dispatcher ${round1(oneRound.perSecond)}/s ${round1(oneRound.cpuUs)} µs CPU/delivery (+ PostgreSQL ${round1(oneRound.postgresUs)}, Redis ${round1(oneRound.redisUs)}; machine ${round1(oneRound.busyCores)} of ${cpus().length} cores busy), two ${round1(twoRound.perSecond)}/s ${round1(twoRound.cpuUs)} µs | bare BullMQ ${round1(rawRound.perSecond)}/s ${round1(rawRound.cpuUs)} µs (+ Redis ${round1(rawRound.redisUs)})`,
+      );
+      const oneSlowRound = await product(1, slowReceiverMs);
+      const twoSlowRound = await product(2, slowReceiverMs);
+      oneSlow.push(oneSlowRound.perSecond);
+      twoSlow.push(twoSlowRound.perSecond);
+      progress(
+        `    receiver answering after ${slowReceiverMs} ms: one dispatcher ${round1(oneSlowRound.perSecond)}/s (bound ${concurrencyBound}/s; machine ${round1(oneSlowRound.busyCores)} cores busy), two ${round1(twoSlowRound.perSecond)}/s (${round1(twoSlowRound.perSecond / oneSlowRound.perSecond)}x; CPU-bound above: ${round1(twoRound.perSecond / oneRound.perSecond)}x)`,
       );
     }
   } finally {
@@ -146,6 +172,25 @@ export async function dispatcherThroughput(c: Context): Promise<void> {
       kind: 'ratio-at-least',
       bound: 1.3,
     }),
+    // Beside it: the same where deliveries wait on the receiver, not the CPU.
+    figure(
+      `dispatcher: two dispatchers, slow receivers (${slowReceiverMs} ms)`,
+      'deliveries/s',
+      twoSlow,
+      oneSlow,
+      {
+        kind: 'ratio-at-least',
+        bound: 1.8,
+      },
+    ),
+    // How near one dispatcher comes to what its concurrency allows.
+    figure(
+      `dispatcher: one dispatcher, slow receivers (${slowReceiverMs} ms), against concurrency / delay`,
+      'deliveries/s',
+      oneSlow,
+      oneSlow.map(() => concurrencyBound),
+      null,
+    ),
     // Compare runs by it when the machine is not quiet (as the read figure's).
     figure('dispatcher: CPU per delivery', 'µs', oneCpu, bareCpu, null),
     figure('dispatcher: PostgreSQL + Redis CPU per delivery', 'µs', oneInfra, bareInfra, null),
@@ -161,6 +206,11 @@ export async function dispatcherThroughput(c: Context): Promise<void> {
     ),
   );
 }
+
+// The slow receivers' answer time, and the most one dispatcher can deliver
+// behind them: each delivery holds one of its `concurrency` slots that long.
+const slowReceiverMs = 100;
+const concurrencyBound = (dispatcherConcurrency * 1000) / slowReceiverMs;
 
 // A delivery the product made to the bench's webhook (one submission, if the
 // delivery figures did not run): what the backlogs are copied from.

@@ -1,16 +1,17 @@
-import { Client } from 'pg';
-import { jetstreamManager } from '@nats-io/jetstream';
-import { connect } from '@nats-io/transport-node';
-import { Streams } from '@formline/contracts';
 import { BenchChild } from '../lib/child';
-import { cpuMs, infraCpuMs, machineBusyMs } from '../lib/bench-stack';
-import { figure } from '../lib/figures';
+import { cpuMs, infraCpuMs } from '../lib/bench-stack';
+import { type Figure, figure } from '../lib/figures';
+import { plainTables, productTables } from '../lib/intake-transaction';
+import { backgroundCores, cpuSpent, describeShares, perRequestUs } from '../lib/machine-cpu';
+import { PipelineDrain } from '../lib/pipeline-drain';
+import { RawFloor, type RawRound } from '../lib/raw-floor';
 import { round } from '../lib/stats';
 import { runAutocannon } from '../load/autocannon';
-import { type Context, progress, round1, settings, sleep, submission, waitFor } from '../lib/bench-run';
+import { type Context, progress, round1, settings, submission } from '../lib/bench-run';
 
 // Anonymous submissions against a raw pg transaction writing rows of the same
-// size; and that transaction behind bare Fastify (the HTTP floor) and behind
+// size into plain tables (the floor), and into copies of the product's tables
+// (what its schema costs); and the plain transaction behind bare Fastify (the HTTP floor) and behind
 // NestJS + one NATS hop to a NestJS microservice (the stack floor).
 export async function intake(c: Context): Promise<void> {
   const path = `/forms/${c.readFormId}/submissions`;
@@ -24,55 +25,28 @@ export async function intake(c: Context): Promise<void> {
       headers: { 'content-type': 'application/json' },
       body: submission,
     });
-  const responsesUrl = `${c.infra.databaseHostUrl}/formline_responses_us`;
   await load(2);
-  const pg = new Client({ connectionString: responsesUrl });
-  await pg.connect();
-  await pg.query('CREATE TABLE IF NOT EXISTS bench_responses (LIKE responses INCLUDING ALL)');
-  await pg.query('CREATE TABLE IF NOT EXISTS bench_outbox_events (LIKE outbox_events INCLUDING ALL)');
-  const response = (await pg.query('SELECT * FROM responses ORDER BY created_at DESC LIMIT 1'))
-    .rows[0] as Record<string, unknown>;
-  const event = (await pg.query('SELECT * FROM outbox_events ORDER BY created_at DESC LIMIT 1'))
-    .rows[0] as Record<string, unknown>;
-  const raw = (seconds = settings.seconds) =>
-    BenchChild.start('baseline/raw-intake.worker.js', {
-      databaseUrl: responsesUrl,
-      seconds,
-      callers: settings.connections,
-      response,
-      event,
-    }).result<{ rps: number; p50: number; p99: number; ok: number }>();
-  await raw(2);
+  // The raw transaction's tables (plain: the floor; copies of the product's:
+  // what its schema costs the same write) and the rows it copies.
+  const rawFloor = await RawFloor.open(c);
+  await rawFloor.round(plainTables, 2, 0);
+  await rawFloor.round(productTables, 2, 0);
   // What a round of submissions sets going (outbox relay, webhooks consumer)
   // ends before the next load starts, so no baseline shares the cores with it
   // and each round's CPU is its own.
-  const nats = await connect({ servers: c.infra.natsUrl });
-  const jsm = await jetstreamManager(nats);
-  const pipelineDrained = async () => {
-    const drained = await waitFor(async () => {
-      const { rows } = await pg.query(
-        'SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL',
-      );
-      if ((rows[0] as { n: number }).n > 0) return false;
-      const consumer = await jsm.consumers.info(Streams.responses.name, Streams.responses.consumers.webhooks);
-      return consumer.num_pending + consumer.num_ack_pending === 0;
-    }, 120_000);
-    if (!drained) progress('  (the outbox or the webhooks consumer still had events after 120 s)');
-  };
+  const drain = await PipelineDrain.open(c);
   const httpFloor = BenchChild.start('baseline/fastify-intake.server.js', {
-    databaseUrl: responsesUrl,
-    response,
-    event,
+    databaseUrl: rawFloor.databaseUrl,
+    ...rawFloor.input(),
   });
   const { url: httpFloorUrl } = await httpFloor.ready<{ url: string }>();
   await load(2, httpFloorUrl);
   // The same transaction behind NestJS on Fastify and one NATS request/reply
   // to a NestJS microservice: the architecture's floor.
   const floorService = BenchChild.start('baseline/stack-intake.service.js', {
-    databaseUrl: responsesUrl,
+    databaseUrl: rawFloor.databaseUrl,
     natsUrl: c.infra.natsUrl,
-    response,
-    event,
+    ...rawFloor.input(),
   });
   const floorServer = BenchChild.start('baseline/stack-intake.server.js', { natsUrl: c.infra.natsUrl });
   await floorService.ready();
@@ -81,15 +55,13 @@ export async function intake(c: Context): Promise<void> {
   const formline = [];
   const floor = [];
   const http = [];
-  const baseline = [];
+  const baseline: RawRound[] = [];
+  const productTable: RawRound[] = [];
   // CPU per submission, every process and core together (the load generator
   // too): the machine is the bound, so these explain the req/s ratios.
   const formlineCpu: number[] = [];
   const floorCpu: number[] = [];
   const baselineCpu: number[] = [];
-  // What the machine does with no load (idle apps' timers, the servers, this
-  // process's polling), taken off each round's machine figure: a slower
-  // round would otherwise be charged more of it per request.
   const background = await backgroundCores(2000);
   progress(`  machine busy with no load: ${round(background, 3)} cores (taken off the CPU per submission)`);
   try {
@@ -106,7 +78,7 @@ export async function intake(c: Context): Promise<void> {
       }, background);
       const product = await load();
       // What the round set going (outbox, events) is part of its cost.
-      await pipelineDrained();
+      await drain.drained();
       const formlineShares = perRequestUs(formlineSpent(), product.ok);
       const floorSpent = cpuSpent(() => {
         const infra = infraCpuMs(c.infra);
@@ -120,26 +92,28 @@ export async function intake(c: Context): Promise<void> {
       const floorResult = await load(settings.seconds, floorUrl);
       const floorShares = perRequestUs(floorSpent(), floorResult.ok);
       const httpResult = await load(settings.seconds, httpFloorUrl);
-      const rawSpent = cpuSpent(() => ({}), background);
-      const rawResult = await raw();
-      const rawShares = perRequestUs(rawSpent(), rawResult.ok);
+      const rawResult = await rawFloor.round(plainTables, settings.seconds, background);
+      const productTableResult = await rawFloor.round(productTables, settings.seconds, background);
       formline.push(product);
       floor.push(floorResult);
       http.push(httpResult);
       baseline.push(rawResult);
+      productTable.push(productTableResult);
       formlineCpu.push(formlineShares.machine);
       floorCpu.push(floorShares.machine);
-      baselineCpu.push(rawShares.machine);
+      baselineCpu.push(rawResult.machineUs);
       progress(
-        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | stack floor ${round1(floorResult.rps)} req/s (non-2xx ${floorResult.non2xx}) | HTTP floor ${round1(httpResult.rps)} req/s (non-2xx ${httpResult.non2xx}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms`,
+        `  round ${round}: formline ${round1(product.rps)} req/s p99 ${product.p99} ms (non-2xx ${product.non2xx}, errors ${product.errors}) | stack floor ${round1(floorResult.rps)} req/s (non-2xx ${floorResult.non2xx}) | HTTP floor ${round1(httpResult.rps)} req/s (non-2xx ${httpResult.non2xx}) | raw pg ${round1(rawResult.rps)} tx/s p99 ${round1(rawResult.p99)} ms, on the product's tables ${round1(productTableResult.rps)} tx/s`,
       );
       progress(
-        `    CPU per submission, µs: formline ${describeShares(formlineShares)} | stack floor ${describeShares(floorShares)} | raw pg ${describeShares(rawShares)}`,
+        `    CPU per submission, µs: formline ${describeShares(formlineShares)} | stack floor ${describeShares(floorShares)} | raw pg ${Math.round(rawResult.machineUs)}, on the product's tables ${Math.round(productTableResult.machineUs)}`,
       );
     }
   } finally {
     await Promise.all([floorServer.stop(), floorService.stop(), httpFloor.stop()]);
   }
+  // The plain floor, for the stages set against it later in the run.
+  c.rawFloor = { txPerSecond: baseline.map((r) => r.rps), machineUs: baselineCpu };
   c.figures.push(
     figure(
       'intake: anonymous POST submissions',
@@ -189,46 +163,39 @@ export async function intake(c: Context): Promise<void> {
     ),
     figure('intake: machine CPU per submission', 'µs', formlineCpu, baselineCpu, null),
     figure('intake: stack floor machine CPU per submission', 'µs', floorCpu, baselineCpu, null),
+    // What the product's schema (its indexes, the answered_fields trigger)
+    // costs the same write: the plain floor against it.
+    withNote(
+      figure(
+        "intake: raw transaction on the product's tables",
+        'tx/s',
+        productTable.map((r) => r.rps),
+        baseline.map((r) => r.rps),
+        null,
+      ),
+      "copies of responses and outbox_events with every index and the answered_fields trigger (not the tallies' triggers); the baseline is the plain floor",
+    ),
+    figure(
+      "intake: schema cost, plain floor over the product's tables",
+      'tx/s',
+      baseline.map((r) => r.rps),
+      productTable.map((r) => r.rps),
+      null,
+    ),
+    figure(
+      "intake: raw transaction on the product's tables, machine CPU per tx",
+      'µs',
+      productTable.map((r) => r.machineUs),
+      baselineCpu,
+      null,
+    ),
   );
   // Let the relay publish what the rounds wrote before deliveries are timed.
-  await pipelineDrained();
-  await nats.close();
-  await pg.query('DROP TABLE bench_responses, bench_outbox_events');
-  await pg.end();
+  await drain.drained();
+  await drain.close();
+  await rawFloor.close();
 }
 
-// CPU spent from now on, in ms, by the whole machine (less its background,
-// in cores, for the time elapsed) and by each part `parts` names (it reads
-// their CPU ms so far, in one pass); call the result to read it.
-function cpuSpent(
-  parts: () => Record<string, number>,
-  backgroundCores: number,
-): () => Record<string, number> {
-  const read = (): Record<string, number> => ({ machine: machineBusyMs(), ...parts() });
-  const [before, startedAt] = [read(), Date.now()];
-  return () => {
-    const after = read();
-    const spent = Object.fromEntries(Object.entries(after).map(([name, ms]) => [name, ms - before[name]]));
-    spent.machine -= backgroundCores * (Date.now() - startedAt);
-    return spent;
-  };
-}
-
-// Cores the machine keeps busy while nothing is asked of it, over `ms`.
-async function backgroundCores(ms: number): Promise<number> {
-  const [busy, started] = [machineBusyMs(), Date.now()];
-  await sleep(ms);
-  return (machineBusyMs() - busy) / Math.max(1, Date.now() - started);
-}
-
-function perRequestUs(spentMs: Record<string, number>, requests: number): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(spentMs).map(([name, ms]) => [name, (ms * 1000) / Math.max(1, requests)]),
-  );
-}
-
-// "2210 (gateway 410, responses 620, ...)": the machine's figure, then its parts.
-function describeShares({ machine, ...parts }: Record<string, number>): string {
-  const named = Object.entries(parts).map(([name, us]) => `${name} ${Math.round(us)}`);
-  return `${Math.round(machine)}${named.length > 0 ? ` (${named.join(', ')})` : ''}`;
+function withNote(f: Figure, note: string): Figure {
+  return { ...f, note };
 }
