@@ -78,6 +78,19 @@ export function sqlPoolOf(client: object): pg.Pool {
   return pool;
 }
 
+// Every execution of a prepared statement is planned for the tables as they
+// are then (plan_cache_mode). The hot statements are prepared once per
+// connection (named: the intake's insert, the outbox's marks, the planner's
+// and the dispatcher's statements) and look rows up by arrays of ids. With
+// PostgreSQL's default, a connection keeps the generic plan it settled on
+// after five runs; made while a table was small (a new region, or the rows a
+// burst adds before autovacuum analyzes them), that plan reads the whole table
+// on every run, and each run costs more as the table grows: the dispatcher's
+// start of an attempt scanned `deliveries` twice a statement, a millisecond
+// of the database's time per delivery a few thousand deliveries in. A custom
+// plan costs its planning, once per statement of many rows.
+const sessionOptions = '-c plan_cache_mode=force_custom_plan';
+
 // The pool under the adapter (exported for its tests).
 export function createDatabasePool(url: string, settings: Partial<DatabasePoolSettings> = {}): pg.Pool {
   return new WatchedPool(
@@ -86,6 +99,7 @@ export function createDatabasePool(url: string, settings: Partial<DatabasePoolSe
       max: settings.size ?? defaultDatabasePool.size,
       Client: WatchedClient,
       statement_timeout: settings.statementTimeoutMs ?? defaultDatabasePool.statementTimeoutMs,
+      options: sessionOptions,
     },
     settings.acquireTimeoutMs ?? defaultDatabasePool.acquireTimeoutMs,
     settings.connectTimeoutMs ?? defaultDatabasePool.connectTimeoutMs,
