@@ -1,7 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { callApi, fitsNodeLine, freePort, freeProfilePorts, testInfra } from '@formline/testing';
+import {
+  callApi,
+  fitsNodeLine,
+  freePort,
+  freeProfilePorts,
+  nestLoggerContexts,
+  testInfra,
+} from '@formline/testing';
 import { appNames } from '@formline/stack';
 
 const root = path.resolve(__dirname, '../..');
@@ -9,7 +16,8 @@ const root = path.resolve(__dirname, '../..');
 // `npm start` as a newcomer meets it (scripts/start.sh, on its own data folder
 // and ports): both regions come up, the printed curl lines answer 200 with the
 // demo form on both base addresses, an app killed with kill -9 comes back by
-// itself, and Ctrl-C stops everything it started.
+// itself, no app prints a warning from Nest itself, and Ctrl-C stops
+// everything it started.
 // Its own setup, not the shared fixture's: `npm start` starts everything itself.
 describe('npm start', () => {
   const dataDir = path.join(testInfra().dataDir, 'npm-start');
@@ -109,6 +117,16 @@ describe('npm start', () => {
     // RATE_LIMIT_REQUESTS=3: the fourth request of the window at the latest is refused
     // (the default, 600, would answer them all).
     expect(statuses).toContain(429);
+  });
+
+  it('prints no warning or error from Nest itself', async () => {
+    // An app writes its lines at least once a second (libs/ops log-destination.ts).
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // `[us media     ] 07:35:48.047 WARN  [media/NestMicroservice] ...`, the launcher's label first.
+    const complaints = [...output.matchAll(/^\[[^\]]+\] \S+ (WARN|ERROR|FATAL)\s+\[[^\]/]+\/([^\]]+)\].*$/gm)]
+      .filter(([, , context]) => nestLoggerContexts.has(context))
+      .map(([line]) => line);
+    expect(complaints).toEqual([]);
   });
 
   it('stops the apps and the infrastructure on Ctrl-C', async () => {

@@ -94,6 +94,7 @@ describe('object storage on S3', () => {
     await server?.close();
     await Promise.all([db.$disconnect(), responsesDb.$disconnect()]);
     if (storageDir) await rm(storageDir, { recursive: true, force: true });
+    regions?.assertQuietStart();
   });
 
   it('writes images to the image bucket, serves them from it, and deletes them from it', async () => {

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@formline/config';
-import { QueueGroups } from '@formline/contracts';
-import { connectNatsMicroservice, followConnection, RpcClient } from '@formline/messaging';
+import { followConnection, RpcClient } from '@formline/messaging';
 import { createLogger, lowerCpuPriority, OpsServer, runMain, startProcessMetrics } from '@formline/ops';
 import { mediaConfigSchema } from '@formline/app-config';
 import {
@@ -19,6 +18,7 @@ import {
   requireGatewaySignature,
   serveUntilSignal,
 } from '@formline/http-edge';
+import { connectMediaHandlers } from './media-handlers';
 import { MediaModule } from './media.module';
 import { imageWorkRoutes } from './images/images.controller';
 import { exposeImageWorkMetrics } from './images/image-work.metrics';
@@ -59,11 +59,7 @@ async function main(): Promise<void> {
     logger,
   });
   parseJsonBodies(app);
-  const nats = connectNatsMicroservice(app, {
-    name: `media-${config.REGION}-handlers`,
-    queue: QueueGroups.media,
-    nats: config,
-  });
+  const nats = connectMediaHandlers(app, config);
   await app.init();
   // Image work waits in its own pool: while the pool is full, the routes that
   // would queue there are shed before any of their work.

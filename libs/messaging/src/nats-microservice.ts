@@ -1,6 +1,6 @@
 import type { DynamicModule, INestApplication, INestMicroservice, LoggerService } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { MicroserviceOptions } from '@nestjs/microservices';
+import type { MicroserviceOptions, NestMicroservice } from '@nestjs/microservices';
 import { GracefulNatsServer } from './graceful-nats.server';
 import { InFlightLimitInterceptor } from './in-flight-limit.interceptor';
 import { natsConnectionOptions, type NatsSettings } from './nats-options';
@@ -41,18 +41,31 @@ export async function createNatsMicroservice(
 // serves the gateway over HTTP and the responses service over NATS). Its own
 // application config, so the HTTP app's global filter never sees an RPC
 // error; started by the app's startAllMicroservices().
+//
+// Nest binds a handler's filters and interceptors when it registers the
+// handler's listener, reading the global ones then; connectMicroservice
+// registers the listeners at once unless told to defer, so enhancers added
+// after it never reach a handler (Nest warns, and the handlers ran without the
+// error filter and the in-flight limit). Deferred, the registration would come
+// with listen(), which (in @nestjs/microservices 12) also runs every module's
+// init hooks a second time on the shared container; so the connection is
+// deferred, the enhancers registered, and then the listeners registered here
+// as Nest does for a connection it does not defer.
 export function connectNatsMicroservice(
   app: INestApplication,
   options: Omit<NatsMicroserviceOptions, 'logger'>,
 ): INestMicroservice {
   const limit = inFlightLimit(options);
-  return equip(
-    app.connectMicroservice<MicroserviceOptions>(
-      { strategy: natsServer(options, limit) },
-      { inheritAppConfig: false },
-    ),
-    limit,
-  );
+  const microservice = app.connectMicroservice<MicroserviceOptions>(
+    { strategy: natsServer(options, limit) },
+    { inheritAppConfig: false, deferInitialization: true },
+  ) as NestMicroservice;
+  equip(microservice, limit);
+  microservice.registerListeners();
+  // The hybrid app owns the shared container and runs its lifecycle hooks.
+  microservice.setIsInitialized(true);
+  microservice.setIsInitHookCalled(true);
+  return microservice;
 }
 
 function inFlightLimit(options: Omit<NatsMicroserviceOptions, 'logger'>): InFlightLimitInterceptor {

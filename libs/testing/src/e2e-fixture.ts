@@ -293,6 +293,8 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
       made.receiver?.stop(),
     ]);
     await Promise.all([db, ...databases.values()].map((client) => client.$disconnect()));
+    // Now that the apps have exited, every line of their start has been read.
+    made.regions?.assertQuietStart();
   });
 
   return fixture;

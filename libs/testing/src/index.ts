@@ -3,6 +3,7 @@ export * from './test-database';
 export * from './scratch-accounts.fixture';
 export * from './free-port';
 export * from './test-regions';
+export * from './nest-startup-complaints';
 export * from './fixtures';
 export * from './http';
 export * from './nats-server';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Region } from '@formline/contracts';
 import { type AppName, appNames, RegionStack, type RegionStackSettings } from '@formline/stack';
 import { freePort } from './free-port';
+import { StartupComplaints } from './nest-startup-complaints';
 import { repositoryRoot } from './repository-root';
 import { databaseUrl, testInfra } from './test-infra';
 
@@ -37,6 +38,12 @@ export interface TestRegions {
   /** Where an app's output goes: .data/test/logs/<name>/<region>-<app>.log. */
   logFile(region: Region, app: AppName): string;
   stop(): Promise<void>;
+  /**
+   * Throws if Nest logged a warning or an error while the apps started
+   * (nest-startup-complaints.ts). Starting checks the lines that have come
+   * by then; called after stop(), this checks them all.
+   */
+  assertQuietStart(): void;
 }
 
 // Starts the real apps of the requested regions as processes on free ports,
@@ -50,7 +57,9 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
   const logDir = path.join(infra.dataDir, 'logs', options.name);
   mkdirSync(logDir, { recursive: true });
   const logs = new Map<string, WriteStream>();
+  const complaints = new StartupComplaints();
   const onLine = (label: string, line: string) => {
+    complaints.note(label, line);
     let log = logs.get(label);
     if (!log) {
       log = createWriteStream(path.join(logDir, `${label.replace(' ', '-')}.log`), { flags: 'a' });
@@ -114,19 +123,37 @@ export async function startTestRegions(options: TestRegionsOptions): Promise<Tes
       });
     }),
   );
+  const stopAll = async () => {
+    await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
+    for (const log of logs.values()) log.end();
+  };
   const failed = started.find((outcome) => outcome.status === 'rejected');
   if (failed) {
-    await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
+    await stopAll();
     const error: unknown = failed.reason;
     throw new Error(`${String(error)} (logs in ${logDir})`, { cause: error });
+  }
+  // The apps started, but Nest said something was not applied as declared:
+  // the spec fails here rather than test an app that is not what it seems.
+  complaints.started();
+  const assertQuietStart = () => {
+    const fromNest = complaints.list();
+    if (fromNest.length > 0)
+      throw new Error(
+        `Nest warned while the apps started (logs in ${logDir}):\n${fromNest.map((line) => `  ${line}`).join('\n')}`,
+      );
+  };
+  try {
+    assertQuietStart();
+  } catch (error) {
+    await stopAll();
+    throw error;
   }
   return {
     stacks,
     baseUrl: (region) => baseUrls[region],
     logFile: (region, app) => path.join(logDir, `${region}-${app}.log`),
-    stop: async () => {
-      await Promise.all(Object.values(stacks).map((stack) => stack.stop()));
-      for (const log of logs.values()) log.end();
-    },
+    stop: stopAll,
+    assertQuietStart,
   };
 }
