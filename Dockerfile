@@ -7,7 +7,7 @@
 # --build-arg SOURCE=<repository URL> for the OCI labels. `npm run test:images`
 # builds both and runs a region from them (docs/deploy.md).
 #
-# `app` runs any of the five apps, chosen at run time by the first argument or
+# `app` runs any of the six apps, chosen at run time by the first argument or
 # `APP` (gateway, forms, responses, webhooks, dispatcher, media). `migrate` runs the
 # database migrations (`migrate <global|responses|webhooks>`) in the Kubernetes
 # Jobs: it needs Prisma's migration tooling, a dev dependency, which stays out
@@ -84,7 +84,7 @@ COPY deploy/image/entrypoint.sh /usr/local/bin/formline
 USER 1000:1000
 ENTRYPOINT ["/usr/bin/tini", "--", "/bin/sh", "/usr/local/bin/formline"]
 
-# --- the five apps -------------------------------------------------------------
+# --- the six apps --------------------------------------------------------------
 FROM runtime AS app
 COPY package.json ./
 COPY --from=prod-deps /src/node_modules ./node_modules
