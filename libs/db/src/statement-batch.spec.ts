@@ -74,6 +74,33 @@ describe('StatementBatch', () => {
     expect(statement.batches).toEqual([[1], [4, 5], [3, 2], [12]]);
   });
 
+  it('waits lingerMs for rows to gather, unless maxRows are there already', async () => {
+    jest.useFakeTimers();
+    try {
+      const statement = manualStatement();
+      const batch = new StatementBatch(statement.run, String, { lingerMs: 100, maxRows: 3 });
+      const first = [1, 2].map((row) => batch.submit(row));
+      await jest.advanceTimersByTimeAsync(99);
+      expect(statement.batches).toEqual([]);
+      const third = batch.submit(3);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(statement.batches).toEqual([[1, 2, 3]]);
+      statement.endNext();
+      expect(await Promise.all([...first, third])).toEqual(['answer 1', 'answer 2', 'answer 3']);
+      // Three waiting already: the next statement goes without waiting.
+      const full = [4, 5, 6].map((row) => batch.submit(row));
+      await jest.advanceTimersByTimeAsync(0);
+      expect(statement.batches).toEqual([
+        [1, 2, 3],
+        [4, 5, 6],
+      ]);
+      statement.endNext();
+      expect(await Promise.all(full)).toHaveLength(3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('never puts two rows of one key in one statement', async () => {
     const statement = manualStatement();
     const batch = new StatementBatch(statement.run, (row: number) => String(row % 10));

@@ -7,11 +7,14 @@
 // answer, or the statement's failure. Rows of one key (one delivery) never
 // share a statement: a later one waits for the next. A statement also holds
 // rows of at most `limits.maxWeight` together (their bytes, say), though a
-// row heavier than that still goes, alone.
+// row heavier than that still goes, alone. A statement whose callers need not
+// hear soon (`limits.lingerMs`) waits that long for rows to gather before it
+// goes, unless `maxRows` are there already.
 export interface StatementBatchLimits<Row> {
   maxRows?: number;
   maxWeight?: number;
   weightOf?: (row: Row) => number;
+  lingerMs?: number;
 }
 
 export class StatementBatch<Row, Answer> {
@@ -27,22 +30,37 @@ export class StatementBatch<Row, Answer> {
     this.maxRows = limits.maxRows ?? 100;
     this.maxWeight = limits.maxWeight ?? Infinity;
     this.weightOf = limits.weightOf ?? (() => 0);
+    this.lingerMs = limits.lingerMs ?? 0;
   }
 
   private readonly maxRows: number;
   private readonly maxWeight: number;
   private readonly weightOf: (row: Row) => number;
+  private readonly lingerMs: number;
+  // Ends the current wait for rows at once (maxRows have come).
+  private endLinger?: () => void;
 
   submit(row: Row): Promise<Answer> {
     return new Promise<Answer>((resolve, reject) => {
       this.waiting.push({ row, resolve, reject });
       if (!this.busy) void this.next();
+      else if (this.waiting.length >= this.maxRows) this.endLinger?.();
     });
   }
 
   private async next(): Promise<void> {
     this.busy = true;
     while (this.waiting.length > 0) {
+      if (this.lingerMs > 0 && this.waiting.length < this.maxRows) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.lingerMs);
+          this.endLinger = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.endLinger = undefined;
+      }
       const batch: typeof this.waiting = [];
       const later: typeof this.waiting = [];
       const keys = new Set<string>();
