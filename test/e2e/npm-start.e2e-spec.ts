@@ -1,7 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { callApi, fitsNodeLine, freePort, freeProfilePorts, testInfra } from '@formline/testing';
+import {
+  callApi,
+  fitsNodeLine,
+  freePort,
+  freeProfilePorts,
+  openAuthorizePage,
+  pkcePair,
+  submitConsent,
+  testInfra,
+} from '@formline/testing';
 import { appNames } from '@formline/stack';
 
 const root = path.resolve(__dirname, '../..');
@@ -74,6 +83,32 @@ describe('npm start', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(await page.text()).toContain('<title>Customer feedback');
+    }
+  });
+
+  it("prints the console's address on each base address, and demo sign-ins that open it", async () => {
+    const [, us, eu] = /Console\s+(\S+)\s+(\S+)/.exec(output) ?? [];
+    expect([us, eu]).toEqual([
+      `http://127.0.0.1:${env.US_HTTP_PORT}/console`,
+      `http://127.0.0.1:${env.EU_HTTP_PORT}/console`,
+    ]);
+    for (const url of [us, eu]) expect((await fetch(url)).status).toBe(200);
+    const signIns = [...output.matchAll(/sign in to the console: (\S+) \/ (\S+)/g)];
+    expect(signIns).toHaveLength(2);
+    for (const [, email, password] of signIns) {
+      const pkce = pkcePair();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'formline-console',
+        redirect_uri: us,
+        scope: 'forms:read',
+        state: 'start',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      });
+      const page = await openAuthorizePage(`${us.slice(0, -'/console'.length)}/oauth/authorize?${query}`);
+      const answer = await submitConsent(page, { email, password, decision: 'allow' });
+      expect(answer.location?.searchParams.get('code')).toEqual(expect.any(String));
     }
   });
 

@@ -136,7 +136,7 @@ describe("the console's public OAuth client", () => {
         authorization: `Basic ${Buffer.from(`${owner.email}:${owner.password}`).toString('base64')}`,
       },
     });
-    expect((await applications.json()).items).toEqual([]);
+    expect(((await applications.json()) as { items: unknown[] }).items).toEqual([]);
 
     const revoked = await postForm(`${base('eu')}/oauth/revoke`, { token: accessToken, client_id: clientId });
     expect(revoked.status).toBe(200);
