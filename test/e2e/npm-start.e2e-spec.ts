@@ -106,7 +106,9 @@ describe('npm start', () => {
         code_challenge: pkce.challenge,
         code_challenge_method: 'S256',
       });
-      const page = await openAuthorizePage(`${us.slice(0, -'/console'.length)}/oauth/authorize?${query}`);
+      const page = await openAuthorizePage(
+        `${us.slice(0, -'/console'.length)}/oauth/authorize?${query.toString()}`,
+      );
       const answer = await submitConsent(page, { email, password, decision: 'allow' });
       expect(answer.location?.searchParams.get('code')).toEqual(expect.any(String));
     }

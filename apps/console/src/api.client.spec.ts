@@ -65,7 +65,7 @@ describe("the console's API client", () => {
         () => Promise.resolve(json(401, { code, description: 'No.' })),
         () => 't',
       )
-        .get('/me')
+        .get<never>('/me')
         .catch((caught: unknown) => caught as ApiError);
     expect((await answer('TOKEN_REVOKED')).endsSignIn).toBe(true);
     expect((await answer('INVALID_TOKEN')).endsSignIn).toBe(true);

@@ -22,7 +22,7 @@ describe("the console's sign-in", () => {
     posts = [];
     const api = new ApiClient(
       (input, init) => {
-        posts.push({ path: input, body: new URLSearchParams(String(init.body)) });
+        posts.push({ path: input, body: new URLSearchParams(init.body as string) });
         const answer = input === '/oauth/token' ? { access_token: 'tfo_new', token_type: 'bearer' } : {};
         return Promise.resolve(new Response(JSON.stringify(answer), { status: 200 }));
       },
