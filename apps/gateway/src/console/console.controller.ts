@@ -24,13 +24,17 @@ const pagePolicy = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+// A file of an older build, or none: a page that says so, and runs nothing.
 const notFound = (reply: FileReply) =>
   reply
     .status(404)
-    .header('content-type', 'text/plain; charset=utf-8')
+    .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .header('x-content-type-options', 'nosniff')
-    .send('Not found.');
+    .header('content-security-policy', "default-src 'none'")
+    .send(
+      '<!doctype html><html lang="en"><meta charset="utf-8"><title>Not found</title><p>No such file. Reload the console.</p></html>\n',
+    );
 
 @Controller('console')
 export class ConsoleController {
@@ -65,7 +69,7 @@ export class ConsoleController {
     security: [],
     responses: {
       200: { description: 'The script, the style sheet or the icon.', body: null },
-      404: { description: 'No such file (an older build).', body: null },
+      404: { description: 'No such file (an older build): a page.', body: null, contentType: 'text/html' },
     },
   })
   asset(@Param('file') file: string, @Res() reply: FileReply): void {
