@@ -49,7 +49,7 @@ export default tseslint.config(
   // project's kind, scope and platform; tools/lint/module-boundaries.constraints.mjs
   // draws what each may import.
   {
-    files: ['**/*.ts', '**/*.mjs', '**/*.cjs', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.cjs', '**/*.js'],
     plugins: { formline: moduleBoundaries },
     rules: {
       'formline/enforce-module-boundaries': ['error', { depConstraints: depConstraints({ tests: false }) }],
@@ -68,7 +68,7 @@ export default tseslint.config(
   // bad variable stops the app with its name and nothing reads the environment
   // behind the schema's back.
   {
-    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    files: ['apps/**/*.ts', 'apps/**/*.tsx', 'libs/**/*.ts'],
     ignores: [
       'libs/config/**',
       'libs/stack/**',
@@ -87,7 +87,7 @@ export default tseslint.config(
   // NATS subjects are named once, in libs/contracts (Subjects): a subject
   // spelled elsewhere drifts from the one its handler listens on.
   {
-    files: ['**/*.ts', '**/*.mjs', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs', '**/*.js'],
     ignores: ['libs/contracts/**'],
     rules: {
       'no-restricted-syntax': [

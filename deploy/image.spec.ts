@@ -139,6 +139,10 @@ describe('the Dockerfile', () => {
       'apps/respondent-web/bundle.mjs',
       'apps/respondent-web/src/favicon.svg',
       'libs/respondent-page/src/texts/en.json',
+      // The console's, likewise.
+      'apps/console/bundle.mjs',
+      'apps/console/src/console.css',
+      'apps/console/src/favicon.svg',
     ])
       expect({ needed, ignored: ignoredByDocker(needed) }).toEqual({ needed, ignored: false });
   });

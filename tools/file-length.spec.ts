@@ -27,7 +27,7 @@ describe('source files', () => {
       { cwd: root, encoding: 'utf8' },
     )
       .split('\n')
-      .filter((file) => /\.(ts|mjs|cjs|js|sh)$/.test(file))
+      .filter((file) => /\.(ts|tsx|mjs|cjs|js|sh)$/.test(file))
       .filter(
         (file) => !/\.(spec|int-spec|e2e-spec|images-spec)\.ts$/.test(file) && !file.includes('/generated/'),
       );

@@ -17,7 +17,7 @@ const sources = execFileSync(
   .split('\n')
   .filter(
     (file) =>
-      file.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(file) && !file.includes('/generated/'),
+      /\.tsx?$/.test(file) && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(file) && !file.includes('/generated/'),
   )
   .map((file) => ({ file, text: readFileSync(path.join(root, file), 'utf8') }));
 
@@ -78,6 +78,28 @@ describe('file roles', () => {
       .map(({ file }) => path.basename(file))
       .filter((name) => !roles.includes(/^[a-z-]+\.([a-z-]+)\.ts$/.exec(name)?.[1] ?? ''));
     const long = browserFiles.filter(({ text }) => text.split('\n').length > 500).map(({ file }) => file);
+    expect({ misnamed, long }).toEqual({ misnamed: [], long: [] });
+  });
+
+  // The console (apps/console): Preact components in .tsx, the rest in .ts.
+  it('names each file of the console <thing>.<role>.ts(x) by a known role, none over 500 lines', () => {
+    const roles = [
+      'main', // the bundle's entry: the console started in its page
+      'app', // the console's state: signed out, signed in
+      'screen', // one screen: sign-in, forms
+      'view', // a piece of a screen
+      'flow', // signing in and out (OAuth with PKCE)
+      'client', // the API, over HTTP
+      'store', // what is kept in the tab's storage
+      'crypto', // PKCE's random values and hashes
+      'settings', // the console as an OAuth client
+    ];
+    const consoleFiles = sources.filter(({ file }) => file.startsWith('apps/console/src/'));
+    expect(consoleFiles.length).toBeGreaterThan(10);
+    const misnamed = consoleFiles
+      .map(({ file }) => path.basename(file))
+      .filter((name) => !roles.includes(/^[a-z-]+\.([a-z-]+)\.tsx?$/.exec(name)?.[1] ?? ''));
+    const long = consoleFiles.filter(({ text }) => text.split('\n').length > 500).map(({ file }) => file);
     expect({ misnamed, long }).toEqual({ misnamed: [], long: [] });
   });
 });

@@ -7,6 +7,9 @@ import {
   freePort,
   freeProfilePorts,
   nestLoggerContexts,
+  openAuthorizePage,
+  pkcePair,
+  submitConsent,
   testInfra,
 } from '@formline/testing';
 import { appNames } from '@formline/stack';
@@ -82,6 +85,34 @@ describe('npm start', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(await page.text()).toContain('<title>Customer feedback');
+    }
+  });
+
+  it("prints the console's address on each base address, and demo sign-ins that open it", async () => {
+    const [, us, eu] = /Console\s+(\S+)\s+(\S+)/.exec(output) ?? [];
+    expect([us, eu]).toEqual([
+      `http://127.0.0.1:${env.US_HTTP_PORT}/console`,
+      `http://127.0.0.1:${env.EU_HTTP_PORT}/console`,
+    ]);
+    for (const url of [us, eu]) expect((await fetch(url)).status).toBe(200);
+    const signIns = [...output.matchAll(/sign in to the console: (\S+) \/ (\S+)/g)];
+    expect(signIns).toHaveLength(2);
+    for (const [, email, password] of signIns) {
+      const pkce = pkcePair();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: 'formline-console',
+        redirect_uri: us,
+        scope: 'forms:read',
+        state: 'start',
+        code_challenge: pkce.challenge,
+        code_challenge_method: 'S256',
+      });
+      const page = await openAuthorizePage(
+        `${us.slice(0, -'/console'.length)}/oauth/authorize?${query.toString()}`,
+      );
+      const answer = await submitConsent(page, { email, password, decision: 'allow' });
+      expect(answer.location?.searchParams.get('code')).toEqual(expect.any(String));
     }
   });
 

@@ -50,7 +50,7 @@ describe('the built images', () => {
     expect(found).toBe('');
   });
 
-  it("app keeps what the apps load: the PostgreSQL query compiler, their own source maps, the respondent page's bundle, tini", async () => {
+  it("app keeps what the apps load: the PostgreSQL query compiler, their own source maps, the respondent page's bundle, the console, tini", async () => {
     const found = await inImage(
       images.app,
       [
@@ -60,11 +60,13 @@ describe('the built images', () => {
         // The respondent page's script and icon, as the gateway finds them (apps/respondent-web's build).
         'ls dist/apps/respondent-web/assets.json',
         'ls dist/libs/respondent-page/src/texts/en.json',
+        // The console's page and files (apps/console's build).
+        'ls dist/apps/console/index.html',
         '/usr/bin/tini --version',
       ].join(' && '),
     );
     expect(found).toMatch(
-      /query_compiler_small_bg\.postgresql\.js\n.*query_compiler_small_bg\.postgresql\.wasm-base64\.js\n.*main\.js\.map\n.*assets\.json\n.*en\.json\ntini version/,
+      /query_compiler_small_bg\.postgresql\.js\n.*query_compiler_small_bg\.postgresql\.wasm-base64\.js\n.*main\.js\.map\n.*assets\.json\n.*en\.json\n.*index\.html\ntini version/,
     );
   });
 

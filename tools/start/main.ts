@@ -167,6 +167,8 @@ async function main(): Promise<void> {
     `  {base_url}     ${baseUrls.us}   (region us)`,
     `  {eu_base_url}  ${baseUrls.eu}   (region eu)`,
     `  API document   ${baseUrls.us}/docs   (OpenAPI: /openapi.json)`,
+    // The owner's console, on each address; it signs in with a demo account below.
+    `  Console        ${baseUrls.us}/console   ${baseUrls.eu}/console`,
     // Which Node.js the apps run on: the machine's own or the pinned one (docs/node.md).
     `  Node.js        ${process.version}   (${process.execPath})`,
     '',
@@ -175,6 +177,7 @@ async function main(): Promise<void> {
       `  token: ${account.token}`,
       `  curl -H "Authorization: bearer ${account.token}" ${baseUrls.us}/forms/${account.formId}`,
       `  answer it in a browser: ${baseUrls.us}/to/${account.formId}`,
+      `  sign in to the console: ${account.email} / ${account.password}`,
     ]),
     '',
     'Press Ctrl-C to stop everything.',

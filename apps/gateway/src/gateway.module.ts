@@ -28,6 +28,7 @@ import { FormMessagesController } from './forms/form-messages.controller';
 import { AccountWorkspacesController } from './workspaces/account-workspaces.controller';
 import { ResponsesController } from './responses/responses.controller';
 import { RespondentPageController } from './respondent-page/respondent-page.controller';
+import { ConsoleController } from './console/console.controller';
 import { ThemesController } from './themes/themes.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
@@ -64,6 +65,7 @@ export class GatewayModule implements OnApplicationShutdown {
         RespondentFilesController,
         ResponseExportController,
         RespondentPageController,
+        ConsoleController,
         PersonalTokensController,
         OAuthApplicationsController,
         OAuthAuthorizeController,

@@ -6,6 +6,7 @@ export * from './accounts.contract';
 export * from './account-profile.contract';
 export * from './scopes';
 export * from './personal-tokens.contract';
+export * from './console-client';
 export * from './oauth.contract';
 export * from './forms.contract';
 export * from './workspaces.contract';

@@ -63,7 +63,8 @@ const clientIdSchema = z.string().min(1).max(200);
 export const validateAuthorization = defineRpc({
   subject: Subjects.oauthAuthorizationValidate,
   request: z.object({ clientId: clientIdSchema, redirectUri: z.string().min(1).max(2000) }),
-  reply: z.object({ applicationName: z.string() }),
+  // A public client (no secret) must send a PKCE challenge and gets no refresh token.
+  reply: z.object({ applicationName: z.string(), publicClient: z.boolean() }),
 });
 
 // The account owner signed in and consented: store the code (by its hash)
@@ -80,7 +81,8 @@ export const approveAuthorization = defineRpc({
   reply: z.object({}),
 });
 
-const clientAuthentication = { clientId: clientIdSchema, clientSecretHash: secretHashSchema };
+// A confidential client sends its secret's hash; a public client (the console) none.
+const clientAuthentication = { clientId: clientIdSchema, clientSecretHash: secretHashSchema.optional() };
 
 // The token endpoint's two grants. The new tokens' hashes come with the request;
 // the refresh token is kept only when the grant includes `offline`.

@@ -9,10 +9,13 @@ import {
   useScratchAccounts,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
+import type { FormsConfig } from '../forms.config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository } from './oauth-grant.repository';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+// The base addresses the deployment's own clients (the console) are known by.
+const deployment = { BASE_URL: 'https://api.example', EU_BASE_URL: 'https://eu.api.example' } as FormsConfig;
 
 // OAuthApplicationRepository against PostgreSQL and the test profile's NATS:
 // an account's applications are its own to list and delete; a delete takes
@@ -29,7 +32,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
   beforeAll(async () => {
     announcer = new ChangeAnnouncer(await connect({ servers: testInfra().natsUrl.us }));
     listener = await listenForAnnouncements(testInfra().natsUrl.us, tokensRevoked.subject);
-    applications = new OAuthApplicationRepository(accounts.client, announcer);
+    applications = new OAuthApplicationRepository(accounts.client, announcer, deployment);
   });
   afterAll(async () => {
     await announcer?.close();
@@ -79,6 +82,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
       id: 'client-1',
       name: 'App client-1',
       redirectUris: ['https://client-1.example.com/callback'],
+      publicClient: false,
     });
     expect(await applications.findClient('no-such-client')).toBeUndefined();
   });
@@ -93,6 +97,49 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
       ['no-such-client', 's3cret'],
     ]) {
       await expect(applications.authenticateClient(clientId, sha256(secret))).rejects.toMatchObject({
+        code: ErrorCode.InvalidClient,
+      });
+    }
+  });
+
+  it("knows the console as a public client at each region's address, and writes its row once for its codes", async () => {
+    const expected = {
+      id: 'formline-console',
+      name: 'Formline console',
+      redirectUris: ['https://api.example/console', 'https://eu.api.example/console'],
+      publicClient: true,
+    };
+    expect(await applications.findClient('formline-console')).toEqual(expected);
+    await applications.ensureFirstParty('formline-console');
+    await applications.ensureFirstParty('formline-console');
+    await applications.ensureFirstParty('client-1'); // not the deployment's: nothing written
+    const rows = await accounts.client.oAuthApplication.findMany({
+      select: { id: true, accountId: true, clientSecretHash: true, redirectUris: true },
+    });
+    expect(rows).toEqual([
+      {
+        id: 'formline-console',
+        accountId: null,
+        clientSecretHash: null,
+        redirectUris: expected.redirectUris,
+      },
+    ]);
+    // It is no account's application.
+    expect(await applications.list(ada)).toEqual([]);
+  });
+
+  it('authenticates a public client by its id alone, and refuses it with a secret; a confidential one needs its secret', async () => {
+    expect(await applications.authenticateClient('formline-console', undefined)).toMatchObject({
+      id: 'formline-console',
+      publicClient: true,
+    });
+    await register(ada, 'client-1', 's3cret');
+    for (const [clientId, hash] of [
+      ['formline-console', sha256('anything')],
+      ['client-1', undefined],
+      ['no-such-client', undefined],
+    ] as const) {
+      await expect(applications.authenticateClient(clientId, hash)).rejects.toMatchObject({
         code: ErrorCode.InvalidClient,
       });
     }

@@ -1,9 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { OAuthApplication } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ChangeAnnouncer } from '../change-announcer';
+import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { firstPartyClients, type OAuthClient } from './first-party-clients';
+
+export type { OAuthClient } from './first-party-clients';
 
 export interface NewOAuthApplication {
   accountId: string;
@@ -13,20 +17,19 @@ export interface NewOAuthApplication {
   clientSecretHash: string;
 }
 
-export interface OAuthClient {
-  id: string;
-  name: string;
-  redirectUris: string[];
-}
-
 const fields = { id: true, name: true, redirectUris: true, createdAt: true } as const;
 
 @Injectable()
 export class OAuthApplicationRepository {
+  private readonly firstParty: OAuthClient[];
+
   constructor(
     private readonly db: GlobalPrismaClient,
     private readonly announcer: ChangeAnnouncer,
-  ) {}
+    @Inject(FORMS_CONFIG) config: FormsConfig,
+  ) {
+    this.firstParty = firstPartyClients(config);
+  }
 
   async create(application: NewOAuthApplication): Promise<OAuthApplication> {
     const { clientId, ...rest } = application;
@@ -67,26 +70,68 @@ export class OAuthApplicationRepository {
     return true;
   }
 
+  // The deployment's own clients as its configuration says, whatever a row holds.
   async findClient(clientId: string): Promise<OAuthClient | undefined> {
-    return (
-      (await this.db.oAuthApplication.findUnique({
-        where: { id: clientId },
-        select: { id: true, name: true, redirectUris: true },
-      })) ?? undefined
-    );
-  }
-
-  // Client authentication at the token and revocation endpoints (RFC 6749 2.3.1).
-  async authenticateClient(clientId: string, clientSecretHash: string): Promise<OAuthClient> {
+    const firstParty = this.firstParty.find((client) => client.id === clientId);
+    if (firstParty) return firstParty;
     const row = await this.db.oAuthApplication.findUnique({
       where: { id: clientId },
       select: { id: true, name: true, redirectUris: true, clientSecretHash: true },
     });
-    const expected = Buffer.from(row?.clientSecretHash ?? '0'.repeat(64), 'hex');
-    const matches = timingSafeEqual(expected, Buffer.from(clientSecretHash, 'hex'));
-    if (!row || !matches) throw new DomainError(ErrorCode.InvalidClient, 'Client authentication failed.');
-    return { id: row.id, name: row.name, redirectUris: row.redirectUris };
+    return row ? asClient(row) : undefined;
   }
+
+  // The row a first-party client's codes and grants point to, written (or
+  // brought up to date with the configuration) before its first code. Never
+  // over an account's application of the same id (theirs are 32 hex digits).
+  async ensureFirstParty(clientId: string): Promise<void> {
+    const client = this.firstParty.find((candidate) => candidate.id === clientId);
+    if (!client) return;
+    await this.db.$executeRaw`
+      INSERT INTO oauth_applications (id, name, redirect_uris)
+      VALUES (${client.id}, ${client.name}, ${client.redirectUris})
+      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris
+      WHERE oauth_applications.account_id IS NULL`;
+  }
+
+  // Client authentication at the token and revocation endpoints (RFC 6749
+  // 2.3.1): a confidential client by its secret; a public client has none
+  // and must send none (RFC 6749 2.1), its codes being bound by PKCE instead.
+  async authenticateClient(clientId: string, clientSecretHash: string | undefined): Promise<OAuthClient> {
+    const refused = new DomainError(ErrorCode.InvalidClient, 'Client authentication failed.');
+    const firstParty = this.firstParty.find((client) => client.id === clientId);
+    const row = firstParty
+      ? undefined
+      : await this.db.oAuthApplication.findUnique({
+          where: { id: clientId },
+          select: { id: true, name: true, redirectUris: true, clientSecretHash: true },
+        });
+    const client = firstParty ?? (row ? asClient(row) : undefined);
+    if (client?.publicClient) {
+      if (clientSecretHash !== undefined) throw refused;
+      return client;
+    }
+    // Compared in constant time, and against a dummy when the client is unknown.
+    const expected = Buffer.from(row?.clientSecretHash ?? '0'.repeat(64), 'hex');
+    const matches =
+      clientSecretHash !== undefined && timingSafeEqual(expected, Buffer.from(clientSecretHash, 'hex'));
+    if (!client || !matches) throw refused;
+    return client;
+  }
+}
+
+function asClient(row: {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  clientSecretHash: string | null;
+}): OAuthClient {
+  return {
+    id: row.id,
+    name: row.name,
+    redirectUris: row.redirectUris,
+    publicClient: row.clientSecretHash === null,
+  };
 }
 
 function present(row: {

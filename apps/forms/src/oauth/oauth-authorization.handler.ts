@@ -25,9 +25,9 @@ export class OAuthAuthorizationHandler {
   async validate(
     @Payload(new ContractPipe(validateAuthorization.request))
     request: RpcRequest<typeof validateAuthorization>,
-  ): Promise<{ applicationName: string }> {
+  ): Promise<{ applicationName: string; publicClient: boolean }> {
     const client = await this.clientFor(request.clientId, request.redirectUri);
-    return { applicationName: client.name };
+    return { applicationName: client.name, publicClient: client.publicClient };
   }
 
   @MessagePattern(approveAuthorization.subject)
@@ -36,7 +36,17 @@ export class OAuthAuthorizationHandler {
     request: RpcRequest<typeof approveAuthorization>,
   ): Promise<Record<string, never>> {
     const client = await this.clientFor(request.clientId, request.redirectUri);
+    // A public client's code is bound to its verifier, or anyone who sees the
+    // code could spend it; and a browser holds no refresh token. The gateway
+    // refuses both before the page; this holds whoever asks.
+    if (client.publicClient && !request.codeChallenge) {
+      throw new DomainError(ErrorCode.InvalidRequest, 'This application must use PKCE (code_challenge).');
+    }
+    if (client.publicClient && request.scopes.includes('offline')) {
+      throw new DomainError(ErrorCode.InvalidRequest, 'This application gets no refresh token (offline).');
+    }
     const owner = await this.credentials.authenticate(request.email, request.password);
+    await this.applications.ensureFirstParty(client.id);
     await this.grants.createCode({
       codeHash: request.codeHash,
       applicationId: client.id,

@@ -12,6 +12,7 @@ import {
   type ScratchDatabase,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
+import type { FormsConfig } from '../forms.config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository, type NewTokens } from './oauth-grant.repository';
 
@@ -28,6 +29,9 @@ const tokens = (name: string, refresh = true): NewTokens => ({
 // and refresh tokens are used once even by concurrent callers, a grant is made
 // with its first tokens in one transaction, revocations are the account's own
 // and tell the gateways once.
+// The base addresses the deployment's own clients (the console) are known by.
+const deployment = { BASE_URL: 'https://api.example', EU_BASE_URL: 'https://eu.api.example' } as FormsConfig;
+
 describe('OAuthGrantRepository against PostgreSQL', () => {
   let database: ScratchDatabase<GlobalPrismaClient>;
   let announcer: ChangeAnnouncer;
@@ -55,7 +59,7 @@ describe('OAuthGrantRepository against PostgreSQL', () => {
         .accountId;
     [developer, ada, bob] = [await account('dev'), await account('ada'), await account('bob')];
     for (const clientId of ['client-1', 'client-2']) {
-      await new OAuthApplicationRepository(database.client, announcer).create({
+      await new OAuthApplicationRepository(database.client, announcer, deployment).create({
         accountId: developer,
         clientId,
         name: `App ${clientId}`,

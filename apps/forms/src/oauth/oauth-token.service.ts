@@ -34,6 +34,10 @@ export class OAuthTokenService {
     if (code.redirectUri !== request.redirectUri) {
       throw invalidGrant('redirect_uri does not match the one of the authorization request.');
     }
+    // RFC 7636 4.6, and for a public client the code's only binding (RFC 9700 2.1.1).
+    if (client.publicClient && (!code.codeChallenge || request.codeVerifierChallenge === undefined)) {
+      throw invalidGrant('code_verifier is required: this application must use PKCE.');
+    }
     if (code.codeChallenge !== (request.codeVerifierChallenge ?? null)) {
       throw invalidGrant(
         code.codeChallenge
@@ -44,7 +48,7 @@ export class OAuthTokenService {
     if (!(await this.grants.claimCode(request.codeHash, now))) {
       throw invalidGrant('The authorization code has already been used.');
     }
-    const offline = code.scopes.includes('offline');
+    const offline = code.scopes.includes('offline') && !client.publicClient;
     await this.grants.createGrant(
       {
         applicationId: client.id,
@@ -98,7 +102,7 @@ export class OAuthTokenService {
 
   // RFC 7009 2.2: an unknown token, or another client's, is not an error
   // (the answer must not tell whether a token exists).
-  async revoke(request: { clientId: string; clientSecretHash: string; tokenHash: string }): Promise<void> {
+  async revoke(request: { clientId: string; clientSecretHash?: string; tokenHash: string }): Promise<void> {
     const client = await this.applications.authenticateClient(request.clientId, request.clientSecretHash);
     const now = new Date();
     const access = await this.grants.findAccessTokenGrant(request.tokenHash);

@@ -64,7 +64,7 @@ export async function readAuthorizationRequest(
   }
   if (!clientId) throw new AuthorizationPageError(400, 'The request names no application (client_id).');
   if (!redirectUri) throw new AuthorizationPageError(400, 'The request has no redirect_uri.');
-  const { applicationName } = await rpc
+  const { applicationName, publicClient } = await rpc
     .request(validateAuthorization, { clientId, redirectUri }, requestId)
     .catch((error: unknown) => {
       throw pageErrorFrom(error);
@@ -89,6 +89,14 @@ export async function readAuthorizationRequest(
       if (!codeChallenge || !isCodeChallenge(codeChallenge)) {
         throw refuse('invalid_request', 'code_challenge must be the base64url SHA-256 of the code_verifier.');
       }
+    }
+    // A public client (the console) is bound to its code by PKCE alone, and a
+    // browser keeps no refresh token: refused before anyone types a password.
+    if (publicClient && !codeChallenge) {
+      throw refuse('invalid_request', 'This application must use PKCE (code_challenge with S256).');
+    }
+    if (publicClient && scopes.includes('offline')) {
+      throw refuse('invalid_scope', 'This application gets no refresh token: offline cannot be granted.');
     }
     const parameters: Record<string, string> = {};
     for (const name of echoed) {

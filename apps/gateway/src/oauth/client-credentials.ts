@@ -4,12 +4,16 @@ import { type OAuthParameters, optionalParameter } from './oauth-parameters';
 
 export interface ClientCredentials {
   clientId: string;
-  clientSecret: string;
+  /** None for a public client (the console), which sends its client_id alone (RFC 6749 2.3, 3.2.1). */
+  clientSecret?: string;
 }
 
 // Client authentication at the token and revocation endpoints (RFC 6749
 // 2.3.1): HTTP Basic with the form-encoded id and secret, or both in the body
-// (what Typeform's documentation shows). One method per request.
+// (what Typeform's documentation shows). One method per request. A client_id
+// in the body without a secret names a public client; the forms service
+// refuses it unless the client is one (a confidential client's secret is
+// never optional).
 export function clientCredentialsFrom(
   authorization: string | string[] | undefined,
   params: OAuthParameters,
@@ -27,13 +31,13 @@ export function clientCredentialsFrom(
     }
     return { clientId, clientSecret: formDecode(basic.password) };
   }
-  if (!bodyId || !bodySecret) {
+  if (!bodyId) {
     throw new DomainError(
       ErrorCode.InvalidClient,
       'Client authentication failed: client_id and client_secret.',
     );
   }
-  return { clientId: bodyId, clientSecret: bodySecret };
+  return { clientId: bodyId, clientSecret: bodySecret || undefined };
 }
 
 function formDecode(value: string): string {

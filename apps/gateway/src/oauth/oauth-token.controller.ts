@@ -6,7 +6,7 @@ import { codeChallengeOf, generateToken, hashAccessToken, isCodeVerifier } from 
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Public, ApiOperation, RequestId } from '@formline/http-edge';
-import { clientCredentialsFrom } from './client-credentials';
+import { type ClientCredentials, clientCredentialsFrom } from './client-credentials';
 import {
   asParameters,
   type OAuthParameters,
@@ -56,7 +56,7 @@ const revokeRequestSchema = z.object({
 });
 const oauthBodyTypes = ['application/x-www-form-urlencoded', 'application/json'];
 const clientAuthentication =
-  'The client authenticates with HTTP Basic (client_id, client_secret) or with both in the body.';
+  'The client authenticates with HTTP Basic (client_id, client_secret) or with both in the body; a public client (the console) sends its client_id alone and must use PKCE.';
 
 // The token endpoint (authorization_code and refresh_token grants) and the
 // revocation endpoint (RFC 7009), on both base addresses. Clients authenticate
@@ -100,10 +100,7 @@ export class OAuthTokenController {
     const params = asParameters(body);
     const grantType = requiredParameter(params, 'grant_type');
     const client = clientCredentialsFrom(authorization, params);
-    const clientAuthentication = {
-      clientId: client.clientId,
-      clientSecretHash: hashAccessToken(client.clientSecret),
-    };
+    const clientAuthentication = clientAuthenticationOf(client);
     const accessToken = generateToken('oauthAccess');
     const refreshToken = generateToken('oauthRefresh');
     const newTokens = {
@@ -150,14 +147,21 @@ export class OAuthTokenController {
     await this.rpc.request(
       revokeOAuthToken,
       {
-        clientId: client.clientId,
-        clientSecretHash: hashAccessToken(client.clientSecret),
+        ...clientAuthenticationOf(client),
         tokenHash: hashAccessToken(requiredParameter(params, 'token')),
       },
       requestId,
     );
     return {};
   }
+}
+
+// Only the secret's hash goes to the forms service; a public client has none.
+function clientAuthenticationOf(client: ClientCredentials) {
+  return {
+    clientId: client.clientId,
+    clientSecretHash: client.clientSecret === undefined ? undefined : hashAccessToken(client.clientSecret),
+  };
 }
 
 // What each grant brings to the token request (RFC 6749 4.1.3 and 6), with its

@@ -1,0 +1,100 @@
+import { ApiClient, ApiError, errorInWords } from './api.client';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+describe("the console's API client", () => {
+  it('sends the token and the query, drops empty values, and gives back the body', async () => {
+    const sent: Array<{ input: string; init: RequestInit }> = [];
+    const api = new ApiClient(
+      (input, init) => {
+        sent.push({ input, init });
+        return Promise.resolve(json(200, { items: [] }));
+      },
+      () => 'tfo_token',
+    );
+    expect(await api.get('/forms', { search: 'a b&c', workspace_id: undefined, page: 2, empty: '' })).toEqual(
+      {
+        items: [],
+      },
+    );
+    expect(sent[0].input).toBe('/forms?search=a+b%26c&page=2');
+    expect(sent[0].init.headers).toMatchObject({ authorization: 'Bearer tfo_token' });
+    expect(sent[0].init.credentials).toBe('omit');
+  });
+
+  it('sends no authorization without a token, and form-encodes OAuth posts', async () => {
+    const sent: RequestInit[] = [];
+    const api = new ApiClient(
+      (_input, init) => {
+        sent.push(init);
+        return Promise.resolve(json(200, {}));
+      },
+      () => undefined,
+    );
+    await api.get('/me');
+    await api.postForm('/oauth/revoke', { token: 't', client_id: 'formline-console' });
+    expect(sent[0].headers).not.toHaveProperty('authorization');
+    expect(sent[1]).toMatchObject({ method: 'POST', body: 'token=t&client_id=formline-console' });
+  });
+
+  it('turns an error body into words, with its code and the inputs that were wrong', async () => {
+    const api = new ApiClient(
+      () =>
+        Promise.resolve(
+          json(400, {
+            code: 'VALIDATION_ERROR',
+            description: 'The request is not valid.',
+            details: [
+              { code: 'TOO_BIG', description: 'at most 200', field: 'page_size', in: 'query' },
+              { nonsense: true },
+            ],
+          }),
+        ),
+      () => 't',
+    );
+    const error = await api.get('/forms').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(errorInWords(error)).toBe('The request is not valid. (VALIDATION_ERROR)');
+    expect((error as ApiError).details).toEqual(['page_size: at most 200']);
+  });
+
+  it('knows which answers end the sign-in', async () => {
+    const answer = (code: string) =>
+      new ApiClient(
+        () => Promise.resolve(json(401, { code, description: 'No.' })),
+        () => 't',
+      )
+        .get<never>('/me')
+        .catch((caught: unknown) => caught as ApiError);
+    expect((await answer('TOKEN_REVOKED')).endsSignIn).toBe(true);
+    expect((await answer('INVALID_TOKEN')).endsSignIn).toBe(true);
+    expect((await answer('FORBIDDEN')).endsSignIn).toBe(false);
+  });
+
+  it('says what happened when the answer is no JSON, or the server cannot be reached', async () => {
+    const html = new ApiClient(
+      () => Promise.resolve(new Response('<h1>Bad gateway</h1>', { status: 502 })),
+      () => 't',
+    );
+    expect(errorInWords(await html.get('/forms').catch((caught: unknown) => caught))).toBe(
+      'The server answered 502 without saying why. Try again in a moment. (HTTP_502)',
+    );
+    const away = new ApiClient(
+      () => Promise.reject(new TypeError('fetch failed')),
+      () => 't',
+    );
+    expect(errorInWords(await away.get('/forms').catch((caught: unknown) => caught))).toBe(
+      'The server could not be reached. Check the connection, then try again.',
+    );
+  });
+
+  it('bounds what the server says', async () => {
+    const api = new ApiClient(
+      () => Promise.resolve(json(500, { code: 'INTERNAL', description: 'x'.repeat(5000) })),
+      () => 't',
+    );
+    const error = (await api.get('/forms').catch((caught: unknown) => caught)) as ApiError;
+    expect(error.description.length).toBeLessThanOrEqual(501);
+  });
+});

@@ -1,0 +1,103 @@
+// The console's only way to the server: the public API on its own origin
+// (the page's policy allows no other), with the signed-in token. Every answer
+// that is not a success becomes an ApiError in words a person can act on,
+// from the API's error body `{code, description, details}`.
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly description: string,
+    readonly details: string[] = [],
+  ) {
+    super(description);
+  }
+
+  /** The token is no good any more (revoked, expired, unknown): sign in again. */
+  get endsSignIn(): boolean {
+    return ['AUTHENTICATION_FAILED', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED'].includes(this.code);
+  }
+}
+
+export type Query = Record<string, string | number | undefined>;
+type Send = (input: string, init: RequestInit) => Promise<Response>;
+
+// Texts from the server are shown as text nodes, never as markup, and bounded.
+const bounded = (text: string, length = 500) => (text.length > length ? `${text.slice(0, length)}…` : text);
+
+export class ApiClient {
+  constructor(
+    private readonly send: Send,
+    private readonly token: () => string | undefined,
+  ) {}
+
+  async get<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined && value !== '') search.set(name, String(value));
+    }
+    const token = this.token();
+    const address = search.size > 0 ? `${path}?${search.toString()}` : path;
+    return this.call<T>(address, {
+      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal,
+    });
+  }
+
+  /** A form-encoded POST, as the OAuth token and revocation endpoints take it. */
+  async postForm<T>(path: string, params: Record<string, string>): Promise<T> {
+    return this.call<T>(path, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params).toString(),
+    });
+  }
+
+  private async call<T>(address: string, init: RequestInit): Promise<T> {
+    let response: Response;
+    try {
+      response = await this.send(address, { ...init, credentials: 'omit', cache: 'no-store' });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      throw new ApiError(
+        0,
+        'NETWORK',
+        'The server could not be reached. Check the connection, then try again.',
+      );
+    }
+    const body: unknown = await response.json().catch(() => undefined);
+    if (response.ok) return body as T;
+    throw errorFrom(response.status, body);
+  }
+}
+
+function errorFrom(status: number, body: unknown): ApiError {
+  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const code = typeof fields.code === 'string' ? bounded(fields.code, 64) : `HTTP_${status}`;
+  const description =
+    typeof fields.description === 'string' && fields.description.trim() !== ''
+      ? bounded(fields.description)
+      : `The server answered ${status} without saying why. Try again in a moment.`;
+  const details = Array.isArray(fields.details)
+    ? fields.details
+        .slice(0, 5)
+        .map((detail: unknown) => {
+          const { field, description: what } = (detail ?? {}) as Record<string, unknown>;
+          if (typeof what !== 'string') return undefined;
+          return typeof field === 'string' && field
+            ? `${bounded(field, 100)}: ${bounded(what)}`
+            : bounded(what);
+        })
+        .filter((line): line is string => line !== undefined)
+    : [];
+  return new ApiError(status, code, description, details);
+}
+
+/** What to tell the person about a failure, in one sentence (the details apart). */
+export function errorInWords(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'NETWORK') return error.description;
+    if (error.code === 'RATE_LIMITED') return `Too many requests for now. ${error.description}`;
+    return `${error.description} (${error.code})`;
+  }
+  return 'Something went wrong in the console. Reload the page to try again.';
+}

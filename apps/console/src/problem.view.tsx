@@ -1,0 +1,19 @@
+import { ApiError, errorInWords } from './api.client';
+
+// A failure, said in words (the API's description and code, and what was
+// wrong with each input), announced to screen readers as it appears.
+export function ProblemView({ error }: { error: unknown }) {
+  const details = error instanceof ApiError ? error.details : [];
+  return (
+    <div class="problem" role="alert">
+      <p>{errorInWords(error)}</p>
+      {details.length > 0 && (
+        <ul>
+          {details.map((detail) => (
+            <li key={detail}>{detail}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
