@@ -192,61 +192,122 @@ describe('ResponseRepository against PostgreSQL', () => {
     });
   });
 
-  it('plans each run of the hot statements for the table as it is (a cached plan made while the table was small would read it whole)', async () => {
-    const { rows } = await responsesSqlPool(database.client).query<{ plan_cache_mode: string }>(
-      'SHOW plan_cache_mode',
-    );
+  it("plans each run of the hot statements for the tables as they are, and the row triggers' functions once", async () => {
+    const sql = responsesSqlPool(database.client);
+    const { rows } = await sql.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
     expect(rows[0].plan_cache_mode).toBe('force_custom_plan');
+    // Run once a row, they would otherwise plan their statements on every call.
+    const functions = await sql.query<{ proname: string; proconfig: string[] | null }>(
+      `SELECT proname, proconfig FROM pg_proc
+       WHERE proname LIKE 'response%' AND prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')`,
+    );
+    expect(functions.rows.length).toBeGreaterThanOrEqual(5);
+    for (const row of functions.rows) {
+      expect({ [row.proname]: row.proconfig }).toEqual({ [row.proname]: ['plan_cache_mode=auto'] });
+    }
   });
 
-  it('writes submissions that come together in one statement, each keeping its own answer', async () => {
-    const formOfBatch = 'form-batch';
+  // The sizes of the shared inserts `statements` saw, in order.
+  const insertSizes = (statements: jest.SpyInstance) =>
+    statements.mock.calls
+      .map(([query]) => query as unknown as { name?: string; values: unknown[][] })
+      .filter((query) => query.name === 'responses-insert-with-events')
+      .map((query) => query.values[0].length);
+
+  const storedOf = async (formId: string) =>
+    (
+      await database.client.response.findMany({
+        where: { formId },
+        select: { id: true },
+        orderBy: { id: 'asc' },
+      })
+    ).map((row) => row.id);
+
+  it('writes submissions that come together in one statement, a taken key left out with its event', async () => {
+    const form = 'form-batch-keys';
     const statements = jest.spyOn(responsesSqlPool(database.client), 'query');
     const together = [
-      newResponse({ id: 'b-1', submitted: 70, landed: 70 }, { formId: formOfBatch, idempotencyKey: 'kb' }),
-      // The same key as the first, in the same statement: left out, its writer looks again.
-      newResponse({ id: 'b-2', submitted: 71, landed: 71 }, { formId: formOfBatch, idempotencyKey: 'kb' }),
-      newResponse({ id: 'b-3', submitted: 72, landed: 72 }, { formId: formOfBatch }),
-      // A row the database refuses (a NUL character in a text column) fails only itself.
-      {
-        ...newResponse({ id: 'b-4', submitted: 73, landed: 73 }, { formId: formOfBatch }),
-        requestHash: 'bad\u0000',
-      },
-      newResponse({ id: 'b-5', submitted: 74, landed: 74 }, { formId: formOfBatch, progressKey: 'pk' }),
+      newResponse({ id: 'k-1', submitted: 70, landed: 70 }, { formId: form }),
+      newResponse({ id: 'k-2', submitted: 71, landed: 71 }, { formId: form, idempotencyKey: 'kb' }),
+      // The same key as the one before it, in the same statement: left out, its writer looks again.
+      newResponse({ id: 'k-3', submitted: 72, landed: 72 }, { formId: form, idempotencyKey: 'kb' }),
+      newResponse({ id: 'k-4', submitted: 73, landed: 73 }, { formId: form, progressKey: 'pk' }),
     ];
-    const outcomes = await Promise.allSettled(together.map((row) => repository.insertWithEvent(row)));
-    expect(outcomes.map((outcome) => outcome.status)).toEqual([
-      'fulfilled',
-      'fulfilled',
-      'fulfilled',
-      'rejected',
-      'fulfilled',
+    const answers = await Promise.all(together.map((row) => repository.insertWithEvent(row)));
+    const sizes = insertSizes(statements);
+    statements.mockRestore();
+    expect(answers.map((answer) => answer?.id ?? null)).toEqual([
+      together[0].built.event.event_id,
+      together[1].built.event.event_id,
+      null,
+      together[3].built.event.event_id,
     ]);
-    const answers = outcomes.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : 'failed'));
-    expect(answers[0]).toMatchObject({ id: together[0].built.event.event_id });
-    expect(answers[1]).toBeNull();
-    expect(answers[2]).toMatchObject({ id: together[2].built.event.event_id });
-    expect(answers[4]).toMatchObject({ id: together[4].built.event.event_id });
-    const stored = await database.client.response.findMany({
-      where: { formId: formOfBatch },
-      select: { id: true },
-      orderBy: { id: 'asc' },
-    });
-    expect(stored.map((row) => row.id)).toEqual(['b-1', 'b-3', 'b-5']);
+    // The first went alone; the three that came meanwhile shared one statement.
+    expect(sizes).toEqual([1, 3]);
+    expect(await storedOf(form)).toEqual(['k-1', 'k-2', 'k-4']);
     const events = await database.client.outboxEvent.findMany({
       where: { responseId: { in: together.map((row) => row.built.token) } },
       select: { responseId: true },
       orderBy: { responseId: 'asc' },
     });
-    expect(events.map((row) => row.responseId)).toEqual(['b-1', 'b-3', 'b-5']);
-    // The first went alone; the four that came meanwhile shared one statement,
-    // which the bad row failed; then each of those four went alone.
-    const insertSizes = statements.mock.calls
-      .map(([query]) => query as unknown as { name?: string; values: unknown[][] })
-      .filter((query) => query.name === 'responses-insert-with-events')
-      .map((query) => query.values[0].length);
-    expect(insertSizes).toEqual([1, 4, 1, 1, 1, 1]);
+    expect(events.map((row) => row.responseId)).toEqual(['k-1', 'k-2', 'k-4']);
+  });
+
+  it('tries the rows of a statement PostgreSQL refused for a row again alone: only that row fails', async () => {
+    const form = 'form-batch-refused';
+    const statements = jest.spyOn(responsesSqlPool(database.client), 'query');
+    const together = [
+      newResponse({ id: 'r-1', submitted: 80, landed: 80 }, { formId: form }),
+      newResponse({ id: 'r-2', submitted: 81, landed: 81 }, { formId: form }),
+      // A NUL character in a text column: PostgreSQL refuses the statement.
+      {
+        ...newResponse({ id: 'r-3', submitted: 82, landed: 82 }, { formId: form }),
+        requestHash: 'bad\u0000',
+      },
+      newResponse({ id: 'r-4', submitted: 83, landed: 83 }, { formId: form }),
+    ];
+    const outcomes = await Promise.allSettled(together.map((row) => repository.insertWithEvent(row)));
+    const sizes = insertSizes(statements);
     statements.mockRestore();
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ]);
+    expect(sizes).toEqual([1, 3, 1, 1, 1]);
+    expect(await storedOf(form)).toEqual(['r-1', 'r-2', 'r-4']);
+  });
+
+  it('fails every row of a statement whose outcome is unknown (the connection lost), and tries none again', async () => {
+    const form = 'form-batch-lost';
+    const pool = responsesSqlPool(database.client);
+    const original = Object.getOwnPropertyDescriptor(pool, 'query');
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
+    const sizes: number[] = [];
+    // The shared statement commits, and its answer is lost on the way back.
+    const answerLost = async (...args: unknown[]): Promise<unknown> => {
+      const [config] = args as [{ name?: string; values: unknown[][] }];
+      const shared = config.name === 'responses-insert-with-events';
+      if (shared) sizes.push(config.values[0].length);
+      const answer = await query(...args);
+      if (shared && config.values[0].length > 1) throw new Error('Connection terminated unexpectedly');
+      return answer;
+    };
+    pool.query = answerLost as never;
+    try {
+      const together = [1, 2, 3].map((n) =>
+        newResponse({ id: `l-${n}`, submitted: 90 + n, landed: 90 + n }, { formId: form }),
+      );
+      const outcomes = await Promise.allSettled(together.map((row) => repository.insertWithEvent(row)));
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'rejected']);
+    } finally {
+      if (original) Object.defineProperty(pool, 'query', original);
+      else delete (pool as { query?: unknown }).query;
+    }
+    expect(sizes).toEqual([1, 2]);
+    // Written once each, never again under another token.
+    expect(await storedOf(form)).toEqual(['l-1', 'l-2', 'l-3']);
   });
 
   it("deletes only the account's own responses of the form", async () => {

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import pg from 'pg';
 import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool, StatementBatch } from '@formline/db';
 import { insertResponsesWithEventsSql, insertResponseWithEventSql } from './response-insert.statements';
@@ -90,14 +91,17 @@ export class ResponseRepository {
     return outcome === 'written' ? event : null;
   }
 
-  // One statement for the rows that came together. Should it fail, each row
-  // is tried again alone, so that a row the database refuses fails only its
-  // own submission.
+  // One statement for the rows that came together. Should PostgreSQL refuse
+  // it for what a row holds, each row is tried again alone, so that such a row
+  // fails only its own submission; the refused statement wrote nothing. Any
+  // other failure (the connection lost, a timeout) fails them all: the
+  // statement may have committed, and a row written again under a new token
+  // would be a response stored twice.
   private async insertShared(rows: PendingInsert[]): Promise<InsertOutcome[]> {
     try {
       return await this.insertRows(rows);
     } catch (error) {
-      if (rows.length === 1) return [{ failed: error }];
+      if (rows.length === 1 || !isRefusalOfData(error)) return rows.map(() => ({ failed: error }));
       return Promise.all(
         rows.map((row) =>
           this.insertRows([row]).then(
@@ -394,6 +398,13 @@ function outboxRowOf(response: NewResponse): OutboxRow {
     payload: response.json.event,
     requestId: response.requestId ?? null,
   };
+}
+
+// PostgreSQL's answer that a value is wrong (SQLSTATE class 22, data
+// exception) or breaks a constraint (class 23): given about what a row holds,
+// after which the statement wrote nothing.
+function isRefusalOfData(error: unknown): boolean {
+  return error instanceof pg.DatabaseError && /^2[23]/.test(error.code ?? '');
 }
 
 // PostgreSQL's 23505: from pg itself, as Prisma's P2002, or as a raw

@@ -80,10 +80,11 @@ describe('StatementBatch', () => {
       const statement = manualStatement();
       const batch = new StatementBatch(statement.run, String, { lingerMs: 100, maxRows: 3 });
       const first = [1, 2].map((row) => batch.submit(row));
-      await jest.advanceTimersByTimeAsync(99);
+      await jest.advanceTimersByTimeAsync(50);
       expect(statement.batches).toEqual([]);
       const third = batch.submit(3);
-      await jest.advanceTimersByTimeAsync(1);
+      // maxRows are there: the statement goes at once, before the wait is over.
+      await jest.advanceTimersByTimeAsync(0);
       expect(statement.batches).toEqual([[1, 2, 3]]);
       statement.endNext();
       expect(await Promise.all([...first, third])).toEqual(['answer 1', 'answer 2', 'answer 3']);
@@ -96,6 +97,14 @@ describe('StatementBatch', () => {
       ]);
       statement.endNext();
       expect(await Promise.all(full)).toHaveLength(3);
+      // A lone row waits the whole lingerMs, then goes.
+      const lone = batch.submit(7);
+      await jest.advanceTimersByTimeAsync(99);
+      expect(statement.batches).toHaveLength(2);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(statement.batches.at(-1)).toEqual([7]);
+      statement.endNext();
+      expect(await lone).toBe('answer 7');
     } finally {
       jest.useRealTimers();
     }
