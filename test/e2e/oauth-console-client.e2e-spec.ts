@@ -88,6 +88,25 @@ describe("the console's public OAuth client", () => {
     expect(elsewhere.status).toBe(400);
   });
 
+  it('refuses the console a scope its screens do not use, and issues no code', async () => {
+    const page = await openAuthorizePage(
+      authorizeUrl('us', {
+        scope: 'forms:read forms:write',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    expect(page.status).toBe(200);
+    const answer = await submitConsent(page, {
+      email: owner.email,
+      password: owner.password,
+      decision: 'allow',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.location).toBeUndefined();
+    expect(answer.html).toContain('may not ask for forms:write');
+  });
+
   it('exchanges a code only with its verifier, without a secret, and gives no refresh token', async () => {
     const pkce = pkcePair();
     const issued = await code('us', pkce.challenge);

@@ -7,6 +7,8 @@ export interface OAuthClient {
   redirectUris: string[];
   /** No secret (a browser app): it must use PKCE, and gets no refresh token. */
   publicClient: boolean;
+  /** The scopes it may ask for; any, when unset (an account's application). */
+  scopes?: readonly string[];
 }
 
 // The deployment's own OAuth clients, known from its configuration rather
@@ -24,6 +26,7 @@ export function firstPartyClients(config: { BASE_URL: string; EU_BASE_URL: strin
       name: consoleClient.name,
       redirectUris: [...new Set([consoleRedirectUri(baseUrls.us), consoleRedirectUri(baseUrls.eu)])],
       publicClient: true,
+      scopes: consoleClient.scopes,
     },
   ];
 }

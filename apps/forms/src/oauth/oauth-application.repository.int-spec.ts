@@ -108,6 +108,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
       name: 'Formline console',
       redirectUris: ['https://api.example/console', 'https://eu.api.example/console'],
       publicClient: true,
+      scopes: ['accounts:read', 'forms:read', 'workspaces:read'],
     };
     expect(await applications.findClient('formline-console')).toEqual(expected);
     await applications.ensureFirstParty('formline-console');
@@ -126,6 +127,18 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
     ]);
     // It is no account's application.
     expect(await applications.list(ada)).toEqual([]);
+  });
+
+  it('takes no row without a secret for a public client: only the configuration names those', async () => {
+    await register(ada, 'client-1', 's3cret');
+    await accounts.client.oAuthApplication.update({
+      where: { id: 'client-1' },
+      data: { clientSecretHash: null },
+    });
+    expect(await applications.findClient('client-1')).toMatchObject({ publicClient: false });
+    await expect(applications.authenticateClient('client-1', undefined)).rejects.toMatchObject({
+      code: ErrorCode.InvalidClient,
+    });
   });
 
   it('authenticates a public client by its id alone, and refuses it with a secret; a confidential one needs its secret', async () => {

@@ -91,7 +91,9 @@ export class OAuthApplicationRepository {
       INSERT INTO oauth_applications (id, name, redirect_uris)
       VALUES (${client.id}, ${client.name}, ${client.redirectUris})
       ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, redirect_uris = EXCLUDED.redirect_uris
-      WHERE oauth_applications.account_id IS NULL`;
+      WHERE oauth_applications.account_id IS NULL
+        AND (oauth_applications.name, oauth_applications.redirect_uris)
+            IS DISTINCT FROM (EXCLUDED.name, EXCLUDED.redirect_uris)`;
   }
 
   // Client authentication at the token and revocation endpoints (RFC 6749
@@ -120,18 +122,12 @@ export class OAuthApplicationRepository {
   }
 }
 
-function asClient(row: {
-  id: string;
-  name: string;
-  redirectUris: string[];
-  clientSecretHash: string | null;
-}): OAuthClient {
-  return {
-    id: row.id,
-    name: row.name,
-    redirectUris: row.redirectUris,
-    publicClient: row.clientSecretHash === null,
-  };
+// An account's application: always a confidential client. The deployment's
+// public clients are known from its configuration (firstParty), never from a
+// row, so a row that lost its secret some other way (nothing in the database
+// forbids it) is authenticated by no secret rather than by none.
+function asClient(row: { id: string; name: string; redirectUris: string[] }): OAuthClient {
+  return { id: row.id, name: row.name, redirectUris: row.redirectUris, publicClient: false };
 }
 
 function present(row: {

@@ -45,6 +45,7 @@ export class OAuthAuthorizationHandler {
     if (client.publicClient && request.scopes.includes('offline')) {
       throw new DomainError(ErrorCode.InvalidRequest, 'This application gets no refresh token (offline).');
     }
+    refuseScopesBeyond(client, request.scopes);
     const owner = await this.credentials.authenticate(request.email, request.password);
     await this.applications.ensureFirstParty(client.id);
     await this.grants.createCode({
@@ -68,5 +69,14 @@ export class OAuthAuthorizationHandler {
       throw new DomainError(ErrorCode.InvalidRequest, 'redirect_uri is not registered for this application.');
     }
     return client;
+  }
+}
+
+// The deployment's own clients ask only for what their screens use (least
+// privilege): a page that asks for more is not theirs.
+function refuseScopesBeyond(client: OAuthClient, scopes: readonly string[]): void {
+  const beyond = client.scopes ? scopes.filter((scope) => !client.scopes?.includes(scope)) : [];
+  if (beyond.length > 0) {
+    throw new DomainError(ErrorCode.InvalidScope, `This application may not ask for ${beyond.join(', ')}.`);
   }
 }

@@ -119,7 +119,12 @@ export async function readAuthorizationRequest(
 export function pageErrorFrom(error: unknown): unknown {
   if (
     error instanceof DomainError &&
-    [ErrorCode.InvalidClient, ErrorCode.InvalidRequest, ErrorCode.ValidationError].includes(error.code)
+    [
+      ErrorCode.InvalidClient,
+      ErrorCode.InvalidRequest,
+      ErrorCode.InvalidScope,
+      ErrorCode.ValidationError,
+    ].includes(error.code)
   ) {
     return new AuthorizationPageError(400, error.description);
   }

@@ -11,7 +11,7 @@ import { Streams } from '@formline/contracts';
 import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
 import { recordOutboxDeadLetters, recordOutboxFastPathMissed, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
-import { type OutboxRow, OutboxRepository } from './outbox.repository';
+import { markLingerMs, type OutboxRow, OutboxRepository } from './outbox.repository';
 
 /** What the relay needs of JetStream. */
 export interface OutboxPublisher {
@@ -69,8 +69,8 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   // Fast-path publishes under way, awaited at shutdown.
   private readonly publishing = new Set<Promise<void>>();
   // How long a new row is left to its writer's fast path: its publish's
-  // timeout, and the mark's wait for a connection. Should the poller relay it too, the message
-  // id is the same and JetStream keeps one.
+  // timeout, and the mark's wait for others and for a connection. Should the
+  // poller relay it too, the message id is the same and JetStream keeps one.
   private readonly fastPathGraceMs: number;
 
   constructor(
@@ -79,7 +79,7 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
     this.link = new NatsLink(nats);
-    this.fastPathGraceMs = config.OUTBOX_PUBLISH_TIMEOUT_MS + config.DATABASE_POOL_TIMEOUT_MS;
+    this.fastPathGraceMs = config.OUTBOX_PUBLISH_TIMEOUT_MS + config.DATABASE_POOL_TIMEOUT_MS + markLingerMs;
   }
 
   async onApplicationBootstrap(): Promise<void> {

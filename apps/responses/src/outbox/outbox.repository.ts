@@ -36,7 +36,7 @@ const pending = 'published_at IS NULL AND dead_lettered_at IS NULL';
 type Tx = Pick<ResponsesPrismaClient, '$executeRaw'>;
 
 // How long a mark waits for others to share its statement (markPublishedNow).
-const markLingerMs = 100;
+export const markLingerMs = 100;
 
 // The SQL of the outbox table (outbox_events), for the relay. Rows are claimed
 // by id alone (FOR UPDATE SKIP LOCKED in a transaction, so replicas never take
