@@ -101,8 +101,11 @@ describe('operability', () => {
         }
         expect([route, scope]).toEqual([route, expect.stringMatching(/^\w+:(read|write)$/)]);
       }
-      // Open: the OAuth endpoints and the respondent's page (public forms only).
+      // Open: the OAuth endpoints, the respondent's page (public forms only)
+      // and the console's files (it signs in itself).
       expect(open.sort()).toEqual([
+        'get /console',
+        'get /console/assets/{file}',
         'get /oauth/authorize',
         'get /to/assets/{file}',
         'get /to/{form_id}',
