@@ -1,6 +1,6 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import { ApiOperation, Public } from '@formline/http-edge';
-import { consoleAsset, consoleFiles } from './console-assets';
+import { builtAsset, builtBrowserFiles, sendBuiltAsset } from '../browser-files/built-browser-files';
 
 interface FileReply {
   status(code: number): FileReply;
@@ -58,7 +58,7 @@ export class ConsoleController {
       .header('x-content-type-options', 'nosniff')
       // The sign-in's code comes back in the page's address: never handed on.
       .header('referrer-policy', 'no-referrer')
-      .send(consoleFiles().page);
+      .send(consolePage());
   }
 
   @Get('assets/:file')
@@ -73,15 +73,14 @@ export class ConsoleController {
     },
   })
   asset(@Param('file') file: string, @Res() reply: FileReply): void {
-    const asset = consoleAsset(consoleFiles(), file);
+    const asset = builtAsset(builtBrowserFiles('console'), file);
     if (!asset) return notFound(reply);
-    reply
-      .status(200)
-      .header('content-type', asset.contentType)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      // An SVG opened on its own is a document: it may run nothing and load nothing.
-      .header('content-security-policy', "default-src 'none'")
-      .send(asset.body);
+    sendBuiltAsset(reply, asset);
   }
+}
+
+function consolePage(): Buffer {
+  const { page } = builtBrowserFiles('console');
+  if (!page) throw new Error('the console was built without its page (dist/apps/console/index.html)');
+  return page;
 }

@@ -22,7 +22,7 @@ import {
   respondentPage,
   withFormMessages,
 } from '@formline/respondent-page';
-import { pageAsset, pageAssets } from './page-assets';
+import { builtAsset, builtBrowserFiles, sendBuiltAsset } from '../browser-files/built-browser-files';
 
 interface PageReply {
   status(code: number): PageReply;
@@ -103,7 +103,7 @@ export class RespondentPageController {
     };
     const language = settings.language ?? definition.language;
     const texts = withFormMessages(pageTexts(language), definition.messages);
-    const assets = pageAssets();
+    const assets = builtBrowserFiles('respondent-web').byRole;
     const rendered = respondentPage({
       head: {
         title: settings.meta?.title ?? definition.title,
@@ -159,7 +159,7 @@ export class RespondentPageController {
     },
   })
   asset(@Param('file') file: string, @Res() reply: PageReply): void {
-    const asset = pageAsset(pageAssets(), file);
+    const asset = builtAsset(builtBrowserFiles('respondent-web'), file);
     if (!asset) {
       const missing = missingFormPage(pageTexts(undefined));
       this.send(reply, 404, missing.html, {
@@ -168,14 +168,7 @@ export class RespondentPageController {
       });
       return;
     }
-    reply
-      .status(200)
-      .header('content-type', asset.contentType)
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      // An SVG opened on its own is a document: it may run nothing and load nothing.
-      .header('content-security-policy', "default-src 'none'")
-      .send(asset.body);
+    sendBuiltAsset(reply, asset);
   }
 
   private async findPublic(formId: string, requestId: string): Promise<FormPage | undefined> {
