@@ -10,6 +10,11 @@ describe('the home page of a base address', () => {
     expect(homePageHtml({ region: 'us', demoFormId: '' })).not.toContain('Try a form');
   });
 
+  it("links the owner's console", () => {
+    expect(homeDocument({ region: 'us', demoFormId: '' }).console).toBe('/console');
+    expect(homePageHtml({ region: 'us', demoFormId: '' })).toContain('<a href="/console">/console</a>');
+  });
+
   it('escapes what it writes into the page', () => {
     const html = homePageHtml({ region: 'us', demoFormId: '"><script>x</script>' });
     expect(html).not.toContain('<script>');

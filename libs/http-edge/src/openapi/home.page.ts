@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 // GET /: what someone who opens a base address sees. A browser gets a short
 // page, an API client (anything that does not ask for HTML) the same as JSON:
-// what this is, which region answers, where the API is described, how a
-// form's page is reached, and a form to try when one is configured
+// what this is, which region answers, where the API is described, where the
+// owner's console is, how a form's page is reached, and a form to try when one is configured
 // (DEMO_FORM_ID; `npm start` names its demo form). Served by the edge itself,
 // public, without asking any service.
 
@@ -19,6 +19,7 @@ export interface HomeDocument {
   region: string;
   documentation: string;
   openapi: string;
+  console: string;
   respondent_page: string;
   demo_form: string | null;
 }
@@ -30,6 +31,7 @@ export function homeDocument(settings: HomeSettings): HomeDocument {
     region: settings.region,
     documentation: '/docs',
     openapi: '/openapi.json',
+    console: '/console',
     respondent_page: '/to/{form_id}',
     demo_form: settings.demoFormId ? `/to/${encodeURIComponent(settings.demoFormId)}` : null,
   };
@@ -61,6 +63,7 @@ export function homePageHtml(settings: HomeSettings): string {
 <ul>
 <li>The API, to read: <a href="${home.documentation}">${home.documentation}</a></li>
 <li>The API, as OpenAPI 3.1: <a href="${home.openapi}">${home.openapi}</a></li>
+<li>The owner's console, to sign in: <a href="${home.console}">${home.console}</a></li>
 <li>A form's page for respondents: <code>${home.respondent_page}</code></li>
 ${demo}
 </ul>
