@@ -57,7 +57,8 @@ export default tseslint.config(
   },
   // Tests run in Node under Jest whatever their project's platform, and set up
   // what they test with the test and operator libraries; a project's build
-  // script (a browser project's bundle.mjs) runs in Node at build time.
+  // script (a browser project's bundle.mjs) runs in Node at build time, with
+  // the build's shared steps (tools/build).
   {
     files: [...testFiles, 'apps/*/bundle.mjs'],
     rules: {

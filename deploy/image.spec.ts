@@ -134,6 +134,7 @@ describe('the Dockerfile', () => {
       'apps/gateway/src/main.ts',
       'libs/ops/src/index.ts',
       'tools/build.mjs',
+      'tools/build/browser-bundle.mjs',
       'package-lock.json',
       // The respondent page's browser build and its data, built inside the image.
       'apps/respondent-web/bundle.mjs',

@@ -5,10 +5,11 @@ import { builtinModules } from 'node:module';
 import { findProjects } from './module-boundaries.rule.mjs';
 
 // Kind: apps import only libs (never another app), libs only libs, tools and
-// tests libs and tools.
-const kindConstraints = [
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib'] },
-  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib'] },
+// tests libs and tools. A test, or a project's build script, may also use the
+// tools (`tests`: the build's shared steps, the seed, ...).
+const kindConstraints = (tests) => [
+  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:lib', ...(tests ? ['type:tool'] : [])] },
+  { sourceTag: 'type:lib', onlyDependOnLibsWithTags: ['type:lib', ...(tests ? ['type:tool'] : [])] },
   { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
   { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['type:lib', 'type:tool'] },
 ];
@@ -74,5 +75,5 @@ export function depConstraints({ tests, workspaceRoot }) {
       onlyDependOnLibsWithTags: [scope, sharedScope, ...alsoAllowed],
     })),
   ];
-  return [...kindConstraints, ...scopeConstraints, ...(tests ? [] : platformConstraints)];
+  return [...kindConstraints(tests), ...scopeConstraints, ...(tests ? [] : platformConstraints)];
 }
