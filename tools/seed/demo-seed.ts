@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createAccount, mintPersonalAccessToken } from '@formline/admin';
 import { regions, type Region } from '@formline/contracts';
 import type { GlobalDb, GlobalPrismaClient } from '@formline/db';
@@ -70,5 +70,7 @@ export async function seedDemo(db: GlobalPrismaClient, tokensFile: string): Prom
   }
   known.passwords = passwords;
   writeFileSync(tokensFile, JSON.stringify(known, null, 2), { mode: 0o600 });
+  // `mode` applies only to a new file: one written before passwords were kept tightens too.
+  chmodSync(tokensFile, 0o600);
   return demo;
 }

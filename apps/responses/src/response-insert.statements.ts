@@ -27,13 +27,3 @@ export const insertResponsesWithEventsSql = `WITH input AS (
   SELECT i.event_id, i.subject, i.event_payload::json, i.request_id, r.id, ${utcNow}
   FROM response r JOIN input i ON i.id = r.id
   RETURNING response_id AS id`;
-
-// One response with its event, as the transaction that also marks its
-// uploads writes it (a response with files, which is rare).
-export const insertResponseWithEventSql = `WITH response AS (
-     INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload,
-       search_text, idempotency_key, request_hash, request_id, response_type, progress_key, answered_fields, created_at)
-     VALUES ($1, $2, $3, $4::timestamp, $5::timestamp, $6::json, $7, $8, $9, $10, $14, $15, $16::text[], ${utcNow})
-     RETURNING id)
-   INSERT INTO outbox_events (id, subject, payload, request_id, response_id, created_at)
-   SELECT $11, $12, $13::json, $10, $1, ${utcNow} FROM response`;

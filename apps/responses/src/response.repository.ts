@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool, StatementBatch } from '@formline/db';
-import { insertResponsesWithEventsSql, insertResponseWithEventSql } from './response-insert.statements';
+import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import type { BuiltResponse } from './submission/response.builder';
@@ -49,8 +49,8 @@ interface PendingInsert {
 // failure of its own statement.
 type InsertOutcome = 'written' | 'key-taken' | { failed: unknown };
 
-// At most this many characters of responses and events in one insert: a
-// statement of many large responses would hold them all in memory at once.
+// At most this many characters of responses, events and search texts in one
+// insert: a statement of many large responses would hold them all in memory.
 const insertMaxChars = 4 * 1024 * 1024;
 
 type Row = { id: string; responseType: string; submittedAt: Date; landedAt: Date; payload: unknown };
@@ -66,7 +66,8 @@ export class ResponseRepository {
     {
       maxRows: 100,
       maxWeight: insertMaxChars,
-      weightOf: (row) => row.response.json.resource.length + row.response.json.event.length,
+      weightOf: ({ response }) =>
+        response.json.resource.length + response.json.event.length + response.built.searchText.length,
     },
   );
 
@@ -114,72 +115,33 @@ export class ResponseRepository {
   }
 
   private async insertRows(rows: PendingInsert[]): Promise<InsertOutcome[]> {
-    const column = <T>(of: (row: PendingInsert) => T) => rows.map(of);
     // Plain SQL on Prisma's own pool: Prisma's runtime around this one
     // statement cost more CPU than the statement.
     const { rows: written } = await responsesSqlPool(this.db).query<{ id: string }>({
       name: 'responses-insert-with-events',
       text: insertResponsesWithEventsSql,
-      values: [
-        column((r) => r.response.built.token),
-        column((r) => r.response.formId),
-        column((r) => r.response.accountId),
-        // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
-        column((r) => r.response.built.landedAt.toISOString()),
-        column((r) => r.response.built.submittedAt.toISOString()),
-        column((r) => r.response.json.resource),
-        column((r) => r.response.built.searchText),
-        column((r) => r.response.idempotencyKey ?? null),
-        column((r) => r.response.requestHash),
-        column((r) => r.event.requestId),
-        column((r) => r.event.id),
-        column((r) => r.event.subject),
-        column((r) => r.event.payload),
-        column((r) => r.response.built.responseType),
-        column((r) => r.response.progressKey ?? null),
-        // Given here, the database need not read them out of the payload again.
-        column((r) => JSON.stringify(r.response.built.answeredFields)),
-      ],
+      values: insertColumns(rows),
     });
     const ids = new Set(written.map((row) => row.id));
     return rows.map((row) => (ids.has(row.response.built.token) ? 'written' : 'key-taken'));
   }
 
-  // A response with files: the uploads it holds are marked in the same transaction.
+  // A response with files: the same statement, for its row alone, in a
+  // transaction that also marks the uploads it holds.
   private async insertWithUploads(
     response: NewResponse,
     event: OutboxRow,
     fileNames: readonly string[],
   ): Promise<OutboxRow | null> {
-    const { built } = response;
-    try {
-      await this.db.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(
-          insertResponseWithEventSql,
-          built.token,
-          response.formId,
-          response.accountId,
-          built.landedAt.toISOString(),
-          built.submittedAt.toISOString(),
-          response.json.resource,
-          built.searchText,
-          response.idempotencyKey ?? null,
-          response.requestHash,
-          event.requestId,
-          event.id,
-          event.subject,
-          event.payload,
-          built.responseType,
-          response.progressKey ?? null,
-          built.answeredFields,
-        );
-        await UploadRepository.attach(tx, response.formId, built.token, fileNames);
-      });
+    return this.db.$transaction(async (tx) => {
+      const written = await tx.$queryRawUnsafe<{ id: string }[]>(
+        insertResponsesWithEventsSql,
+        ...insertColumns([{ response, event }]),
+      );
+      if (written.length === 0) return null;
+      await UploadRepository.attach(tx, response.formId, response.built.token, fileNames);
       return event;
-    } catch (error) {
-      if (isUniqueViolation(error) && (response.idempotencyKey || response.progressKey)) return null;
-      throw error;
-    }
+    });
   }
 
   findByProgressKey(formId: string, progressKey: string): Promise<ProgressRow | null> {
@@ -391,6 +353,31 @@ export function isFiltered(query: ResponseQuery): boolean {
 
 // The event row a write stores, as the relay publishes it: the payload text
 // is stored as it is (a json column keeps its text), so both are the same bytes.
+// The shared insert's parameters: one array a column, row i of each for row i.
+function insertColumns(rows: readonly PendingInsert[]): unknown[][] {
+  const column = <T>(of: (row: PendingInsert) => T) => rows.map(of);
+  return [
+    column((r) => r.response.built.token),
+    column((r) => r.response.formId),
+    column((r) => r.response.accountId),
+    // timestamp columns hold UTC: an ISO string's zone is dropped as it is cast.
+    column((r) => r.response.built.landedAt.toISOString()),
+    column((r) => r.response.built.submittedAt.toISOString()),
+    column((r) => r.response.json.resource),
+    column((r) => r.response.built.searchText),
+    column((r) => r.response.idempotencyKey ?? null),
+    column((r) => r.response.requestHash),
+    column((r) => r.event.requestId),
+    column((r) => r.event.id),
+    column((r) => r.event.subject),
+    column((r) => r.event.payload),
+    column((r) => r.response.built.responseType),
+    column((r) => r.response.progressKey ?? null),
+    // Given here, the database need not read them out of the payload again.
+    column((r) => JSON.stringify(r.response.built.answeredFields)),
+  ];
+}
+
 function outboxRowOf(response: NewResponse): OutboxRow {
   return {
     id: response.built.event.event_id,
