@@ -52,7 +52,11 @@ export class BufferedLines implements pino.DestinationStream {
     this.out.write(batch);
   }
 
-  /** Writes everything gathered or under way before returning (at exit). */
+  /**
+   * Writes everything gathered before returning (at exit). A batch the writer
+   * already has under way is finished by its thread, not here: at a normal exit
+   * Node waits for it; only process.exit() in that instant can cut it.
+   */
   flushSync(): void {
     this.flush();
     try {
