@@ -12,6 +12,27 @@ describe('GracefulNatsServer', () => {
     expect(own.waitForGracePeriod).not.toBe(base.waitForGracePeriod);
   });
 
+  it('says it has started only once NATS has answered after its subscriptions', async () => {
+    const server = new GracefulNatsServer({ servers: ['nats://127.0.0.1:1'] }, () => 0, 60_000);
+    const subscribed: string[] = [];
+    let answer = () => undefined as void;
+    const client = {
+      subscribe: (subject: string) => subscribed.push(subject),
+      flush: () => new Promise<void>((resolve) => (answer = resolve)),
+    };
+    server.addHandler('a.subject', () => Promise.resolve('reply'), false);
+    let started = false;
+    (server as unknown as { natsClient: typeof client }).natsClient = client;
+    server.start(() => (started = true));
+    await Promise.resolve();
+    expect(subscribed).toEqual(['a.subject']);
+    expect(started).toBe(false);
+    answer();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(started).toBe(true);
+  });
+
   it('does not wait when nothing is in work', async () => {
     jest.useFakeTimers();
     let done = false;

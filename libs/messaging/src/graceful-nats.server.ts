@@ -1,4 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
+import type { NatsConnection } from '@nats-io/transport-node';
 
 type NatsServerOptions = ConstructorParameters<typeof ServerNats>[0];
 
@@ -20,13 +21,37 @@ export async function waitWhileInFlight(inFlight: () => number, graceMs: number)
 // the same way and then waits only while requests are in work (counted by the
 // in-flight limit every service has), up to the same grace period; their
 // replies go out before the connection closes, as the close flushes them.
+//
+// It also starts only once NATS holds its subscriptions. Nest's server reports
+// itself listening as soon as it has sent them, and NATS reads a subscription
+// from one connection and a request from another in no set order: a request
+// sent the moment a replica said it was started (a test, a rollout's readiness
+// check, a caller waiting for it) could find no responder and answer 503. A
+// flush (a round trip to NATS) after subscribing closes that window.
 export class GracefulNatsServer extends ServerNats {
+  private subscribedOn?: Pick<NatsConnection, 'flush'>;
+
   constructor(
     options: NatsServerOptions,
     readonly inFlight: () => number,
     readonly graceMs: number,
   ) {
     super({ ...options, gracefulShutdown: true, gracePeriod: graceMs });
+  }
+
+  override bindEvents(client: Pick<NatsConnection, 'flush'>): void {
+    super.bindEvents(client);
+    this.subscribedOn = client;
+  }
+
+  override start(callback: (error?: unknown) => void): void {
+    super.start((error?: unknown) => {
+      if (error || !this.subscribedOn) return callback(error);
+      this.subscribedOn.flush().then(
+        () => callback(),
+        (flushError: unknown) => callback(flushError),
+      );
+    });
   }
 }
 
