@@ -103,3 +103,72 @@ describe('file roles', () => {
     expect({ misnamed, long }).toEqual({ misnamed: [], long: [] });
   });
 });
+
+// Background work has three kinds, each with one suffix and one runner
+// (docs/architecture.md, "Background work"): a job on a BackgroundLoop, a
+// consumer of a stream, a BullMQ queue worker. Each file of those kinds in an
+// app is a row of that page's table, so the page cannot drift from the code.
+describe('background work', () => {
+  const appSources = sources.filter(({ file }) => file.startsWith('apps/'));
+  const runners = /\bnew (BackgroundRounds|RetentionPruner|LeasedJobRunner|FormPurgeRunner)\b/;
+  const streamConsumers = /\bnew DurableEventConsumer\b|\.consume\(/;
+  const queueWorkers = /\bcreateDeliveryWorker\(|\bnew Worker\b/;
+  const kinds = [
+    { suffix: '.job.ts', does: runners, what: 'a job runs on a BackgroundLoop runner' },
+    { suffix: '.consumer.ts', does: streamConsumers, what: 'a consumer takes a stream' },
+    { suffix: '.worker.ts', does: queueWorkers, what: 'a worker takes a BullMQ queue' },
+  ];
+
+  it('puts each kind in a file of its suffix, and each such file does that kind of work', () => {
+    const misplaced = appSources.flatMap(({ file, text }) =>
+      kinds.flatMap(({ suffix, does, what }) => {
+        if (does.test(text) && !file.endsWith(suffix)) return [`${file}: ${what}, in a *${suffix}`];
+        if (file.endsWith(suffix) && !does.test(text))
+          return [`${file}: *${suffix} is for work where ${what}`];
+        return [];
+      }),
+    );
+    expect(misplaced).toEqual([]);
+  });
+
+  it('names a job class after its file, started and stopped by the service', () => {
+    const wrong = appSources
+      .filter(({ file }) => file.endsWith('.job.ts'))
+      .flatMap(({ file, text }) => {
+        const what = path
+          .basename(file, '.job.ts')
+          .split(/[-.]/)
+          .map((word) => word[0].toUpperCase() + word.slice(1))
+          .join('');
+        return [
+          ...(text.includes(`export class ${what}Job `) ? [] : [`${file}: exports no class ${what}Job`]),
+          ...(/onApplicationBootstrap\(/.test(text) && /onApplicationShutdown\(/.test(text)
+            ? []
+            : [`${file}: starts or stops outside Nest's hooks`]),
+        ];
+      });
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps the runners in libs/db/src/background, and retired suffixes out', () => {
+    const stray = sources
+      .filter(
+        ({ file, text }) =>
+          (/extends BackgroundLoop\b/.test(text) && !file.startsWith('libs/db/src/background/')) ||
+          /\.(relay|retention|runner|poller|loop)\.ts$/.test(file),
+      )
+      .map(({ file }) => file)
+      .filter((file) => !file.startsWith('libs/db/src/background/'));
+    expect(stray).toEqual([]);
+  });
+
+  it('names every job, consumer and queue worker of the apps in the architecture page', () => {
+    const page = readFileSync(path.join(root, 'docs', 'architecture.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Background work'), page.indexOf('## The map'));
+    const unnamed = appSources
+      .map(({ file }) => file)
+      .filter((file) => kinds.some(({ suffix }) => file.endsWith(suffix)))
+      .filter((file) => !section.includes(`\`${file.split('/src/')[1]}\``));
+    expect(unnamed).toEqual([]);
+  });
+});

@@ -125,7 +125,7 @@ describe('the Nx workspace', () => {
         'show',
         'projects',
         '--affected',
-        '--files=apps/responses/src/outbox/outbox.relay.ts',
+        '--files=apps/responses/src/outbox/outbox-relay.job.ts',
         '--withTarget=test-int',
         '--json',
       ),

@@ -5,7 +5,7 @@ import { callApi, eventuallyStreamEvents, useTestRegions } from '@formline/testi
 // The outbox: a submission's event reaches JetStream once its response is
 // stored, whatever happens to NATS in between. The relay's own cases (re-publish
 // after a crash, rows it cannot publish, retention) are its integration spec's
-// (apps/responses/src/outbox/outbox.relay.int-spec.ts).
+// (apps/responses/src/outbox/outbox-relay.job.int-spec.ts).
 describe('submission events through the outbox', () => {
   const fixture = useTestRegions({
     regions: ['us'],

@@ -118,7 +118,7 @@ export class FormRepository {
   }
 
   // The form goes, and in the same transaction the record that its region
-  // must purge its data (form_deletions, relayed by FormDeletionRelay): no
+  // must purge its data (form_deletions, relayed by FormDeletionRelayJob): no
   // crash can leave a form deleted whose data is never purged.
   async delete(accountId: string, formId: string, region: Region): Promise<boolean> {
     return this.db.$transaction(async (tx) => {

@@ -18,7 +18,7 @@ import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
-import { FormDeletionRelay } from './deletion/form-deletion.relay';
+import { FormDeletionRelayJob } from './deletion/form-deletion-relay.job';
 import { FormImagesCheck } from './images/form-images.check';
 import { ResourceLinks } from './resource-links';
 import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repository';
@@ -42,7 +42,7 @@ export class FormService {
     private readonly access: FormAccess,
     private readonly announcer: ChangeAnnouncer,
     private readonly formImages: FormImagesCheck,
-    private readonly deletionRelay: FormDeletionRelay,
+    private readonly deletionRelay: FormDeletionRelayJob,
     @Inject(FORMS_CONFIG) config: FormsConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));

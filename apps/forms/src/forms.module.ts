@@ -3,7 +3,7 @@ import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats, NATS_CONNECTION } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
-import { FormDeletionRelay } from './deletion/form-deletion.relay';
+import { FormDeletionRelayJob } from './deletion/form-deletion-relay.job';
 import { FormDeletionRepository } from './deletion/form-deletion.repository';
 import { AccountCredentialsHandler } from './accounts/account-credentials.handler';
 import { AccountCredentialsService } from './accounts/account-credentials.service';
@@ -93,7 +93,7 @@ export class FormsModule implements OnApplicationShutdown {
           useFactory: () => connectNats(config, `forms-${config.REGION}-client`),
         },
         FormDeletionRepository,
-        FormDeletionRelay,
+        FormDeletionRelayJob,
         AccessTokenRepository,
         AccountRepository,
         AccountCredentialsService,

@@ -16,7 +16,7 @@ import { RespondentErasureService } from './erasure/respondent-erasure.service';
 import { InsightsRepository } from './insights/insights.repository';
 import { InsightsService } from './insights/insights.service';
 import { ResponseListingService } from './listing/response-listing.service';
-import { OutboxRelay } from './outbox/outbox.relay';
+import { OutboxRelayJob } from './outbox/outbox-relay.job';
 import { OutboxRepository } from './outbox/outbox.repository';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';
@@ -27,7 +27,7 @@ import { ResponseExportRepository } from './export/response-export.repository';
 import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
-import { ResponsesRetention } from './retention/responses.retention';
+import { ResponsesRetentionJob } from './retention/responses-retention.job';
 import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
 import { ProgressService } from './submission/progress.service';
 import { FileAnswers } from './submission/file-answers';
@@ -83,8 +83,8 @@ export class ResponsesModule implements OnApplicationShutdown {
         ResponseRepository,
         ResponseTallyRepository,
         OutboxRepository,
-        OutboxRelay,
-        ResponsesRetention,
+        OutboxRelayJob,
+        ResponsesRetentionJob,
         UploadRepository,
         FileAnswers,
         ResponseWriter,

@@ -9,7 +9,7 @@ import { DeliveryQueue, DeliveryRepository, SecretBox } from '@formline/webhook-
 import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
-import { DeliveryRetention } from './delivery/delivery.retention';
+import { DeliveryRetentionJob } from './delivery/delivery-retention.job';
 import { ResponseDeletionConsumer } from './deletion/response-deletion.consumer';
 import { SubmissionConsumer } from './events/submission.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
@@ -64,7 +64,7 @@ export class WebhooksModule implements OnApplicationShutdown {
         WebhookRepository,
         WebhookService,
         DeliveryPlanner,
-        DeliveryRetention,
+        DeliveryRetentionJob,
         DeliveryLogService,
         SubmissionConsumer,
         ResponseDeletionConsumer,

@@ -13,7 +13,7 @@ import { UploadRepository } from '../uploads/upload.repository';
 import { storeBytesRemover } from '../uploads/upload-bytes.fixture';
 import { ErasureJobRepository, type LeasedErasureJob } from './erasure-job.repository';
 import { ErasureLeaseLost, ErasureRepository } from './erasure.repository';
-import { type RespondentErasureSettings, RespondentErasureWorker } from './respondent-erasure.worker';
+import { type RespondentErasureSettings, RespondentErasureBatches } from './respondent-erasure.batches';
 
 // The right-to-be-forgotten job against a real database and file store: it
 // works in bounded batches from where the job stands, deletes the responses
@@ -110,7 +110,7 @@ async function jobRow(id: string) {
 const silent = { log: () => undefined, warn: () => undefined };
 
 function worker(extra: Partial<RespondentErasureSettings> = {}, forget?: () => Promise<void>) {
-  return new RespondentErasureWorker(
+  return new RespondentErasureBatches(
     {
       jobs,
       erasure: new ErasureRepository(db),
@@ -125,7 +125,7 @@ function worker(extra: Partial<RespondentErasureSettings> = {}, forget?: () => P
   );
 }
 
-const runnerOf = (work: RespondentErasureWorker) =>
+const runnerOf = (work: RespondentErasureBatches) =>
   new LeasedJobRunner(work, { pauseMs: 0, intervalMs: 60_000 }, silent);
 
 describe('right-to-be-forgotten job (responses database and file store)', () => {

@@ -12,7 +12,7 @@ import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 import { ErasureJobRepository, type LeasedErasureJob } from './erasure-job.repository';
 import { ErasureRepository } from './erasure.repository';
-import { RespondentErasureWorker } from './respondent-erasure.worker';
+import { RespondentErasureBatches } from './respondent-erasure.batches';
 
 // A dead worker's job is taken over a minute after its last batch; a failed
 // batch is tried again 30 s later, and 20 failures in a row (about ten
@@ -38,7 +38,7 @@ export class RespondentErasureJob implements OnApplicationBootstrap, OnApplicati
     @Inject(RESPONSES_CONFIG) config: ResponsesConfig,
   ) {
     const log = new Logger('RespondentErasureJob');
-    const worker = new RespondentErasureWorker(
+    const batches = new RespondentErasureBatches(
       {
         jobs,
         erasure,
@@ -50,7 +50,7 @@ export class RespondentErasureJob implements OnApplicationBootstrap, OnApplicati
       },
       { batchSize: config.ERASURE_BATCH_SIZE, leaseMs, retryMs, maxFailures },
     );
-    this.runner = new LeasedJobRunner(worker, { pauseMs: config.ERASURE_PAUSE_MS, intervalMs }, log);
+    this.runner = new LeasedJobRunner(batches, { pauseMs: config.ERASURE_PAUSE_MS, intervalMs }, log);
   }
 
   onApplicationBootstrap(): void {

@@ -1,7 +1,7 @@
 import { DomainError, ErrorCode } from '@formline/errors';
 import { parseFormDefinition } from '@formline/form-definition';
 import { inputLimits } from '@formline/input';
-import type { OutboxRelay } from '../outbox/outbox.relay';
+import type { OutboxRelayJob } from '../outbox/outbox-relay.job';
 import type { OutboxRow } from '../outbox/outbox.repository';
 import type { NewResponse, ResponseRepository } from '../response.repository';
 import type { FileAnswers } from './file-answers';
@@ -82,7 +82,7 @@ describe('ResponseWriter', () => {
     const relay = {
       publishCommitted: (row: OutboxRow) => committed.push(row),
       nudge: () => undefined,
-    } as unknown as OutboxRelay;
+    } as unknown as OutboxRelayJob;
     const files = {
       check: () => Promise.resolve([]),
       present: (_form: string, _token: string, answers: unknown[]) => answers,

@@ -3,7 +3,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import type { FormDefinition } from '@formline/form-definition';
 import { inputLimits } from '@formline/input';
 import { currentRequestId } from '@formline/ops';
-import { OutboxRelay } from '../outbox/outbox.relay';
+import { OutboxRelayJob } from '../outbox/outbox-relay.job';
 import { ResponseRepository } from '../response.repository';
 import { FileAnswers } from './file-answers';
 import { buildPartialResponse } from './partial-response.builder';
@@ -31,7 +31,7 @@ export interface ResponseWrite {
 export class ResponseWriter {
   constructor(
     private readonly responses: ResponseRepository,
-    private readonly relay: OutboxRelay,
+    private readonly relay: OutboxRelayJob,
     private readonly files: FileAnswers,
   ) {}
 

@@ -14,7 +14,7 @@ import {
 } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DeliveryPlanner } from '../delivery/delivery.planner';
-import { DeliveryRetention } from '../delivery/delivery.retention';
+import { DeliveryRetentionJob } from '../delivery/delivery-retention.job';
 import { webhooksConfigSchema } from '@formline/app-config';
 import { WebhookRepository } from '../webhook/webhook.repository';
 import { SubmissionConsumer } from './submission.consumer';
@@ -238,7 +238,7 @@ describe('submission events into deliveries', () => {
     await database.client.$executeRaw`UPDATE deliveries SET updated_at = updated_at - interval '40 days'
       WHERE id = ANY(${[finished.id, pending.id]}::text[])`;
 
-    const retention = new DeliveryRetention(deliveries, config());
+    const retention = new DeliveryRetentionJob(deliveries, config());
     retention.onApplicationBootstrap();
     try {
       const left = await eventually(

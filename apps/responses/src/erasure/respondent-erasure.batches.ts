@@ -25,13 +25,13 @@ export interface RespondentErasureDependencies {
   log: { log(message: string): void; warn(message: string): void };
 }
 
-// One worker's side of the right-to-be-forgotten jobs: a batch walks the
+// The batches of the right-to-be-forgotten jobs (what LeasedJobRunner works): a batch walks the
 // account's responses that mention an address, from where the job stands,
 // and deletes those that hold one. Deliveries go first: if anything fails,
 // the responses are still there for the batch tried again, so nothing is
 // left behind unfound. Everything it deletes is deleted by what is still
 // there, so a batch done twice deletes nothing more.
-export class RespondentErasureWorker implements LeasedJobs<LeasedErasureJob> {
+export class RespondentErasureBatches implements LeasedJobs<LeasedErasureJob> {
   // This worker's name on the leases it holds.
   readonly owner = randomUUID();
 

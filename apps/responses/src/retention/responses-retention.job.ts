@@ -22,7 +22,7 @@ import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 // - ended right-to-be-forgotten jobs (their state and counts; the addresses
 //   went when they ended) after ERASURE_JOB_RETENTION_MS.
 @Injectable()
-export class ResponsesRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ResponsesRetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly pruner: RetentionPruner;
 
   constructor(
@@ -50,7 +50,7 @@ export class ResponsesRetention implements OnApplicationBootstrap, OnApplication
         },
       ],
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
-      new Logger('ResponsesRetention'),
+      new Logger('ResponsesRetentionJob'),
     );
   }
 

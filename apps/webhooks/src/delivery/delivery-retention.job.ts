@@ -14,7 +14,7 @@ import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
 // record of a deleted response goes once no event of it can come any more
 // (RESPONSES_STREAM_MAX_AGE_MS).
 @Injectable()
-export class DeliveryRetention implements OnApplicationBootstrap, OnApplicationShutdown {
+export class DeliveryRetentionJob implements OnApplicationBootstrap, OnApplicationShutdown {
   readonly pruner: RetentionPruner;
 
   constructor(deliveries: DeliveryRepository, @Inject(WEBHOOKS_CONFIG) config: WebhooksConfig) {
@@ -32,7 +32,7 @@ export class DeliveryRetention implements OnApplicationBootstrap, OnApplicationS
         },
       ],
       { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
-      new Logger('DeliveryRetention'),
+      new Logger('DeliveryRetentionJob'),
     );
   }
 

@@ -8,6 +8,7 @@ import {
 import { jetstream, type JetStreamClient, jetstreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Streams } from '@formline/contracts';
+import { BackgroundRounds } from '@formline/db';
 import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
 import { recordOutboxDeadLetters, recordOutboxFastPathMissed, setOutboxStats } from '@formline/ops';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
@@ -58,13 +59,12 @@ export interface BatchResult {
 // an error log naming it and formline_outbox_dead_letters, and the rows behind
 // it flow on. NATS being away counts against no row: it only delays.
 @Injectable()
-export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('OutboxRelay');
+export class OutboxRelayJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelayJob');
   private readonly link: NatsLink;
   private publisher?: OutboxPublisher;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  // A round: the outbox's figures reported, then relayed until it is empty.
+  private readonly rounds: BackgroundRounds;
   private stopped = false;
   // Fast-path publishes under way, awaited at shutdown.
   private readonly publishing = new Set<Promise<void>>();
@@ -80,6 +80,10 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
   ) {
     this.link = new NatsLink(nats);
     this.fastPathGraceMs = config.OUTBOX_PUBLISH_TIMEOUT_MS + config.DATABASE_POOL_TIMEOUT_MS + markLingerMs;
+    this.rounds = new BackgroundRounds(config.OUTBOX_POLL_INTERVAL_MS, async () => {
+      void this.reportStats();
+      await this.drain().catch((error: unknown) => this.logger.warn(`outbox relay paused: ${String(error)}`));
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -91,17 +95,13 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.publisher = jetstreamPublisher(jetstream(this.link.connection, options), () =>
       jetstreamManager(this.link.connection, options),
     );
-    this.timer = setInterval(() => {
-      this.nudge();
-      void this.reportStats();
-    }, this.config.OUTBOX_POLL_INTERVAL_MS);
+    this.rounds.start();
     this.nudge();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
-    await Promise.all([this.running, ...this.publishing]);
+    await Promise.all([this.rounds.stop(), ...this.publishing]);
   }
 
   // The fast path: an event its writer has just committed, published and
@@ -124,22 +124,9 @@ export class OutboxRelay implements OnApplicationBootstrap, OnApplicationShutdow
     this.publishing.add(run);
   }
 
-  // Relay soon: after a commit, or on the timer. One run at a time.
+  // Relay soon (one round at a time: asked during one, another follows it).
   nudge(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.logger.warn(`outbox relay paused: ${String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.nudge();
-        }
-      });
+    void this.rounds.runOnce();
   }
 
   // Relays batches until the outbox is empty or NATS looks away.

@@ -2,7 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Subjects } from '@formline/contracts';
 import { outboxFastPathMissedTotal } from '@formline/ops';
 import type { ResponsesConfig } from '../responses.config';
-import { OutboxRelay, type OutboxPublisher } from './outbox.relay';
+import { OutboxRelayJob, type OutboxPublisher } from './outbox-relay.job';
 import type { ClaimedBatch, OutboxRow, OutboxRepository } from './outbox.repository';
 
 // A subject no stream takes, on purpose.
@@ -95,14 +95,14 @@ const quietConnection = {
   isClosed: () => false,
 } as unknown as NatsConnection;
 
-function relayOver(outbox: MemoryOutbox, maxAttempts = 3): OutboxRelay {
+function relayOver(outbox: MemoryOutbox, maxAttempts = 3): OutboxRelayJob {
   const config = {
     OUTBOX_BATCH_SIZE: 10,
     OUTBOX_MAX_ATTEMPTS: maxAttempts,
     OUTBOX_PUBLISH_TIMEOUT_MS: 100,
     DATABASE_POOL_TIMEOUT_MS: 100,
   };
-  const relay = new OutboxRelay(
+  const relay = new OutboxRelayJob(
     outbox as unknown as OutboxRepository,
     quietConnection,
     config as ResponsesConfig,
@@ -119,7 +119,7 @@ const publisher = (fail: (row: OutboxRow) => Error | undefined, streamAnswers = 
   streamAnswers: () => Promise.resolve(streamAnswers),
 });
 
-describe('OutboxRelay', () => {
+describe('OutboxRelayJob', () => {
   it('publishes the rows behind a bad one, and sets the bad one aside after the maximum attempts', async () => {
     const outbox = new MemoryOutbox([row('bad'), row('a'), row('b', { unreadable: true }), row('c')]);
     const relay = relayOver(outbox);
@@ -185,7 +185,7 @@ describe('OutboxRelay', () => {
 });
 
 // The fast path: an event its writer just committed, published and marked at once.
-describe('OutboxRelay.publishCommitted', () => {
+describe('OutboxRelayJob.publishCommitted', () => {
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   // A relay as bootstrapped, publishing through `publish` (its JetStream).
   function bootstrapped(outbox: MemoryOutbox, publish: OutboxPublisher['publish']) {

@@ -16,7 +16,7 @@ import {
 } from '@formline/testing';
 import type { FormsConfig } from '../forms.config';
 import { FormRepository } from '../form.repository';
-import { FormDeletionRelay } from './form-deletion.relay';
+import { FormDeletionRelayJob } from './form-deletion-relay.job';
 import { FormDeletionRepository } from './form-deletion.repository';
 
 // The forms service's side of a form's purge, against the real global
@@ -46,7 +46,7 @@ describe('form deletion relay', () => {
   });
 
   const relayOf = (region: 'us' | 'eu') =>
-    new FormDeletionRelay(new FormDeletionRepository(db), nats, {
+    new FormDeletionRelayJob(new FormDeletionRepository(db), nats, {
       REGION: region,
       FORM_DELETION_PUBLISH_TIMEOUT_MS: 5000,
       FORM_DELETION_RELAY_INTERVAL_MS: 3_600_000,

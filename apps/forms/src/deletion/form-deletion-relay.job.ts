@@ -8,6 +8,7 @@ import {
 import { jetstream, type JetStreamClient } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { type FormDeletedEvent, Streams, Subjects } from '@formline/contracts';
+import { BackgroundRounds } from '@formline/db';
 import { ensureDurableConsumer, ensureStream, NATS_CONNECTION } from '@formline/messaging';
 import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
 import { FormDeletionRepository, type PendingFormDeletion } from './form-deletion.repository';
@@ -25,27 +26,30 @@ const batchSize = 100;
 // it (interest retention), so their consumers are made here before anything
 // is published: a deletion is never published with nobody to keep it for.
 @Injectable()
-export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('FormDeletionRelay');
+export class FormDeletionRelayJob implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('FormDeletionRelayJob');
   private js?: JetStreamClient;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
-  private stopped = false;
+  private readonly rounds: BackgroundRounds;
   private streamReady = false;
 
   constructor(
     private readonly deletions: FormDeletionRepository,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
     @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
-  ) {}
+  ) {
+    this.rounds = new BackgroundRounds(config.FORM_DELETION_RELAY_INTERVAL_MS, () =>
+      this.drain().catch((error: unknown) =>
+        this.logger.warn(`form deletion relay paused: ${String(error)}`),
+      ),
+    );
+  }
 
   // The stream and its consumers are made by the first run (and again by the
   // next while JetStream does not answer): a slow JetStream never stops the
   // forms service from starting.
   onApplicationBootstrap(): void {
     this.js = jetstream(this.nats, { timeout: this.config.FORM_DELETION_PUBLISH_TIMEOUT_MS });
-    this.timer = setInterval(() => this.nudge(), this.config.FORM_DELETION_RELAY_INTERVAL_MS);
+    this.rounds.start();
     this.nudge();
   }
 
@@ -63,28 +67,13 @@ export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationS
     this.streamReady = true;
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running;
+  onApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
-  // Relay soon; one run at a time.
+  // Relay soon (one round at a time: asked during one, another follows it).
   nudge(): void {
-    if (this.stopped || !this.js) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.logger.warn(`form deletion relay paused: ${String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.nudge();
-        }
-      });
+    if (this.js) void this.rounds.runOnce();
   }
 
   // Relays batches until none is left, or one fails.
@@ -99,7 +88,7 @@ export class FormDeletionRelay implements OnApplicationBootstrap, OnApplicationS
         this.config.FORM_DELETION_PUBLISH_TIMEOUT_MS + 10_000,
         (rows) => this.publish(js, rows),
       );
-      if (claimed < batchSize || published < claimed || this.stopped) return;
+      if (claimed < batchSize || published < claimed || this.rounds.isStopped) return;
     }
   }
 

@@ -19,10 +19,10 @@ import {
   TestNatsServer,
 } from '@formline/testing';
 import { responsesConfigSchema } from '@formline/app-config';
-import { ResponsesRetention } from '../retention/responses.retention';
+import { ResponsesRetentionJob } from '../retention/responses-retention.job';
 import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { UploadRepository } from '../uploads/upload.repository';
-import { OutboxRelay } from './outbox.relay';
+import { OutboxRelayJob } from './outbox-relay.job';
 import { OutboxRepository } from './outbox.repository';
 
 // A subject no stream takes, on purpose.
@@ -38,8 +38,8 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
   let database: ScratchDatabase<ResponsesPrismaClient>;
   let nats: TestNatsServer;
   let connection: NatsConnection;
-  let relay: OutboxRelay;
-  let retention: ResponsesRetention;
+  let relay: OutboxRelayJob;
+  let retention: ResponsesRetentionJob;
 
   beforeAll(async () => {
     [database, nats] = await Promise.all([
@@ -62,9 +62,9 @@ describe('outbox relay against PostgreSQL and JetStream', () => {
     });
     connection = await connectNats(config, 'outbox-int-spec');
     const store = new OutboxRepository(database.client);
-    relay = new OutboxRelay(store, connection, config);
+    relay = new OutboxRelayJob(store, connection, config);
     // No uploads here: the media app, asked to delete none, is never called.
-    retention = new ResponsesRetention(
+    retention = new ResponsesRetentionJob(
       store,
       new UploadRepository(database.client),
       new ErasureJobRepository(database.client),
