@@ -5,7 +5,7 @@ import { createGlobalDatabase } from '@formline/db';
 import { demoFormDefinition } from '../tools/seed/demo-form';
 import { seedDemo } from '../tools/seed/demo-seed';
 import { BenchChild } from './lib/child';
-import { root, rssMb, startInfra, startStack, stopInfra } from './lib/bench-stack';
+import { cpuMs, root, rssMb, startInfra, startStack, stopInfra } from './lib/bench-stack';
 import { figure, printTable, writeResults } from './lib/figures';
 import { BenchReceiver } from './lib/receiver';
 import { newestRecordedRun, printRegressions } from './lib/regressions';
@@ -64,8 +64,17 @@ async function main(): Promise<void> {
       deliveryFormId,
       figures: [],
     };
+    // What each app took to start: from its spawn to its first ready answer,
+    // and its CPU by then and in the 3 s after (its start's own work: the
+    // apps start together, so the wall time also counts the others').
+    const startMs = Object.fromEntries(
+      apps.map((app) => [app, (stack.app(app).readyAt ?? Number.NaN) - stack.app(app).startedAt]),
+    );
     await sleep(3000);
+    const startCpuMs = Object.fromEntries(apps.map((app) => [app, cpuMs(stack.app(app).pid)]));
     const atRest = Object.fromEntries(apps.map((app) => [app, rssMb(stack.app(app).pid)]));
+    progress(`start (ms to ready): ${JSON.stringify(roundAll(startMs))}`);
+    progress(`start (ms of CPU): ${JSON.stringify(roundAll(startCpuMs))}`);
     progress(`memory at rest (MB): ${JSON.stringify(roundAll(atRest))}`);
 
     if (settings.only.includes('read')) await readPath(context);
@@ -82,6 +91,8 @@ async function main(): Promise<void> {
     }
 
     for (const app of apps) {
+      context.figures.push(figure(`start, CPU: ${app}`, 'ms', [startCpuMs[app]], undefined, null));
+      context.figures.push(figure(`start, to ready: ${app}`, 'ms', [startMs[app]], undefined, null));
       context.figures.push(figure(`memory at rest: ${app}`, 'MB', [atRest[app]], undefined, below(150)));
     }
     for (const app of apps) {

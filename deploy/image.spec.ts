@@ -159,8 +159,8 @@ describe('the image entrypoint', () => {
     writeFileSync(path.join(dir, 'bin/node'), '#!/bin/sh\necho "node $*"\n');
     chmodSync(path.join(dir, 'bin/node'), 0o755);
     for (const app of appNames) {
-      mkdirSync(path.join(image('app'), `dist/apps/${app}/src`), { recursive: true });
-      writeFileSync(path.join(image('app'), `dist/apps/${app}/src/main.js`), '');
+      mkdirSync(path.join(image('app'), `dist/apps/${app}`), { recursive: true });
+      writeFileSync(path.join(image('app'), `dist/apps/${app}/main.js`), '');
     }
     mkdirSync(path.join(image('migrate'), 'tools/db'), { recursive: true });
     writeFileSync(path.join(image('migrate'), 'tools/db/prisma-migrate.cjs'), '');
@@ -186,12 +186,12 @@ describe('the image entrypoint', () => {
   it.each(appNames)('runs %s, named by argument or by APP', (app) => {
     const expected = {
       status: 0,
-      stdout: `node ${appNodeFlags.join(' ')} dist/apps/${app}/src/main.js`,
+      stdout: `node ${appNodeFlags.join(' ')} dist/apps/${app}/main.js`,
       stderr: '',
     };
     expect(run('app', [app])).toEqual(expected);
     expect(run('app', [], { APP: app })).toEqual(expected);
-    // The path the build writes: tools/build.mjs compiles apps/<app>/src/main.ts there.
+    // The path the build writes: tools/build.mjs bundles apps/<app>/src/main.ts there.
     expect(existsSync(path.join(root, `apps/${app}/src/main.ts`))).toBe(true);
   });
 

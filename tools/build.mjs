@@ -19,6 +19,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
+import { bundleNodeApp } from './build/node-app-bundle.mjs';
 import { OutputFolder } from './build/output-folder.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,7 +94,25 @@ await Promise.all(
   }),
 );
 for (const file of dataFiles) output.write(path.join(outDir, path.relative(root, file)), readFileSync(file));
+
+// Each Node app as one file (build/node-app-bundle.mjs), made again by any
+// build of an app or a library: a bundle holds its libraries' code, so one
+// left from before a library's change would run old code.
+const nodeApps = readdirSync(path.join(root, 'apps')).filter(
+  (app) =>
+    existsSync(path.join(root, 'apps', app, 'src', 'main.ts')) &&
+    !bundleCommand(path.join(root, 'apps', app)) &&
+    existsSync(path.join(outDir, 'apps', app, 'src', 'main.js')),
+);
+let bundled = 0;
+if (dirs.some((dir) => ['apps', 'libs'].includes(dir.split(path.sep)[0]))) {
+  const bundles = await Promise.all(nodeApps.map((app) => bundleNodeApp(path.join(outDir, 'apps', app))));
+  for (const file of bundles.flat()) output.write(file.path, file.contents);
+  bundled = bundles.length;
+}
 output.removeTheRest();
-console.log(`built ${files.length} files into dist/ in ${Date.now() - started} ms`);
+console.log(
+  `built ${files.length} files and ${bundled} app bundles into dist/ in ${Date.now() - started} ms`,
+);
 
 for (const command of bundles) execSync(command, { cwd: root, stdio: 'inherit' });

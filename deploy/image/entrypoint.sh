@@ -2,7 +2,7 @@
 # What a Formline container runs, chosen by the first argument or by $APP:
 #
 #   formline gateway|forms|responses|webhooks|dispatcher|media
-#       one app: node dist/apps/<app>/src/main.js (app image)
+#       one app: node dist/apps/<app>/main.js, its bundle (app image)
 #   formline migrate <global|responses|webhooks> [prisma migrate subcommand]
 #       the migrations of one database, `deploy` unless told (migrate image);
 #       DATABASE_URL names the database
@@ -20,11 +20,11 @@ fi
 
 case "$role" in
   gateway | forms | responses | webhooks | dispatcher | media)
-    if [ ! -f "dist/apps/$role/src/main.js" ]; then
+    if [ ! -f "dist/apps/$role/main.js" ]; then
       echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
       exit 2
     fi
-    exec node --disable-proto=throw --enable-source-maps --liftoff-only --max-semi-space-size=2 "dist/apps/$role/src/main.js"
+    exec node --disable-proto=throw --enable-source-maps --liftoff-only --max-semi-space-size=2 "dist/apps/$role/main.js"
     ;;
   migrate)
     if [ "$#" -eq 0 ]; then

@@ -32,7 +32,7 @@ describe('app lifecycle', () => {
     ['webhooks', 'WEBHOOKS_DATABASE_URL'],
     ['dispatcher', 'WEBHOOKS_DATABASE_URL'],
   ])('%s refuses to start without %s, and names it', (app, variable) => {
-    const result = spawnSync(process.execPath, [path.join(root, 'dist/apps', app, 'src/main.js')], {
+    const result = spawnSync(process.execPath, [path.join(root, 'dist/apps', app, 'main.js')], {
       env: {
         PATH: process.env.PATH,
         REGION: 'eu',
@@ -47,7 +47,7 @@ describe('app lifecycle', () => {
   });
 
   it('names an invalid variable and why', () => {
-    const result = spawnSync(process.execPath, [path.join(root, 'dist/apps/forms/src/main.js')], {
+    const result = spawnSync(process.execPath, [path.join(root, 'dist/apps/forms/main.js')], {
       env: {
         PATH: process.env.PATH,
         REGION: 'mars',

@@ -190,7 +190,7 @@ function appPid(group: number, app: string, region: string): number {
         const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
         return (
           groupId === group &&
-          command.includes(`apps/${app}/src/main.js`) &&
+          command.includes(`apps/${app}/main.js`) &&
           environment.includes(`REGION=${region}`)
         );
       } catch {

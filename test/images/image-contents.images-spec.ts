@@ -56,7 +56,7 @@ describe('the built images', () => {
       [
         'ls node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.js',
         'ls node_modules/@prisma/client/runtime/query_compiler_small_bg.postgresql.wasm-base64.js',
-        'ls dist/apps/gateway/src/main.js.map',
+        'ls dist/apps/gateway/main.js.map',
         // The respondent page's script and icon, as the gateway finds them (apps/respondent-web's build).
         'ls dist/apps/respondent-web/assets.json',
         'ls dist/libs/respondent-page/src/texts/en.json',

@@ -9,12 +9,18 @@ export interface AppExit {
 
 export interface AppProcessOptions {
   label: string;
-  /** The compiled entry point, e.g. dist/apps/gateway/src/main.js. */
+  /** The file the process runs, e.g. dist/apps/gateway/main.js (appEntry). */
   entry: string;
   env: Record<string, string>;
   opsPort: number;
   /** Receives every line the app prints. */
   onLine: (label: string, line: string) => void;
+}
+
+// What an app process runs: the app as one file, bundled by the build
+// (tools/build/node-app-bundle.mjs), as in the image.
+export function appEntry(distDir: string, app: string): string {
+  return path.join(distDir, 'apps', app, 'main.js');
 }
 
 // How every app's node runs, here and in the image (deploy/image/entrypoint.sh):

@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { AppProcess, type AppProcessOptions } from './app-process';
+import { appEntry, AppProcess, type AppProcessOptions } from './app-process';
 import { AppSupervisor, type RestartPolicy } from './app-supervisor';
 import { type AppName, appEnvironment, appNames, type RegionStackSettings } from './region-stack.settings';
 
@@ -29,7 +28,7 @@ export class RegionStack {
     for (const app of options.apps ?? appNames) {
       const processOptions: AppProcessOptions = {
         label: `${settings.region} ${app}`,
-        entry: path.join(options.distDir, 'apps', app, 'src', 'main.js'),
+        entry: appEntry(options.distDir, app),
         env: appEnvironment(app, settings),
         opsPort: settings.opsPorts[app],
         onLine: options.onLine,

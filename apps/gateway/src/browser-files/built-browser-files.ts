@@ -21,8 +21,19 @@ export interface BuiltBrowserFiles {
 
 export type BrowserApp = 'console' | 'respondent-web';
 
-/** Where the build puts an app's files, beside the gateway's own compiled code in dist/. */
-export const builtFilesDir = (app: BrowserApp) => path.resolve(__dirname, '../../..', app);
+/**
+ * Where the build puts an app's files: beside the gateway's own folder in
+ * dist/apps, found by walking up from this code, which is at another depth in
+ * the gateway's bundle (dist/apps/gateway/main.js) than compiled file by file.
+ */
+export const builtFilesDir = (app: BrowserApp) => path.join(appsFolder(__dirname), app);
+
+function appsFolder(from: string): string {
+  for (let dir = from; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (path.basename(dir) === 'apps') return dir;
+  }
+  throw new Error(`no apps folder above ${from}`);
+}
 
 const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
