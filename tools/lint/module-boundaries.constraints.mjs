@@ -53,12 +53,29 @@ const platformConstraints = [
 ];
 
 // Scope: the projects of one service (`scope:forms`, ...: every scope tag in
-// the workspace but these two) use their own scope and `scope:shared`; shared
-// libs use only shared ones. `scope:tooling` (the admin and test libraries,
-// tools, bench, deploy checks, the test tiers) may use anything, and only
-// tests and tooling reach it.
+// the workspace but `scope:shared` and `scope:tooling`) use their own scope,
+// `scope:shared`, and the scopes of the libraries that service shares with a
+// few others (`sharedWith`); shared libs use only shared ones. `scope:tooling`
+// (the admin, test and form fixture libraries, tools, bench, deploy checks,
+// the test tiers) may use anything, and only tests and tooling reach it.
+//
+// A library takes its scope from who uses it (docs/decisions/code-structure.md,
+// "Library scopes"): the scope of the one service that does, `scope:tooling`
+// when only tests and tools do, a scope of its own when a few services share
+// it (named below, with the scopes that may use it), and `scope:shared` when
+// most services do.
 const sharedScope = 'scope:shared';
 const toolingScope = 'scope:tooling';
+const sharedWith = {
+  // The HTTP edge, for the apps that answer HTTP callers: the NATS services
+  // decide nothing about access, limits or HTTP errors.
+  'scope:http-edge': ['scope:gateway', 'scope:media'],
+  // The respondent's page as the gateway writes it; the page's browser code
+  // tests itself with the page's real texts.
+  'scope:respondent-page': ['scope:gateway', 'scope:respondent'],
+};
+const sharedLibraryScopes = (scope) =>
+  Object.keys(sharedWith).filter((libraryScope) => sharedWith[libraryScope].includes(scope));
 
 // Tests run in Node under Jest whatever their project's platform, and set up
 // what they test with the tooling libraries: for them (`tests`), no platform
@@ -72,7 +89,7 @@ export function depConstraints({ tests, workspaceRoot }) {
     { sourceTag: sharedScope, onlyDependOnLibsWithTags: [sharedScope, ...alsoAllowed] },
     ...serviceScopes.sort().map((scope) => ({
       sourceTag: scope,
-      onlyDependOnLibsWithTags: [scope, sharedScope, ...alsoAllowed],
+      onlyDependOnLibsWithTags: [scope, sharedScope, ...sharedLibraryScopes(scope), ...alsoAllowed],
     })),
   ];
   return [...kindConstraints(tests), ...scopeConstraints, ...(tests ? [] : platformConstraints)];
