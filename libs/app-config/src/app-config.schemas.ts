@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AppName } from '@formline/stack';
+import type { AppName } from './app-names';
 import { dispatcherConfigSchema } from './dispatcher.config';
 import { formsConfigSchema } from './forms.config';
 import { gatewayConfigSchema } from './gateway.config';

@@ -8,3 +8,4 @@ export * from './webhooks.config';
 export * from './dispatcher.config';
 export * from './media.config';
 export * from './app-config.schemas';
+export * from './app-names';

@@ -1,7 +1,8 @@
+import { type AppName, appNames } from '@formline/app-config';
 import type { Region, RegionBaseUrls } from '@formline/contracts';
 
-export const appNames = ['gateway', 'forms', 'responses', 'webhooks', 'dispatcher', 'media'] as const;
-export type AppName = (typeof appNames)[number];
+// The apps' names are the configuration's (one schema each); the stack starts them.
+export { type AppName, appNames };
 
 // Everything one region's six apps need to find each other and their servers.
 export interface RegionStackSettings {
