@@ -18,7 +18,7 @@ import { FORMS_CONFIG, type FormsConfig } from './forms.config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
-import { FormDeletionRelayJob } from './deletion/form-deletion-relay.job';
+import { FormDeletionRelayJob } from './form-deletion/form-deletion-relay.job';
 import { FormImagesCheck } from './images/form-images.check';
 import { ResourceLinks } from './resource-links';
 import { WorkspaceRepository, type WorkspaceAccess } from './workspace.repository';

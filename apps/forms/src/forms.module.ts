@@ -3,11 +3,11 @@ import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats, NATS_CONNECTION } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
-import { FormDeletionRelayJob } from './deletion/form-deletion-relay.job';
-import { FormDeletionRepository } from './deletion/form-deletion.repository';
+import { FormDeletionRelayJob } from './form-deletion/form-deletion-relay.job';
+import { FormDeletionRepository } from './form-deletion/form-deletion.repository';
 import { AccountCredentialsHandler } from './accounts/account-credentials.handler';
 import { AccountCredentialsService } from './accounts/account-credentials.service';
-import { PasswordCheckQueue } from './accounts/password-check.queue';
+import { PasswordCheckLimiter } from './accounts/password-check.limiter';
 import { AccountRepository } from './accounts/account.repository';
 import { AccountProfileHandler } from './accounts/account-profile.handler';
 import { FormAccess } from './form-access';
@@ -97,7 +97,7 @@ export class FormsModule implements OnApplicationShutdown {
         AccessTokenRepository,
         AccountRepository,
         AccountCredentialsService,
-        PasswordCheckQueue,
+        PasswordCheckLimiter,
         PersonalTokenRepository,
         OAuthApplicationRepository,
         OAuthGrantRepository,

@@ -15,15 +15,15 @@ import {
   UploadThrottle,
   FailedAuthenticationThrottle,
 } from '@formline/http-edge';
-import { MeController } from './account/me.controller';
+import { MeController } from './me/me.controller';
 import { InsightsController } from './insights/insights.controller';
 import { RtbfController } from './rtbf/rtbf.controller';
 import { FormsController } from './forms/forms.controller';
 import { PartialSubmissionsController } from './responses/partial-submissions.controller';
 import { ImagesController } from './images/images.controller';
 import { RespondentFilesController } from './files/respondent-files.controller';
-import { ResponseExportController } from './export/response-export.controller';
-import { MediaClient } from './media/media.client';
+import { ResponseExportController } from './response-export/response-export.controller';
+import { MediaAppClient } from './media-app/media-app.client';
 import { FormMessagesController } from './forms/form-messages.controller';
 import { AccountWorkspacesController } from './workspaces/account-workspaces.controller';
 import { ResponsesController } from './responses/responses.controller';
@@ -77,7 +77,7 @@ export class GatewayModule implements OnApplicationShutdown {
       providers: [
         { provide: GATEWAY_CONFIG, useValue: config },
         { provide: HTTP_EDGE_CONFIG, useValue: config },
-        MediaClient,
+        MediaAppClient,
         { provide: NATS_CONNECTION, useFactory: () => connectNats(config, `gateway-${config.REGION}`) },
         {
           provide: RpcClient,

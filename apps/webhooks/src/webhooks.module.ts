@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { DeliveryLogService } from './delivery/delivery-log.service';
 import { DeliveryPlanner } from './delivery/delivery.planner';
 import { DeliveryRetentionJob } from './delivery/delivery-retention.job';
-import { ResponseDeletionConsumer } from './deletion/response-deletion.consumer';
+import { ResponseDeletionConsumer } from './response-deletion/response-deletion.consumer';
 import { SubmissionConsumer } from './events/submission.consumer';
 import { FormPurgeJob } from './purge/form-purge.job';
 import { FormPurgeRepository } from './purge/form-purge.repository';

@@ -3,7 +3,7 @@ import type { AccountOwner } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { verifyAgainstNothing, verifyPassword } from '@formline/tokens';
 import { AccountRepository } from './account.repository';
-import { PasswordCheckQueue } from './password-check.queue';
+import { PasswordCheckLimiter } from './password-check.limiter';
 
 // Checks an account owner's email and password. One answer for an unknown
 // email, an account without a password and a wrong password, in the same
@@ -13,7 +13,7 @@ import { PasswordCheckQueue } from './password-check.queue';
 export class AccountCredentialsService {
   constructor(
     private readonly accounts: AccountRepository,
-    private readonly checks: PasswordCheckQueue,
+    private readonly checks: PasswordCheckLimiter,
   ) {}
 
   async authenticate(email: string, password: string): Promise<AccountOwner> {

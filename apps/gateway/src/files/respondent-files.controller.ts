@@ -22,7 +22,7 @@ import {
   type AuthenticatedRequest,
 } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { MediaClient } from '../media/media.client';
+import { MediaAppClient } from '../media-app/media-app.client';
 import { SubmissionTargets } from '../responses/submission-target';
 import { answeredFiles } from './answered-files';
 
@@ -54,7 +54,7 @@ export class RespondentFilesController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly targets: SubmissionTargets,
-    private readonly media: MediaClient,
+    private readonly media: MediaAppClient,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.regionBase = regionBaseUrls(config)[config.REGION];

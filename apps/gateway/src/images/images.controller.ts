@@ -15,7 +15,7 @@ import {
   RequiredScope,
   ApiOperation,
 } from '@formline/http-edge';
-import { MediaClient } from '../media/media.client';
+import { MediaAppClient } from '../media-app/media-app.client';
 
 const bytesNote =
   'With `Accept: application/json` (and a token with `images:read`) the answer is the image’s JSON; ' +
@@ -29,7 +29,7 @@ const notFound = [ErrorCode.ImageNotFound];
 // parameters are read (not used) so that the API document describes them.
 @Controller('images')
 export class ImagesController {
-  constructor(private readonly media: MediaClient) {}
+  constructor(private readonly media: MediaAppClient) {}
 
   @Post()
   @HttpCode(201)

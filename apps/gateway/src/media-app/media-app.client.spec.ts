@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { isForwardedByGateway } from '@formline/http-edge';
 import type { GatewayConfig } from '../gateway.config';
-import { MediaClient } from './media.client';
+import { MediaAppClient } from './media-app.client';
 
 const key = randomBytes(32);
 const keyed = { MEDIA_FORWARDING_KEY: key.toString('base64') };
@@ -25,16 +25,16 @@ const signedFor = (seen: { method?: string; url?: string; headers: IncomingHttpH
 // The gateway's side of the media app: what it forwards (and what it never
 // does: a client's own account header), what it hands back, and a 503 when
 // the media app is not there.
-describe('MediaClient', () => {
+describe('MediaAppClient', () => {
   let media: Server;
   let seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[];
   let gateway: FastifyInstance;
-  let client: MediaClient;
+  let client: MediaAppClient;
   let principal: AccessTokenPrincipal | undefined;
   let gatewayUrl: string;
 
   const start = async (mediaUrl: string) => {
-    client = new MediaClient({
+    client = new MediaAppClient({
       MEDIA_URL: mediaUrl,
       GATEWAY_IDLE_TIMEOUT_MS: 2_000,
       ...keyed,
@@ -137,10 +137,10 @@ describe('MediaClient', () => {
 // An upload's body goes on to the media app as it arrives, before the caller
 // has sent all of it (so the gateway never holds it whole), and a caller that
 // leaves mid-body cuts the media app's body short too.
-describe('MediaClient.storeFile', () => {
+describe('MediaAppClient.storeFile', () => {
   let media: Server;
   let gateway: FastifyInstance;
-  let client: MediaClient;
+  let client: MediaAppClient;
   let gatewayUrl: URL;
   let firstBytes: () => void;
   let bodyEnd: (outcome: string) => void;
@@ -162,7 +162,7 @@ describe('MediaClient.storeFile', () => {
       });
     });
     await new Promise<void>((resolve) => media.listen(0, '127.0.0.1', resolve));
-    client = new MediaClient({
+    client = new MediaAppClient({
       MEDIA_URL: `http://127.0.0.1:${(media.address() as AddressInfo).port}`,
       GATEWAY_IDLE_TIMEOUT_MS: 2_000,
       ...keyed,

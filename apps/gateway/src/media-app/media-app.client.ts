@@ -38,7 +38,7 @@ const answerHeaders = [
 // silent for GATEWAY_IDLE_TIMEOUT_MS, is a 503 with Retry-After, like any
 // service of the region that does not answer.
 @Injectable()
-export class MediaClient implements OnApplicationShutdown {
+export class MediaAppClient implements OnApplicationShutdown {
   private readonly base: URL;
   private readonly idleMs: number;
   private readonly key: Buffer;

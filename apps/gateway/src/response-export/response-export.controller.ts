@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { Principal, RequiredScope, ReadCache, QueryPipe, RequestId, ApiOperation } from '@formline/http-edge';
 import { answeredFiles } from '../files/answered-files';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { MediaClient } from '../media/media.client';
+import { MediaAppClient } from '../media-app/media-app.client';
 import { ResponseCsvWriter } from './response-csv.writer';
 import { responseExportQuery, responseFilesQuery, toResponseExportQuery } from './response-export.query';
 import { type ExportRequest, exportPages, firstExportPage, linesOf } from './response-pages';
@@ -41,7 +41,7 @@ export class ResponseExportController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly cache: ReadCache,
-    private readonly media: MediaClient,
+    private readonly media: MediaAppClient,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
     this.regionBase = regionBaseUrls(config)[config.REGION];

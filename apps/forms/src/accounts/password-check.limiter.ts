@@ -15,7 +15,7 @@ import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
 // of waiting is not run (503 too): its caller, who waits that long for any
 // reply between services, has given up, and the hash would serve no one.
 @Injectable()
-export class PasswordCheckQueue {
+export class PasswordCheckLimiter {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly concurrency: number;

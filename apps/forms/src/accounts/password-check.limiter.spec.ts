@@ -2,11 +2,11 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { hashPassword } from '@formline/tokens';
 import type { AccountRepository } from './account.repository';
 import { AccountCredentialsService } from './account-credentials.service';
-import { PasswordCheckQueue } from './password-check.queue';
+import { PasswordCheckLimiter } from './password-check.limiter';
 
-describe('PasswordCheckQueue', () => {
+describe('PasswordCheckLimiter', () => {
   const queueOf = (concurrency: number, queued: number, maxWaitMs = 5000) =>
-    new PasswordCheckQueue({
+    new PasswordCheckLimiter({
       PASSWORD_CHECK_CONCURRENCY: concurrency,
       PASSWORD_CHECK_QUEUE: queued,
       NATS_REQUEST_TIMEOUT_MS: maxWaitMs,
