@@ -1,17 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { callApi, uploadTestImage, useTestRegions } from '@formline/testing';
-import { respondentPageRegions } from './respondent-page.fixture';
+import { alicesRegion, respondentPageRegions } from './respondent-page.fixture';
 
 // The respondent page in headless Chromium (as respondent-page-journey.e2e-spec.ts
 // says), used without a mouse or eyes: the keyboard alone, what a screen
 // reader is handed, and an axe-core audit of every screen.
 describe('the respondent page in a browser: accessibility', () => {
-  const { regions, browser, accounts } = useTestRegions({
-    regions: ['us'],
-    apps: ['gateway', 'forms', 'responses', 'media'],
-    browser: true,
-    accounts: { alice: 'us' },
-  });
+  const { regions, browser, accounts } = useTestRegions(alicesRegion);
   const { alice } = accounts;
   const { base, responsesOf } = respondentPageRegions(regions);
 

@@ -1,5 +1,6 @@
 import { callApi, uploadTestImage, useTestRegions } from '@formline/testing';
 import {
+  alicesRegion,
   artifact,
   expectTestImageColour,
   question,
@@ -11,12 +12,7 @@ import {
 // The respondent page in headless Chromium (as respondent-page-journey.e2e-spec.ts
 // says): each kind of question as the page renders it, and the answer stored.
 describe('the respondent page in a browser: the kinds of question', () => {
-  const { regions, browser, accounts } = useTestRegions({
-    regions: ['us'],
-    apps: ['gateway', 'forms', 'responses', 'media'],
-    browser: true,
-    accounts: { alice: 'us' },
-  });
+  const { regions, browser, accounts } = useTestRegions(alicesRegion);
   const { alice } = accounts;
   const { base, responsesOf } = respondentPageRegions(regions);
 

@@ -1,5 +1,6 @@
 import { callApi, uploadTestImage, useTestRegions } from '@formline/testing';
 import {
+  alicesRegion,
   artifact,
   boxOf,
   decoded,
@@ -15,12 +16,7 @@ import {
 // says): where pictures, videos and the theme's background go on the screen,
 // and the form's language in the page's own words and in its direction.
 describe('the respondent page in a browser: layouts and languages', () => {
-  const { regions, browser, accounts } = useTestRegions({
-    regions: ['us'],
-    apps: ['gateway', 'forms', 'responses', 'media'],
-    browser: true,
-    accounts: { alice: 'us' },
-  });
+  const { regions, browser, accounts } = useTestRegions(alicesRegion);
   const { alice } = accounts;
   const { base, responsesOf } = respondentPageRegions(regions);
 

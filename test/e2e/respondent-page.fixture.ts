@@ -1,13 +1,31 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import type { Region } from '@formline/contracts';
-import { callApi, testArtifactPath, testInfra, type TestAccount, type TestRegions } from '@formline/testing';
+import {
+  callApi,
+  type E2eFixtureOptions,
+  testArtifactPath,
+  testInfra,
+  type TestAccount,
+  type TestRegions,
+} from '@formline/testing';
 
 // What the respondent page's browser specs (respondent-page-*.e2e-spec.ts)
 // share: their addresses and stored responses, where their screenshots go,
 // and how they look at the page (its requests, its focus, its pictures and
 // pixels). Each spec starts its own regions with useTestRegions, as few as it
 // needs.
+
+/**
+ * What a spec of alice's forms alone starts: her US region's apps that serve
+ * the page and take its answers and files, and the browser.
+ */
+export const alicesRegion = {
+  regions: ['us'],
+  apps: ['gateway', 'forms', 'responses', 'media'],
+  browser: true,
+  accounts: { alice: 'us' },
+} as const satisfies E2eFixtureOptions<{ alice: 'us' }>;
 
 /** The regions' addresses, and the responses of a form as its owner reads them through the API. */
 export function respondentPageRegions(regions: TestRegions) {
