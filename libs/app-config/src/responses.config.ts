@@ -4,6 +4,7 @@ import {
   formPurgeVars,
   responsesStreamVars,
   logVars,
+  milliseconds,
   natsVars,
   opsVars,
   regionVars,
@@ -11,9 +12,6 @@ import {
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
-
-const milliseconds = (fallback: number, description: string) =>
-  z.coerce.number().int().positive().default(fallback).describe(description);
 
 export const responsesConfigSchema = z.object({
   ...regionVars,
