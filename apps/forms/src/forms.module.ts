@@ -26,7 +26,7 @@ import { ThemeService } from './themes/theme.service';
 import { WorkspaceHandler } from './workspace.handler';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
-import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { OAuthApplicationHandler } from './oauth/oauth-application.handler';
 import { OAuthApplicationRepository } from './oauth/oauth-application.repository';
 import { OAuthAuthorizationHandler } from './oauth/oauth-authorization.handler';

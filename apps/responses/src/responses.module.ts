@@ -28,7 +28,7 @@ import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { ResponsesRetentionJob } from './retention/responses-retention.job';
-import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { ProgressService } from './submission/progress.service';
 import { FileAnswers } from './submission/file-answers';
 import { ResponseWriter } from './submission/response.writer';

@@ -67,3 +67,6 @@ export const dispatcherConfigSchema = z
   .superRefine(requireWebhookSecretKey);
 
 export type DispatcherConfig = z.infer<typeof dispatcherConfigSchema>;
+
+// The token the dispatcher app injects its parsed config by.
+export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');

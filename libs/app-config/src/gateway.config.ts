@@ -85,3 +85,6 @@ export const gatewayConfigSchema = z.object({
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+// The token the gateway app injects its parsed config by.
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

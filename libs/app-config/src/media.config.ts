@@ -73,3 +73,6 @@ export const mediaConfigSchema = z.object({
 });
 
 export type MediaConfig = z.infer<typeof mediaConfigSchema>;
+
+// The token the media app injects its parsed config by.
+export const MEDIA_CONFIG = Symbol('MEDIA_CONFIG');

@@ -86,3 +86,6 @@ export const responsesConfigSchema = z.object({
 });
 
 export type ResponsesConfig = z.infer<typeof responsesConfigSchema>;
+
+// The token the responses app injects its parsed config by.
+export const RESPONSES_CONFIG = Symbol('RESPONSES_CONFIG');

@@ -58,3 +58,6 @@ export const webhooksConfigSchema = z
   .superRefine(requireWebhookSecretKey);
 
 export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;
+
+// The token the webhooks app injects its parsed config by.
+export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');

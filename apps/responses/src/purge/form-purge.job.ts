@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { FormPurgeRunner, type FormPurgeStep } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 import { FormPurgeRepository, type PurgedUpload } from './form-purge.repository';
 import { formOtherTables } from './form-tables';

@@ -9,7 +9,7 @@ import { RetentionPruner } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
 import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { UploadRepository } from '../uploads/upload.repository';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 

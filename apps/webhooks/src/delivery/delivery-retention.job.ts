@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { RetentionPruner } from '@formline/db';
 import { DeliveryRepository } from '@formline/webhook-delivery';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 
 // Deletes finished deliveries and their attempts after DELIVERY_RETENTION_MS,
 // in small batches, one replica at a time. Pending deliveries are kept. The

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/common';
 import { FormPurgeRunner, type FormPurgeStep } from '@formline/db';
 import { DeliveryQueue } from '@formline/webhook-delivery';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import { FormPurgeRepository } from './form-purge.repository';
 
 // How long a worker holds a purge without a batch: a dead one's is taken over after this.
