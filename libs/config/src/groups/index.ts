@@ -1,5 +1,6 @@
 // The groups of settings that more than one app reads, or that a library takes
-// as its typed parameter; docs/configuration.md, "Where a setting goes".
+// as its typed parameter (docs/decisions/code-structure.md, "Where a setting
+// goes"). A setting one app alone reads is in that app's file of libs/app-config.
 export * from './region.vars';
 export * from './nats.vars';
 export * from './redis.vars';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { SettingsOf } from '../setting.builders';
 
 // The media app's two stores; libs/object-storage opens the store they name
 // (objectStoreFrom takes StorageSettings).
@@ -50,15 +51,5 @@ export const imageStorageVars = storageVars('IMAGE', 'uploaded images', '.data/s
 // Respondents' files are responses data: each region its own store (EU files stay in the EU).
 export const fileStorageVars = storageVars('FILE', "respondents' uploaded files", '.data/storage/files');
 
-export type StorageSettings<P extends string> = { [K in `${P}_STORAGE`]: 'local' | 's3' } & {
-  [K in `${P}_STORAGE_DIR` | `${P}_S3_REGION`]: string;
-} & {
-  [
-    K in
-      | `${P}_S3_ENDPOINT`
-      | `${P}_S3_BUCKET`
-      | `${P}_S3_ACCESS_KEY_ID`
-      | `${P}_S3_SECRET_ACCESS_KEY`
-      | `${P}_S3_PREFIX`
-  ]?: string;
-};
+// What one store's settings are once parsed: objectStoreFrom's parameter.
+export type StorageSettings<P extends string> = SettingsOf<ReturnType<typeof storageVars<P>>>;
