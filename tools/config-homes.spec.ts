@@ -76,6 +76,7 @@ describe('where each setting lives', () => {
     expect(groups.find((group) => group.name === 'natsVars')?.settings).toContain('NATS_URL');
     expect([...(takers.get('rateLimitVars') ?? [])]).toEqual(['libs/http-edge']);
     expect([...(takers.get('fileStorageVars') ?? [])]).toEqual(['libs/object-storage']);
+    expect([...(takers.get('retentionVars') ?? [])]).toEqual(['libs/db']);
   });
 
   it('keeps a setting in a group of libs/config only while two apps read it or a library takes it', () => {

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
-import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
+import { createGlobalDatabase, databasePoolOf, GlobalPrismaClient } from '@formline/db';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats, NATS_CONNECTION } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
@@ -75,12 +75,7 @@ export class FormsModule implements OnApplicationShutdown {
         { provide: FORMS_CONFIG, useValue: config },
         {
           provide: GlobalPrismaClient,
-          useFactory: () =>
-            createGlobalDatabase(config.GLOBAL_DATABASE_URL, {
-              size: config.DATABASE_POOL_SIZE,
-              acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
-              statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-            }),
+          useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL, databasePoolOf(config)),
         },
         {
           provide: ChangeAnnouncer,

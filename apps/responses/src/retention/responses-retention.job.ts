@@ -5,7 +5,7 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { RetentionPruner } from '@formline/db';
+import { RetentionPruner, retentionSettingsOf } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
 import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
@@ -49,7 +49,7 @@ export class ResponsesRetentionJob implements OnApplicationBootstrap, OnApplicat
           pruneBatch: (size) => erasureJobs.prune(before(config.ERASURE_JOB_RETENTION_MS), size),
         },
       ],
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
+      retentionSettingsOf(config),
       new Logger('ResponsesRetentionJob'),
     );
   }

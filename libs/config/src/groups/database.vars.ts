@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { databaseUrl, milliseconds } from '../setting.builders';
+import { databaseUrl, milliseconds, type SettingsOf } from '../setting.builders';
 
 // Each process's connection pool, in the forms and responses services (libs/db
-// takes it as DatabasePoolSettings): a query that waits longer than the timeout
+// takes it: databasePoolOf): a query that waits longer than the timeout
 // for a free connection fails as 503 SERVICE_UNAVAILABLE (retry), not a hang.
 export const databasePoolVars = {
   DATABASE_POOL_SIZE: z.coerce
@@ -21,6 +21,8 @@ export const databasePoolVars = {
     "How long one SQL statement may run before PostgreSQL cancels it: past the services' request deadline, so it only stops work whose caller has gone.",
   ),
 };
+
+export type DatabasePoolGroupSettings = SettingsOf<typeof databasePoolVars>;
 
 // The webhooks service (which saves webhooks and plans deliveries) and the
 // dispatcher (which records every attempt): one database, each app saying

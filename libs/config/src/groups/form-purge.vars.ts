@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { milliseconds } from '../setting.builders';
+import { milliseconds, type SettingsOf } from '../setting.builders';
 
 // The form purge job of the services that hold a form's data in a region
 // (responses, webhooks).
@@ -28,3 +28,5 @@ export const formPurgeVars = {
     'A purge ends with a pass that finds nothing of the form at least this long after it was deleted: a submission or upload already under way when the form was deleted is removed too.',
   ),
 };
+
+export type FormPurgeGroupSettings = SettingsOf<typeof formPurgeVars>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { milliseconds } from '../setting.builders';
+import { milliseconds, type SettingsOf } from '../setting.builders';
 
 // The retention job of the services that own ever-growing tables (responses, webhooks).
 export const retentionVars = {
@@ -15,3 +15,5 @@ export const retentionVars = {
     .default(500)
     .describe('Rows the retention job deletes per statement; it pauses between statements.'),
 };
+
+export type RetentionGroupSettings = SettingsOf<typeof retentionVars>;
