@@ -108,8 +108,8 @@ describe('the module boundary rule', () => {
     },
     { file: 'apps/dispatcher/src/probe.cjs', code: "require('../../webhooks/src/main');" },
     // tools, deploy checks and bench scripts importing an app
-    { file: 'tools/docs/probe.mjs', code: "export { x } from '../../apps/gateway/src/gateway.config';" },
-    { file: 'deploy/checks/probe.mjs', code: "export { x } from '../../apps/forms/src/forms.config';" },
+    { file: 'tools/docs/probe.mjs', code: "export { x } from '../../apps/gateway/src/gateway.module';" },
+    { file: 'deploy/checks/probe.mjs', code: "export { x } from '../../apps/forms/src/forms.module';" },
     {
       file: 'bench/baseline/probe.mjs',
       code: "export { x } from '../../apps/gateway/src/auth/access.guard';",
@@ -129,7 +129,7 @@ describe('the module boundary rule', () => {
   const allowed = [
     {
       file: 'apps/gateway/src/probe.mjs',
-      code: "export { loadConfig } from '@formline/config';\nexport { x } from './gateway.config';",
+      code: "export { loadConfig } from '@formline/config';\nexport { x } from './gateway.module';",
     },
     {
       file: 'tools/docs/probe.mjs',

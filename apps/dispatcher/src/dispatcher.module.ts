@@ -5,7 +5,7 @@ import { webhookSecretKeys } from '@formline/config';
 import { OutboundUrlPolicy } from '@formline/outbound-url';
 import { DeliveryRepository, SecretBox } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
-import { DISPATCHER_CONFIG, type DispatcherConfig } from './dispatcher.config';
+import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
 import { DeliveryWorker } from './delivery/delivery.worker';
 
 // The dispatcher is the region's BullMQ worker that delivers webhook payloads

@@ -14,7 +14,7 @@ import { type FormDefinition, isPublicForm, parseFormDefinition } from '@formlin
 import { newPublicId } from '@formline/ids';
 import { ChangeAnnouncer } from './change-announcer';
 import { allows, FormAccess, forbiddenToMove, formNotFound } from './form-access';
-import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';

@@ -1,5 +1,5 @@
 import { Inject, Module, type OnApplicationShutdown, type DynamicModule } from '@nestjs/common';
-import { createGlobalDatabase, GlobalPrismaClient } from '@formline/db';
+import { createGlobalDatabase, databasePoolOf, GlobalPrismaClient } from '@formline/db';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats, NATS_CONNECTION } from '@formline/messaging';
 import { ChangeAnnouncer } from './change-announcer';
@@ -26,7 +26,7 @@ import { ThemeService } from './themes/theme.service';
 import { WorkspaceHandler } from './workspace.handler';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
-import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { OAuthApplicationHandler } from './oauth/oauth-application.handler';
 import { OAuthApplicationRepository } from './oauth/oauth-application.repository';
 import { OAuthAuthorizationHandler } from './oauth/oauth-authorization.handler';
@@ -75,12 +75,7 @@ export class FormsModule implements OnApplicationShutdown {
         { provide: FORMS_CONFIG, useValue: config },
         {
           provide: GlobalPrismaClient,
-          useFactory: () =>
-            createGlobalDatabase(config.GLOBAL_DATABASE_URL, {
-              size: config.DATABASE_POOL_SIZE,
-              acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
-              statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-            }),
+          useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL, databasePoolOf(config)),
         },
         {
           provide: ChangeAnnouncer,

@@ -9,7 +9,7 @@ import {
 import { isEmailAddress } from '@formline/form-logic';
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
 import { ChangeAnnouncer } from './change-announcer';
-import { FORMS_CONFIG, type FormsConfig } from './forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { ResourceLinks } from './resource-links';
 import { presentWorkspace } from './workspace.presenter';

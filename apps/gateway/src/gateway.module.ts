@@ -32,7 +32,7 @@ import { ConsoleController } from './console/console.controller';
 import { ThemesController } from './themes/themes.controller';
 import { WebhooksController } from './webhooks/webhooks.controller';
 import { WorkspacesController } from './workspaces/workspaces.controller';
-import { GATEWAY_CONFIG, type GatewayConfig } from './gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 import { OAuthApplicationsController } from './oauth/oauth-applications.controller';
 import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
 import { OAuthGrantsController } from './oauth/oauth-grants.controller';

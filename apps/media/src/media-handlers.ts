@@ -1,7 +1,7 @@
 import type { INestApplication, INestMicroservice } from '@nestjs/common';
 import { QueueGroups } from '@formline/contracts';
 import { connectNatsMicroservice } from '@formline/messaging';
-import type { MediaConfig } from './media.config';
+import type { MediaConfig } from '@formline/app-config';
 
 // The media app's NATS side, beside its HTTP routes: the deletes of
 // respondents' files the responses service asks for, in media's queue group,

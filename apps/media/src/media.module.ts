@@ -10,7 +10,7 @@ import { RespondentFilesHandler } from './files/respondent-files.handler';
 import { ImagesController } from './images/images.controller';
 import { IMAGE_STORE } from './images/image.store';
 import { RenderPool } from './images/render.pool';
-import { MEDIA_CONFIG, type MediaConfig } from './media.config';
+import { MEDIA_CONFIG, type MediaConfig } from '@formline/app-config';
 
 // Images: the image store, the render pool that bounds sharp's work, the
 // fetch of an image by url. Respondents' files: the region's file store,

@@ -4,7 +4,7 @@ import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts
 import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool, StatementBatch } from '@formline/db';
 import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
-import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import type { BuiltResponse } from './submission/response.builder';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { type StoredUpload, UploadRepository } from './uploads/upload.repository';

@@ -1,6 +1,6 @@
 import { type DynamicModule, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { createResponsesDatabase, ResponsesPrismaClient } from '@formline/db';
+import { createResponsesDatabase, databasePoolOf, ResponsesPrismaClient } from '@formline/db';
 import { QueueGroups, Streams } from '@formline/contracts';
 import {
   ByteRpcResponder,
@@ -28,7 +28,7 @@ import { ResponseExportService } from './export/response-export.service';
 import { ResponseRepository } from './response.repository';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
 import { ResponsesRetentionJob } from './retention/responses-retention.job';
-import { RESPONSES_CONFIG, type ResponsesConfig } from './responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { ProgressService } from './submission/progress.service';
 import { FileAnswers } from './submission/file-answers';
 import { ResponseWriter } from './submission/response.writer';
@@ -53,12 +53,7 @@ export class ResponsesModule implements OnApplicationShutdown {
         { provide: RESPONSES_CONFIG, useValue: config },
         {
           provide: ResponsesPrismaClient,
-          useFactory: () =>
-            createResponsesDatabase(config.RESPONSES_DATABASE_URL, {
-              size: config.DATABASE_POOL_SIZE,
-              acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
-              statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-            }),
+          useFactory: () => createResponsesDatabase(config.RESPONSES_DATABASE_URL, databasePoolOf(config)),
         },
         // Its own connection for calls to other services, for JetStream and for byte replies.
         {

@@ -17,7 +17,7 @@ import { FormPurgeRepository } from './purge/form-purge.repository';
 import { WebhookHandler } from './webhook.handler';
 import { WebhookRepository } from './webhook/webhook.repository';
 import { WebhookService } from './webhook/webhook.service';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from './webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 
 // The webhooks service owns its region's webhook records and delivery log, and
 // turns submission events from the region's JetStream into delivery jobs on the

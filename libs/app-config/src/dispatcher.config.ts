@@ -1,17 +1,15 @@
 import {
-  databaseUrl,
   logVars,
+  milliseconds,
   opsVars,
   redisVars,
   regionVars,
   requireWebhookSecretKey,
   shutdownVars,
   webhookSecurityVars,
+  webhooksDatabaseVars,
 } from '@formline/config';
 import { z } from 'zod';
-
-const milliseconds = (fallback: number, description: string) =>
-  z.coerce.number().int().positive().default(fallback).describe(description);
 
 // Svix's schedule: after the first attempt fails, wait 5 s, 5 min, 30 min, 2 h,
 // 5 h, 10 h, 10 h; the webhook is disabled when the last one fails too.
@@ -25,7 +23,7 @@ export const dispatcherConfigSchema = z
     ...logVars,
     ...shutdownVars,
     ...webhookSecurityVars,
-    WEBHOOKS_DATABASE_URL: databaseUrl(
+    WEBHOOKS_DATABASE_URL: webhooksDatabaseVars.WEBHOOKS_DATABASE_URL.describe(
       "This region's webhooks database, where every delivery attempt is recorded.",
     ),
     WEBHOOK_TIMEOUT_MS: milliseconds(
@@ -69,3 +67,6 @@ export const dispatcherConfigSchema = z
   .superRefine(requireWebhookSecretKey);
 
 export type DispatcherConfig = z.infer<typeof dispatcherConfigSchema>;
+
+// The token the dispatcher app injects its parsed config by.
+export const DISPATCHER_CONFIG = Symbol('DISPATCHER_CONFIG');

@@ -74,3 +74,6 @@ export const formsConfigSchema = z.object({
 });
 
 export type FormsConfig = z.infer<typeof formsConfigSchema>;
+
+// The token the forms app injects its parsed config by.
+export const FORMS_CONFIG = Symbol('FORMS_CONFIG');

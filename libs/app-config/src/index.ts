@@ -1,4 +1,6 @@
-// The six apps' configuration schemas. They live in a library, not in the
+// The six apps' configuration: each app's file holds every setting the app
+// reads (its own, and the groups of libs/config it spreads), the parsed type
+// and the token the app injects it by. They live in a library, not in the
 // apps, so that the configuration reference, `npm start` and the deploy checks
 // read exactly what each app validates at boot without importing an app.
 export * from './gateway.config';

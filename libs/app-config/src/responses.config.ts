@@ -4,6 +4,7 @@ import {
   formPurgeVars,
   responsesStreamVars,
   logVars,
+  milliseconds,
   natsVars,
   opsVars,
   regionVars,
@@ -11,9 +12,6 @@ import {
   shutdownVars,
 } from '@formline/config';
 import { z } from 'zod';
-
-const milliseconds = (fallback: number, description: string) =>
-  z.coerce.number().int().positive().default(fallback).describe(description);
 
 export const responsesConfigSchema = z.object({
   ...regionVars,
@@ -88,3 +86,6 @@ export const responsesConfigSchema = z.object({
 });
 
 export type ResponsesConfig = z.infer<typeof responsesConfigSchema>;
+
+// The token the responses app injects its parsed config by.
+export const RESPONSES_CONFIG = Symbol('RESPONSES_CONFIG');

@@ -1,5 +1,4 @@
 import {
-  databaseUrl,
   formPurgeVars,
   logVars,
   natsVars,
@@ -11,6 +10,7 @@ import {
   retentionVars,
   shutdownVars,
   webhookSecurityVars,
+  webhooksDatabaseVars,
 } from '@formline/config';
 import { z } from 'zod';
 
@@ -26,7 +26,9 @@ export const webhooksConfigSchema = z
     ...retentionVars,
     ...formPurgeVars,
     ...responsesStreamVars,
-    WEBHOOKS_DATABASE_URL: databaseUrl("This region's webhooks database (webhooks and delivery attempts)."),
+    WEBHOOKS_DATABASE_URL: webhooksDatabaseVars.WEBHOOKS_DATABASE_URL.describe(
+      "This region's webhooks database (webhooks and delivery attempts).",
+    ),
     WEBHOOK_EVENT_ACK_WAIT_MS: z.coerce
       .number()
       .int()
@@ -56,3 +58,6 @@ export const webhooksConfigSchema = z
   .superRefine(requireWebhookSecretKey);
 
 export type WebhooksConfig = z.infer<typeof webhooksConfigSchema>;
+
+// The token the webhooks app injects its parsed config by.
+export const WEBHOOKS_CONFIG = Symbol('WEBHOOKS_CONFIG');

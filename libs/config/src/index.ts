@@ -1,4 +1,5 @@
 export * from './load-config';
-export * from './env-vars';
+export * from './setting.builders';
+export * from './groups';
 export * from './region-base-urls';
 export * from './home-region';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ConfigError, parseConfig } from './load-config';
-import { databaseUrl, natsVars, regionVars } from './env-vars';
+import { natsVars, regionVars } from './groups';
+import { databaseUrl } from './setting.builders';
 
 const schema = z.object({
   ...regionVars,

@@ -1,3 +1,4 @@
+import type { DatabasePoolGroupSettings } from '@formline/config';
 import { DependencyUnavailableError } from '@formline/errors';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -31,6 +32,16 @@ export const defaultDatabasePool: DatabasePoolSettings = {
   connectTimeoutMs: 30_000,
   statementTimeoutMs: 15_000,
 };
+
+// The pool as an app's schema configures it (libs/config databasePoolVars);
+// the connect timeout stays the default.
+export function databasePoolOf(config: DatabasePoolGroupSettings): Partial<DatabasePoolSettings> {
+  return {
+    size: config.DATABASE_POOL_SIZE,
+    acquireTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
 
 // Prisma's driver adapter maps the PostgreSQL server's errors and refused
 // connections to codes (P1001, SQLSTATE 57P01...), but passes on the driver's

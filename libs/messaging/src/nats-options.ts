@@ -6,27 +6,28 @@ import {
   nkeyAuthenticator,
   type TlsOptions,
 } from '@nats-io/transport-node';
+import type { NatsGroupSettings } from '@formline/config';
 
 // How every connection of ours finds and proves itself to NATS: the servers,
-// one way of authenticating (the server decides which), and TLS. The variables
-// are the config schema's (libs/config natsVars).
-export interface NatsSecuritySettings {
-  NATS_USER?: string;
-  NATS_PASSWORD?: string;
-  NATS_TOKEN?: string;
-  NATS_NKEY_SEED?: string;
-  NATS_CREDS_FILE?: string;
-  NATS_TLS_CA_FILE?: string;
-  NATS_TLS_CERT_FILE?: string;
-  NATS_TLS_KEY_FILE?: string;
-}
+// one way of authenticating (the server decides which), and TLS. The names and
+// types are the group's in libs/config (natsVars), so they cannot drift apart.
+export type NatsSecuritySettings = Pick<
+  NatsGroupSettings,
+  | 'NATS_USER'
+  | 'NATS_PASSWORD'
+  | 'NATS_TOKEN'
+  | 'NATS_NKEY_SEED'
+  | 'NATS_CREDS_FILE'
+  | 'NATS_TLS_CA_FILE'
+  | 'NATS_TLS_CERT_FILE'
+  | 'NATS_TLS_KEY_FILE'
+>;
 
-export interface NatsSettings extends NatsSecuritySettings {
-  NATS_URL: string;
-  NATS_RECONNECT_WAIT_MS: number;
-  /** Services only: requests in work at once before the next ones are answered 503. */
-  NATS_MAX_IN_FLIGHT?: number;
-}
+export type NatsSettings = NatsSecuritySettings &
+  Pick<NatsGroupSettings, 'NATS_URL' | 'NATS_RECONNECT_WAIT_MS'> & {
+    /** Services only: requests in work at once before the next ones are answered 503. */
+    NATS_MAX_IN_FLIGHT?: NatsGroupSettings['NATS_MAX_IN_FLIGHT'];
+  };
 
 export class NatsSettingsError extends Error {}
 

@@ -1,17 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import { Redis, type RedisOptions } from 'ioredis';
+import type { RedisGroupSettings } from '@formline/config';
 
 // Where and how every app reaches its region's Redis: the URL (`rediss://` for
 // TLS), and besides it a user, a password and a CA file, so that the password
-// comes from a Secret without being joined into the URL. The variables are
-// the config schema's (libs/config redisVars).
-export interface RedisSettings {
-  REDIS_URL: string;
-  REDIS_USERNAME?: string;
-  REDIS_PASSWORD?: string;
-  REDIS_TLS_CA_FILE?: string;
-}
+// comes from a Secret without being joined into the URL. The names and types
+// are the group's in libs/config (redisVars).
+export type RedisSettings = RedisGroupSettings;
 
 export function redisConnectionOptions(settings: RedisSettings): RedisOptions {
   const options: RedisOptions = {};

@@ -1,17 +1,22 @@
+import type {
+  LogGroupSettings,
+  OpsGroupSettings,
+  RegionGroupSettings,
+  ShutdownGroupSettings,
+} from '@formline/config';
 import type { DynamicModule, INestMicroservice } from '@nestjs/common';
 import { createLogger, type HealthCheck, OpsServer, startProcessMetrics, stopOnSignal } from '@formline/ops';
 import { followConnection } from './microservice-status';
 import type { NatsSettings } from './nats-options';
 import { createNatsMicroservice } from './nats-microservice';
 
-export interface NatsServiceConfig extends NatsSettings {
-  REGION: string;
-  OPS_HOST: string;
-  OPS_PORT: number;
-  LOG_LEVEL: string;
-  LOG_FORMAT: 'json' | 'pretty';
-  SHUTDOWN_TIMEOUT_MS: number;
-}
+// What every NATS service reads besides NATS: the groups of libs/config that
+// every app spreads into its schema.
+export type NatsServiceConfig = NatsSettings &
+  LogGroupSettings &
+  OpsGroupSettings &
+  ShutdownGroupSettings &
+  Pick<RegionGroupSettings, 'REGION'>;
 
 export interface NatsServiceOptions {
   service: string;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { LocalDiskObjectStore } from './local-disk.store';
 import { checkObjectKey, type ObjectStore } from './object-store';
-import { objectStoreFrom } from './object-storage.config';
+import { objectStoreFrom } from './object-store.factory';
 import { S3ObjectStore } from './s3.store';
 
 // A fake S3 endpoint (path-style PUT, GET, multi-object DELETE) on loopback:

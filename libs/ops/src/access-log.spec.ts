@@ -1,8 +1,8 @@
 import { accessLogWriter } from './access-log';
-import { createLogger } from './logger';
+import { createLogger, type LogSettings } from './logger';
 import { isoTimeOf } from './log-time';
 
-function capture(level = 'log') {
+function capture(level: LogSettings['LOG_LEVEL'] = 'log') {
   const lines: string[] = [];
   const logger = createLogger(
     'gateway',

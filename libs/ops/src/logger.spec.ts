@@ -1,11 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { createLogger } from './logger';
+import { createLogger, type LogSettings } from './logger';
 import { formatPrettyLine, prettyLogStream } from './log-pretty';
 import { REDACTED, redactText, redactValue } from './log-redaction';
 import { currentRequestId, runWithRequestId } from './request-context';
 import { Subjects } from '@formline/contracts';
 
-function capture(level = 'log') {
+function capture(level: LogSettings['LOG_LEVEL'] = 'log') {
   const lines: string[] = [];
   const logger = createLogger(
     'gateway',

@@ -1,3 +1,4 @@
+import type { LogGroupSettings } from '@formline/config';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger as Pino } from 'pino';
 import { bufferedStdout } from './log-destination';
@@ -6,11 +7,8 @@ import { redactText, redactValue } from './log-redaction';
 import { isoTimeNow } from './log-time';
 import { currentRequestId } from './request-context';
 
-export interface LogSettings {
-  LOG_LEVEL: string;
-  LOG_FORMAT: 'json' | 'pretty';
-  REGION?: string;
-}
+// The log group's settings (libs/config logVars), and the region to stamp on each line.
+export type LogSettings = LogGroupSettings & { REGION?: string };
 
 // Our LOG_LEVEL names are NestJS's; pino calls `log` info and `verbose` trace.
 const pinoLevels: Record<string, pino.Level> = {

@@ -12,7 +12,7 @@ import {
 import { OutboundUrlPolicy } from '@formline/outbound-url';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { DispatcherConfig } from '../dispatcher.config';
+import type { DispatcherConfig } from '@formline/app-config';
 import { DeliveryWorker } from './delivery.worker';
 
 // The worker between a receiver's answer and the database: an outcome the

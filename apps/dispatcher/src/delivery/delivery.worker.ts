@@ -31,7 +31,7 @@ import {
 import { OutboundUrlPolicy } from '@formline/outbound-url';
 import { type Job, Queue, UnrecoverableError, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { DISPATCHER_CONFIG, type DispatcherConfig } from '../dispatcher.config';
+import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
 import { RetryPolicy } from './retry.policy';
 import { sendWebhook } from './webhook.sender';
 

@@ -1,5 +1,5 @@
 import { type DeliveryDecision, SendFailureKind, type SendOutcome } from '@formline/webhook-delivery';
-import type { DispatcherConfig } from '../dispatcher.config';
+import type { DispatcherConfig } from '@formline/app-config';
 
 // Declared with the queue's job (it may wait there to be recorded):
 // `give-up` with `disableReason` set turns the webhook off too.

@@ -4,7 +4,7 @@ import { regionBaseUrls } from '@formline/config';
 import { type AccountProfile, getAccountProfile, type RpcRequest } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { AccountRepository } from './account.repository';
 
 // GET /me: the account behind a token, with the base address of its region.

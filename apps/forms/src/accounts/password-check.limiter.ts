@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 
 // Where the forms process runs its password checks. Each is a scrypt hash
 // (memory-hard on purpose: about 100 ms of a CPU and 32 MiB), run in libuv's

@@ -14,7 +14,7 @@ import {
   testInfra,
   TestNatsServer,
 } from '@formline/testing';
-import type { FormsConfig } from '../forms.config';
+import type { FormsConfig } from '@formline/app-config';
 import { FormRepository } from '../form.repository';
 import { FormDeletionRelayJob } from './form-deletion-relay.job';
 import { FormDeletionRepository } from './form-deletion.repository';

@@ -10,7 +10,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { type FormDeletedEvent, Streams, Subjects } from '@formline/contracts';
 import { BackgroundRounds } from '@formline/db';
 import { ensureDurableConsumer, ensureStream, NATS_CONNECTION } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { FormDeletionRepository, type PendingFormDeletion } from './form-deletion.repository';
 
 const batchSize = 100;

@@ -9,7 +9,7 @@ import type {
   recordImage,
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { imageSrc } from './image-href';
 import { ImageRepository, type StoredImage } from './image.repository';
 

@@ -9,7 +9,7 @@ import {
   useScratchAccounts,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
-import type { FormsConfig } from '../forms.config';
+import type { FormsConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository } from './oauth-grant.repository';
 

@@ -4,7 +4,7 @@ import type { OAuthApplication } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ChangeAnnouncer } from '../change-announcer';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { firstPartyClients, type OAuthClient } from './first-party-clients';
 
 export type { OAuthClient } from './first-party-clients';

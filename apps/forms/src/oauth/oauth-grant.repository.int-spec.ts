@@ -12,7 +12,7 @@ import {
   type ScratchDatabase,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
-import type { FormsConfig } from '../forms.config';
+import type { FormsConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository, type NewTokens } from './oauth-grant.repository';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { issueOAuthToken, RpcReply, RpcRequest } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository } from './oauth-grant.repository';
 

@@ -9,7 +9,7 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from '../forms.config';
+import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
 import { PersonalTokenRepository } from './personal-token.repository';
 
 // Personal access tokens, managed by the account's owner (the gateway has

@@ -21,7 +21,7 @@ import {
   StreamedBody,
   type AuthenticatedRequest,
 } from '@formline/http-edge';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 import { MediaAppClient } from '../media-app/media-app.client';
 import { SubmissionTargets } from '../responses/submission-target';
 import { answeredFiles } from './answered-files';

@@ -5,7 +5,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { isForwardedByGateway } from '@formline/http-edge';
-import type { GatewayConfig } from '../gateway.config';
+import type { GatewayConfig } from '@formline/app-config';
 import { MediaAppClient } from './media-app.client';
 
 const key = randomBytes(32);

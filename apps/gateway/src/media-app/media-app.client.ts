@@ -13,7 +13,7 @@ import { DomainError, unavailableError } from '@formline/errors';
 import { forwardingHeaders, forwardingKey } from '@formline/http-edge';
 import { REQUEST_ID_HEADER } from '@formline/ops';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 
 // What of the caller's request the media app needs, and what of its answer
 // the caller gets. Everything else (cookies, the token, hop-by-hop headers)

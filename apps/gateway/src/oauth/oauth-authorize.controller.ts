@@ -8,7 +8,7 @@ import { generateAuthorizationCode, hashAccessToken } from '@formline/tokens';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
 import { Public, ApiOperation, DomainErrorWithHeaders, SignInThrottle, RequestId } from '@formline/http-edge';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 import {
   type AuthorizationRequest,
   AuthorizationPageError,

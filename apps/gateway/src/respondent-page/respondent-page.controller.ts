@@ -13,7 +13,7 @@ import {
 } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { Public, ApiOperation, RequestId } from '@formline/http-edge';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 import {
   missingFormPage,
   pageDirection,

@@ -14,7 +14,7 @@ import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { Principal, RequiredScope, ReadCache, QueryPipe, RequestId, ApiOperation } from '@formline/http-edge';
 import { answeredFiles } from '../files/answered-files';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 import { MediaAppClient } from '../media-app/media-app.client';
 import { ResponseCsvWriter } from './response-csv.writer';
 import { responseExportQuery, responseFilesQuery, toResponseExportQuery } from './response-export.query';

@@ -3,7 +3,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import type { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import { type ReadCache } from '@formline/http-edge';
-import type { GatewayConfig } from '../gateway.config';
+import type { GatewayConfig } from '@formline/app-config';
 import { SubmissionTargets } from './submission-target';
 
 const config = {

@@ -6,7 +6,7 @@ import { type AccessTokenPrincipal, type FormSnapshot, getFormSnapshot } from '@
 import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { ReadCache } from '@formline/http-edge';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 
 /** How the other region answers: a 307 to the same path there, or a refusal. */
 export interface ElsewhereAnswer {

@@ -11,7 +11,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
 import { Principal, RequiredScope, ApiOperation, parseRequest, RequestId } from '@formline/http-edge';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 
 // Typeform's body: a bare array of addresses.
 const emailList = z.array(z.string().trim().min(3).max(320)).min(1).max(100);

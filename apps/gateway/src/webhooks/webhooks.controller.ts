@@ -28,7 +28,7 @@ import {
   parseRequest,
   RequestId,
 } from '@formline/http-edge';
-import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 
 // Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
 const deliveryListQuery = z

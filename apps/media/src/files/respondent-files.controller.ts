@@ -7,7 +7,7 @@ import { inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { isStoredFileName, type ObjectStore, safeFileName } from '@formline/object-storage';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { MEDIA_CONFIG, type MediaConfig } from '../media.config';
+import { MEDIA_CONFIG, type MediaConfig } from '@formline/app-config';
 import { FILE_STORE, storedFileKey } from './file.store';
 
 // Path segments that name a form or a question: safe as an object key's.

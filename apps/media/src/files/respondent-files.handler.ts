@@ -3,7 +3,7 @@ import { MessagePattern, Payload } from '@nestjs/microservices';
 import { deleteRespondentFiles, type RpcReply, type RpcRequest } from '@formline/contracts';
 import { ContractPipe } from '@formline/messaging';
 import type { ObjectStore } from '@formline/object-storage';
-import { MEDIA_CONFIG, type MediaConfig } from '../media.config';
+import { MEDIA_CONFIG, type MediaConfig } from '@formline/app-config';
 import { FILE_STORE, storedFileKey } from './file.store';
 
 // The responses service's deletes of respondents' bytes (pruned uploads, a

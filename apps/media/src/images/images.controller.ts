@@ -18,7 +18,7 @@ import type { ObjectStore } from '@formline/object-storage';
 import { OutboundUrlPolicy } from '@formline/outbound-url';
 import type { FastifyReply } from 'fastify';
 import { parseRequest, RequestId } from '@formline/http-edge';
-import { MEDIA_CONFIG, type MediaConfig } from '../media.config';
+import { MEDIA_CONFIG, type MediaConfig } from '@formline/app-config';
 import { CallerAccount } from '../caller-account.decorator';
 import { imageDimensions, inspectImage, renderVariant } from './image-processing';
 import { variantBox } from './image-sizes';

@@ -8,7 +8,7 @@ import {
 import { forgetDeliveries } from '@formline/contracts';
 import { LeasedJobRunner } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 import { ErasureJobRepository, type LeasedErasureJob } from './erasure-job.repository';
 import { ErasureRepository } from './erasure.repository';

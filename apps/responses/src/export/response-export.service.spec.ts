@@ -1,7 +1,7 @@
 import { exportPageLimits, type ExportCursor } from '@formline/contracts';
 import { inputLimits } from '@formline/input';
 import type { RpcClient } from '@formline/messaging';
-import type { ResponsesConfig } from '../responses.config';
+import type { ResponsesConfig } from '@formline/app-config';
 import type { ExportRow, ResponseExportRepository } from './response-export.repository';
 import { ExportReadAhead } from './response-export.read-ahead';
 import { ResponseExportService } from './response-export.service';

@@ -15,7 +15,7 @@ import { RpcClient } from '@formline/messaging';
 import { currentRequestId } from '@formline/ops';
 import type { z } from 'zod';
 import { inWholeSeconds, onlyFields } from '../listing/response-listing.service';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { type BuiltPage, ExportReadAhead, readAheadKey } from './response-export.read-ahead';
 import { type ExportRow, ResponseExportRepository } from './response-export.repository';
 

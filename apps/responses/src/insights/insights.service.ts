@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { authorizeForm, getFormSnapshot, type InsightsSummary } from '@formline/contracts';
 import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { InsightsRepository } from './insights.repository';
 import { summarizeInsights } from './insights.summary';
 

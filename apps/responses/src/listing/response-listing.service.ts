@@ -11,7 +11,7 @@ import {
 import { inputLimits, jsonBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { ResponseRepository } from '../response.repository';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { notSubmittedAt } from '../submission/partial-response.builder';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 

@@ -1,7 +1,7 @@
 import type { NatsConnection } from '@nats-io/transport-node';
 import { Subjects } from '@formline/contracts';
 import { outboxFastPathMissedTotal } from '@formline/ops';
-import type { ResponsesConfig } from '../responses.config';
+import type { ResponsesConfig } from '@formline/app-config';
 import { OutboxRelayJob, type OutboxPublisher } from './outbox-relay.job';
 import type { ClaimedBatch, OutboxRow, OutboxRepository } from './outbox.repository';
 

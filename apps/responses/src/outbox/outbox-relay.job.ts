@@ -11,7 +11,7 @@ import { Streams } from '@formline/contracts';
 import { BackgroundRounds } from '@formline/db';
 import { ensureStream, NATS_CONNECTION, NatsLink, natsHeadersWithRequestId } from '@formline/messaging';
 import { recordOutboxDeadLetters, recordOutboxFastPathMissed, setOutboxStats } from '@formline/ops';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { markLingerMs, type OutboxRow, OutboxRepository } from './outbox.repository';
 
 /** What the relay needs of JetStream. */

@@ -5,9 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { FormPurgeRunner, type FormPurgeStep } from '@formline/db';
+import { FormPurgeRunner, formPurgeSettingsOf, type FormPurgeStep } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 import { FormPurgeRepository, type PurgedUpload } from './form-purge.repository';
 import { formOtherTables } from './form-tables';
@@ -31,13 +31,7 @@ export class FormPurgeJob implements OnApplicationBootstrap, OnApplicationShutdo
     this.runner = new FormPurgeRunner(
       purges.table,
       formPurgeSteps(purges, uploadBytesRemover(rpc)),
-      {
-        batchSize: config.FORM_PURGE_BATCH_SIZE,
-        pauseMs: config.FORM_PURGE_PAUSE_MS,
-        intervalMs: config.FORM_PURGE_INTERVAL_MS,
-        settleMs: config.FORM_PURGE_SETTLE_MS,
-        leaseMs,
-      },
+      formPurgeSettingsOf(config, leaseMs),
       new Logger('FormPurgeJob'),
     );
   }

@@ -5,11 +5,11 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { RetentionPruner } from '@formline/db';
+import { RetentionPruner, retentionSettingsOf } from '@formline/db';
 import { RpcClient } from '@formline/messaging';
 import { ErasureJobRepository } from '../erasure/erasure-job.repository';
 import { OutboxRepository } from '../outbox/outbox.repository';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { UploadRepository } from '../uploads/upload.repository';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 
@@ -49,7 +49,7 @@ export class ResponsesRetentionJob implements OnApplicationBootstrap, OnApplicat
           pruneBatch: (size) => erasureJobs.prune(before(config.ERASURE_JOB_RETENTION_MS), size),
         },
       ],
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
+      retentionSettingsOf(config),
       new Logger('ResponsesRetentionJob'),
     );
   }

@@ -3,7 +3,7 @@ import { regionBaseUrls } from '@formline/config';
 import { DomainError, ErrorCode, type ErrorDetail } from '@formline/errors';
 import type { StoredAnswer } from '@formline/form-logic';
 import { fileNameFromUploadUrl, responseFileUrl } from '@formline/object-storage';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { UploadRepository } from '../uploads/upload.repository';
 
 // The files a submission's answers name (a file_upload's `file_url`, a

@@ -13,7 +13,7 @@ import type { FormDefinition } from '@formline/form-definition';
 import { valueOf, walkForm } from '@formline/form-logic';
 import { RpcClient } from '@formline/messaging';
 import { ResponseRepository } from '../response.repository';
-import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
+import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { checkAnswers } from './check-answers';
 import { ResponseWriter } from './response.writer';
 import { partialSubmissionSchema, submissionSchema } from './submission.schema';

@@ -5,9 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { RetentionPruner } from '@formline/db';
+import { RetentionPruner, retentionSettingsOf } from '@formline/db';
 import { DeliveryRepository } from '@formline/webhook-delivery';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 
 // Deletes finished deliveries and their attempts after DELIVERY_RETENTION_MS,
 // in small batches, one replica at a time. Pending deliveries are kept. The
@@ -31,7 +31,7 @@ export class DeliveryRetentionJob implements OnApplicationBootstrap, OnApplicati
             deliveries.pruneDeletedResponses(new Date(Date.now() - config.RESPONSES_STREAM_MAX_AGE_MS), size),
         },
       ],
-      { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 },
+      retentionSettingsOf(config),
       new Logger('DeliveryRetentionJob'),
     );
   }

@@ -17,7 +17,7 @@ import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
 import { ensureStreamExists, NATS_CONNECTION, requestIdFromNatsHeaders } from '@formline/messaging';
 import { setStreamConsumerLag } from '@formline/ops';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.planner';
 
 // The durable consumer every replica of the service shares: JetStream keeps its

@@ -5,9 +5,9 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import { FormPurgeRunner, type FormPurgeStep } from '@formline/db';
+import { FormPurgeRunner, formPurgeSettingsOf, type FormPurgeStep } from '@formline/db';
 import { DeliveryQueue } from '@formline/webhook-delivery';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import { FormPurgeRepository } from './form-purge.repository';
 
 // How long a worker holds a purge without a batch: a dead one's is taken over after this.
@@ -29,13 +29,7 @@ export class FormPurgeJob implements OnApplicationBootstrap, OnApplicationShutdo
     this.runner = new FormPurgeRunner(
       purges.table,
       formPurgeSteps(purges, queue),
-      {
-        batchSize: config.FORM_PURGE_BATCH_SIZE,
-        pauseMs: config.FORM_PURGE_PAUSE_MS,
-        intervalMs: config.FORM_PURGE_INTERVAL_MS,
-        settleMs: config.FORM_PURGE_SETTLE_MS,
-        leaseMs,
-      },
+      formPurgeSettingsOf(config, leaseMs),
       new Logger('FormPurgeJob'),
     );
   }

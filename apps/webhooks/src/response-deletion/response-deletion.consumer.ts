@@ -9,7 +9,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { responsesDeletedEventSchema, Streams, Subjects } from '@formline/contracts';
 import { DurableEventConsumer, NATS_CONNECTION } from '@formline/messaging';
 import { DeliveryQueue, DeliveryRepository } from '@formline/webhook-delivery';
-import { WEBHOOKS_CONFIG, type WebhooksConfig } from '../webhooks.config';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 
 // Taking one event is a few statements on at most a thousand responses: a
 // consumer that holds one this long has died, and JetStream sends it again.

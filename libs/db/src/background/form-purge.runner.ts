@@ -1,3 +1,4 @@
+import type { FormPurgeGroupSettings } from '@formline/config';
 import { LeasedJobRunner, type LeasedJobs } from './leased-job.runner';
 
 // The form purge job of a regional service: every row of a deleted form (and
@@ -49,6 +50,17 @@ export interface FormPurgeSettings {
   settleMs: number;
   /** How long a worker holds a purge without renewing it (each batch renews). */
   leaseMs: number;
+}
+
+// A service's purge job as its schema configures it (libs/config formPurgeVars).
+export function formPurgeSettingsOf(config: FormPurgeGroupSettings, leaseMs: number): FormPurgeSettings {
+  return {
+    batchSize: config.FORM_PURGE_BATCH_SIZE,
+    pauseMs: config.FORM_PURGE_PAUSE_MS,
+    intervalMs: config.FORM_PURGE_INTERVAL_MS,
+    settleMs: config.FORM_PURGE_SETTLE_MS,
+    leaseMs,
+  };
 }
 
 // A purge leased for one pass over the form's tables: where the pass stands.

@@ -1,3 +1,4 @@
+import type { RetentionGroupSettings } from '@formline/config';
 import { BackgroundLoop } from './background.loop';
 
 // Retention: rows past their keep-time are deleted by a periodic job, in small
@@ -19,6 +20,12 @@ export interface RetentionSettings {
   batchSize: number;
   /** Pause between two batches of one round. */
   pauseMs: number;
+}
+
+// A service's retention job as its schema configures it (libs/config
+// retentionVars), with a pause of 50 ms between two batches of a round.
+export function retentionSettingsOf(config: RetentionGroupSettings): RetentionSettings {
+  return { intervalMs: config.RETENTION_INTERVAL_MS, batchSize: config.RETENTION_BATCH_SIZE, pauseMs: 50 };
 }
 
 export class RetentionPruner extends BackgroundLoop {

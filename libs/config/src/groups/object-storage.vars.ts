@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { LocalDiskObjectStore } from './local-disk.store';
-import type { ObjectStore } from './object-store';
-import { S3ObjectStore } from './s3.store';
+import type { SettingsOf } from '../setting.builders';
+
+// The media app's two stores; libs/object-storage opens the store they name
+// (objectStoreFrom takes StorageSettings).
 
 // The variables that choose and configure one store, under a prefix
 // (`IMAGE`, `FILE`): `<P>_STORAGE` is `local` (the default: files under
@@ -50,35 +51,5 @@ export const imageStorageVars = storageVars('IMAGE', 'uploaded images', '.data/s
 // Respondents' files are responses data: each region its own store (EU files stay in the EU).
 export const fileStorageVars = storageVars('FILE', "respondents' uploaded files", '.data/storage/files');
 
-type StorageConfig<P extends string> = { [K in `${P}_STORAGE`]: 'local' | 's3' } & {
-  [K in `${P}_STORAGE_DIR` | `${P}_S3_REGION`]: string;
-} & {
-  [
-    K in
-      | `${P}_S3_ENDPOINT`
-      | `${P}_S3_BUCKET`
-      | `${P}_S3_ACCESS_KEY_ID`
-      | `${P}_S3_SECRET_ACCESS_KEY`
-      | `${P}_S3_PREFIX`
-  ]?: string;
-};
-
-// The store a config names; an `s3` store missing a setting stops the boot
-// with the variables' names.
-export function objectStoreFrom<P extends string>(prefix: P, config: StorageConfig<P>): ObjectStore {
-  const read = (name: string) => (config as Record<string, string | undefined>)[`${prefix}_${name}`];
-  if (read('STORAGE') !== 's3') return new LocalDiskObjectStore(read('STORAGE_DIR') ?? '.');
-  const required = ['S3_ENDPOINT', 'S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'];
-  const missing = required.filter((name) => !read(name)).map((name) => `${prefix}_${name}`);
-  if (missing.length > 0) {
-    throw new Error(`${prefix}_STORAGE is s3, but these variables are missing: ${missing.join(', ')}`);
-  }
-  return new S3ObjectStore({
-    endpoint: read('S3_ENDPOINT') as string,
-    bucket: read('S3_BUCKET') as string,
-    region: read('S3_REGION') ?? 'us-east-1',
-    accessKeyId: read('S3_ACCESS_KEY_ID') as string,
-    secretAccessKey: read('S3_SECRET_ACCESS_KEY') as string,
-    prefix: read('S3_PREFIX'),
-  });
-}
+// What one store's settings are once parsed: objectStoreFrom's parameter.
+export type StorageSettings<P extends string> = SettingsOf<ReturnType<typeof storageVars<P>>>;
