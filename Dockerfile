@@ -8,7 +8,7 @@
 # builds both and runs a region from them (docs/deploy.md).
 #
 # `app` runs any of the six apps, chosen at run time by the first argument or
-# `APP` (gateway, forms, responses, webhooks, dispatcher, media). `migrate` runs the
+# `APP` (gateway, global, responses, webhooks, dispatcher, media). `migrate` runs the
 # database migrations (`migrate <global|responses|webhooks>`) in the Kubernetes
 # Jobs: it needs Prisma's migration tooling, a dev dependency, which stays out
 # of the app image. Build both from the same commit with the same TAG.
@@ -95,7 +95,7 @@ ARG VERSION=0.0.0-dev
 ARG REVISION=unknown
 ARG SOURCE=unknown
 LABEL org.opencontainers.image.title="formline" \
-  org.opencontainers.image.description="Formline: gateway, forms, responses, webhooks, dispatcher or media (first argument or APP)" \
+  org.opencontainers.image.description="Formline: gateway, global, responses, webhooks, dispatcher or media (first argument or APP)" \
   org.opencontainers.image.licenses="Apache-2.0" \
   org.opencontainers.image.version="${VERSION}" \
   org.opencontainers.image.revision="${REVISION}" \

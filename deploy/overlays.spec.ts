@@ -124,8 +124,8 @@ describe('the overlay checks', () => {
     ],
     [
       'a liveness probe on the readiness path',
-      (eu) => (container(eu, 'forms').livenessProbe!.httpGet!.path = '/health/ready'),
-      'Deployment/forms: livenessProbe probes /health/ready',
+      (eu) => (container(eu, 'global').livenessProbe!.httpGet!.path = '/health/ready'),
+      'Deployment/global: livenessProbe probes /health/ready',
     ],
     [
       'a probe on the public port',
@@ -165,8 +165,8 @@ describe('the overlay checks', () => {
     [
       'the health endpoints on loopback',
       (eu) =>
-        (container(eu, 'forms').env!.find((variable) => variable.name === 'OPS_HOST')!.value = '127.0.0.1'),
-      'Deployment/forms: OPS_HOST must be 0.0.0.0',
+        (container(eu, 'global').env!.find((variable) => variable.name === 'OPS_HOST')!.value = '127.0.0.1'),
+      'Deployment/global: OPS_HOST must be 0.0.0.0',
     ],
     [
       'a gateway listening on another port than its Service targets',
@@ -188,13 +188,13 @@ describe('the overlay checks', () => {
     [
       'a database URL written inline',
       (eu) => {
-        const variable = container(eu, 'forms').env!.find(
+        const variable = container(eu, 'global').env!.find(
           (candidate) => candidate.name === 'GLOBAL_DATABASE_URL',
         )!;
         delete variable.valueFrom;
         variable.value = 'postgresql://forms:secret@postgres-eu/formline_global';
       },
-      'Deployment/forms: GLOBAL_DATABASE_URL must come from Secret formline-global-database',
+      'Deployment/global: GLOBAL_DATABASE_URL must come from Secret formline-global-database',
     ],
     [
       "EU files in the US region's bucket",
@@ -290,8 +290,8 @@ describe('the overlay checks', () => {
     ],
     [
       'pods Prometheus does not scrape',
-      (eu) => delete template(eu, 'forms').metadata!.annotations!['prometheus.io/scrape'],
-      "Deployment/forms: pods lack the annotation prometheus.io/scrape: 'true'",
+      (eu) => delete template(eu, 'global').metadata!.annotations!['prometheus.io/scrape'],
+      "Deployment/global: pods lack the annotation prometheus.io/scrape: 'true'",
     ],
     [
       'metrics scraped on the public port',
@@ -321,8 +321,8 @@ describe('the overlay checks', () => {
     ],
     [
       'a missing PodDisruptionBudget',
-      (eu) => remove(eu, 'PodDisruptionBudget', 'forms'),
-      'Deployment/forms: has no PodDisruptionBudget',
+      (eu) => remove(eu, 'PodDisruptionBudget', 'global'),
+      'Deployment/global: has no PodDisruptionBudget',
     ],
     [
       'a missing migration Job',
@@ -332,7 +332,7 @@ describe('the overlay checks', () => {
     [
       'no default-deny NetworkPolicy',
       (eu) => remove(eu, 'NetworkPolicy', 'formline-default-deny'),
-      'Deployment/forms: no NetworkPolicy denies its ingress and egress by default',
+      'Deployment/global: no NetworkPolicy denies its ingress and egress by default',
     ],
     [
       'an app that cannot reach its database',
@@ -341,8 +341,8 @@ describe('the overlay checks', () => {
     ],
     [
       'an app allowed to reach a server it does not use',
-      (eu) => policy(eu, 'to-redis').spec.podSelector.matchExpressions![0].values!.push('forms'),
-      'Deployment/forms: may reach redis, which it does not use',
+      (eu) => policy(eu, 'to-redis').spec.podSelector.matchExpressions![0].values!.push('global'),
+      'Deployment/global: may reach redis, which it does not use',
     ],
     [
       'an egress rule open to every port',
@@ -370,7 +370,7 @@ describe('the overlay checks', () => {
     [
       'another port of an app opened',
       (eu) => policy(eu, 'ops-from-prometheus').spec.ingress![0].ports!.push({ protocol: 'TCP', port: 8080 }),
-      'Deployment/forms: NetworkPolicy/ops-from-prometheus opens port 8080',
+      'Deployment/global: NetworkPolicy/ops-from-prometheus opens port 8080',
     ],
     [
       "the global database's migration in region eu",

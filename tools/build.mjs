@@ -8,7 +8,7 @@
 // `bundle` target, whose command this runs in its place.
 //
 //   node tools/build.mjs                         everything, replacing dist/
-//   node tools/build.mjs libs/config apps/forms  these folders only, replacing
+//   node tools/build.mjs libs/config apps/global  these folders only, replacing
 //                                                just their part of dist/ (the
 //                                                build target of each Nx project)
 //

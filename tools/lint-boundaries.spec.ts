@@ -20,10 +20,10 @@ const rule = 'formline/enforce-module-boundaries';
 const forbidden = [
   {
     name: "the webhooks service's delivery library in the forms service",
-    file: 'apps/forms/src/probe.mjs',
+    file: 'apps/global/src/probe.mjs',
     code: "export { typeformSignature } from '@formline/webhook-delivery';",
     message:
-      'apps/forms (scope:forms) may import only projects tagged scope:forms or scope:shared; ' +
+      'apps/global (scope:global) may import only projects tagged scope:global or scope:shared; ' +
       'libs/webhook-delivery is tagged type:lib, scope:webhooks, platform:node.',
   },
   {
@@ -71,7 +71,7 @@ const allowed = [
     file: 'apps/gateway/src/probe.mjs',
     lib: 'respondent-page',
   },
-  { name: 'a shared library in the forms service', file: 'apps/forms/src/probe.mjs', lib: 'contracts' },
+  { name: 'a shared library in the forms service', file: 'apps/global/src/probe.mjs', lib: 'contracts' },
 ].map(({ lib, ...rest }) => ({ ...rest, code: `export * from '@formline/${lib}';` }));
 
 type Linted = { file: string; rules: string[]; messages: string[] };

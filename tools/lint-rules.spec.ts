@@ -104,12 +104,12 @@ describe('the module boundary rule', () => {
     // an app importing another app, by import and by require
     {
       file: 'apps/gateway/src/probe.mjs',
-      code: "export { FormService } from '../../forms/src/form.service';",
+      code: "export { FormService } from '../../global/src/form.service';",
     },
     { file: 'apps/dispatcher/src/probe.cjs', code: "require('../../webhooks/src/main');" },
     // tools, deploy checks and bench scripts importing an app
     { file: 'tools/docs/probe.mjs', code: "export { x } from '../../apps/gateway/src/gateway.module';" },
-    { file: 'deploy/checks/probe.mjs', code: "export { x } from '../../apps/forms/src/forms.module';" },
+    { file: 'deploy/checks/probe.mjs', code: "export { x } from '../../apps/global/src/forms.module';" },
     {
       file: 'bench/baseline/probe.mjs',
       code: "export { x } from '../../apps/gateway/src/auth/access.guard';",
@@ -123,7 +123,7 @@ describe('the module boundary rule', () => {
     { file: 'libs/testing/src/probe.mjs', code: "import '../../../test/e2e/global-setup';" },
   ];
   const throughPath = {
-    file: 'apps/forms/src/probe.mjs',
+    file: 'apps/global/src/probe.mjs',
     code: "export { loadConfig } from '../../../libs/config/src';",
   };
   const allowed = [
@@ -209,7 +209,7 @@ describe('the module boundary rule on scopes and platforms', () => {
         file: 'libs/form-logic/src/probe.mjs',
         code: "export { parseFormDefinition } from '@formline/form-definition';",
       },
-      { file: 'apps/forms/src/probe.mjs', code: "export { createAccount } from '@formline/admin';" },
+      { file: 'apps/global/src/probe.mjs', code: "export { createAccount } from '@formline/admin';" },
       { file: 'libs/contracts/src/probe.mjs', code: "export { eventually } from '@formline/testing';" },
       // allowed: an any lib using another, a Node lib using Node
       { file: 'libs/form-logic/src/probe.mjs', code: "export { inputLimits } from '@formline/input';" },
@@ -231,7 +231,7 @@ describe('the module boundary rule on scopes and platforms', () => {
 
   it('fails on the tooling libraries outside tests', () => {
     expect(results[4].messages).toContain(
-      '(scope:forms) may import only projects tagged scope:forms or scope:shared',
+      '(scope:global) may import only projects tagged scope:global or scope:shared',
     );
     expect(results[5].messages).toContain('(scope:shared) may import only projects tagged scope:shared');
   });
@@ -248,8 +248,8 @@ describe('the module boundary rule on scopes and platforms', () => {
       const options = async (file) =>
         (await eslint.calculateConfigForFile(file)).rules['${rule}'][1].depConstraints;
       console.log(JSON.stringify({
-        code: (await options('apps/forms/src/x.ts')) ,
-        test: (await options('apps/forms/src/x.int-spec.ts')),
+        code: (await options('apps/global/src/x.ts')) ,
+        test: (await options('apps/global/src/x.int-spec.ts')),
         expected: { code: depConstraints({ tests: false }), test: depConstraints({ tests: true }) },
       }));
     `;

@@ -154,7 +154,7 @@ describe('the Nx workspace', () => {
     const affected = JSON.parse(
       nx('show', 'projects', '--affected', '--files=libs/form-logic/src/index.ts', '--json'),
     ) as string[];
-    expect(affected).toEqual(expect.arrayContaining(['form-logic', 'forms', 'responses', 'gateway', 'e2e']));
+    expect(affected).toEqual(expect.arrayContaining(['form-logic', 'global', 'responses', 'gateway', 'e2e']));
     expect(affected).not.toContain('dispatcher');
     expect(affected).not.toContain('webhooks');
   });

@@ -1,7 +1,7 @@
 #!/bin/sh
 # What a Formline container runs, chosen by the first argument or by $APP:
 #
-#   formline gateway|forms|responses|webhooks|dispatcher|media
+#   formline gateway|global|responses|webhooks|dispatcher|media
 #       one app: node dist/apps/<app>/main.js, its bundle (app image)
 #   formline migrate <global|responses|webhooks> [prisma migrate subcommand]
 #       the migrations of one database, `deploy` unless told (migrate image);
@@ -19,7 +19,7 @@ else
 fi
 
 case "$role" in
-  gateway | forms | responses | webhooks | dispatcher | media)
+  gateway | global | responses | webhooks | dispatcher | media)
     if [ ! -f "dist/apps/$role/main.js" ]; then
       echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
       exit 2
@@ -41,7 +41,7 @@ case "$role" in
     exec node tools/db/prisma-migrate.cjs "$database" migrate "$@"
     ;;
   *)
-    echo "formline: unknown app '$role'; expected gateway, forms, responses, webhooks, dispatcher or migrate" >&2
+    echo "formline: unknown app '$role'; expected gateway, global, responses, webhooks, dispatcher or migrate" >&2
     exit 2
     ;;
 esac

@@ -27,7 +27,7 @@ describe('app lifecycle', () => {
 
   it.each([
     ['gateway', 'HTTP_PORT'],
-    ['forms', 'GLOBAL_DATABASE_URL'],
+    ['global', 'GLOBAL_DATABASE_URL'],
     ['responses', 'RESPONSES_DATABASE_URL'],
     ['webhooks', 'WEBHOOKS_DATABASE_URL'],
     ['dispatcher', 'WEBHOOKS_DATABASE_URL'],
@@ -47,7 +47,7 @@ describe('app lifecycle', () => {
   });
 
   it('names an invalid variable and why', () => {
-    const result = spawnSync(process.execPath, [path.join(root, 'dist/apps/forms/main.js')], {
+    const result = spawnSync(process.execPath, [path.join(root, 'dist/apps/global/main.js')], {
       env: {
         PATH: process.env.PATH,
         REGION: 'mars',

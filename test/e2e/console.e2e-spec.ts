@@ -18,7 +18,7 @@ interface Violation {
 // (console-desktop.png is the one docs/console.png shows).
 describe('the console in a browser', () => {
   const { regions, browser, accounts, api, createForm } = useTestRegions({
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     browser: true,
     accounts: { ada: { region: 'eu', password: 'ada-console-password' } },
   });

@@ -12,7 +12,7 @@ describe('database outage and exhausted pool', () => {
     accounts,
   } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'responses'],
+    apps: ['gateway', 'global', 'responses'],
     databaseProxy: true,
     // A small pool and few requests in work, so a burst exhausts them.
     extraEnv: { DATABASE_POOL_SIZE: '2', DATABASE_POOL_TIMEOUT_MS: '300', NATS_MAX_IN_FLIGHT: '4' },
@@ -29,7 +29,7 @@ describe('database outage and exhausted pool', () => {
     });
   const read = () => callApi(`${base()}/forms/${account.formId}`, { token: account.token });
   const list = () => callApi(`${base()}/forms/${account.formId}/responses`, { token: account.token });
-  const ready = (app: 'forms' | 'responses') => readinessStatus(regions.stacks.us!.settings.opsPorts[app]);
+  const ready = (app: 'global' | 'responses') => readinessStatus(regions.stacks.us!.settings.opsPorts[app]);
 
   function expectUnavailable(response: { status: number; body: any; headers: Headers }) {
     expect({ status: response.status, code: response.body?.code }).toEqual({
@@ -50,7 +50,7 @@ describe('database outage and exhausted pool', () => {
         (status) => status === 503,
       ),
     ).toBe(503);
-    expect(await ready('forms')).toBe(503);
+    expect(await ready('global')).toBe(503);
 
     await proxy.start();
     const again = await eventually(

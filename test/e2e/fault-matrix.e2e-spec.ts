@@ -58,13 +58,13 @@ describe('fault matrix', () => {
     expect(notReady).toMatchObject({
       'PostgreSQL restart (pg_ctl stop -m fast, then start)': expect.arrayContaining([
         'dispatcher',
-        'forms',
+        'global',
         'responses',
         'webhooks',
       ]),
       'NATS kill -9 and start': expect.arrayContaining([
-        'forms',
         'gateway',
+        'global',
         'media',
         'responses',
         'webhooks',

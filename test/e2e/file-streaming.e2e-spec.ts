@@ -26,7 +26,7 @@ describe('respondent files, streamed', () => {
   const maxBytes = 256 * 1024 * 1024;
   const fixture = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'responses', 'media'],
+    apps: ['gateway', 'global', 'responses', 'media'],
     extraEnv: ({ scratchDir }) => ({ FILE_STORAGE_DIR: scratchDir, FILE_MAX_BYTES: String(maxBytes) }),
     accounts: { alice: 'us' },
   });

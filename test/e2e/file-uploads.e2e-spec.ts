@@ -16,7 +16,7 @@ import {
 // endpoint; the page does the same in a browser, with the keyboard.
 describe('file uploads', () => {
   const fixture = useTestRegions({
-    apps: ['gateway', 'forms', 'responses', 'media'],
+    apps: ['gateway', 'global', 'responses', 'media'],
     browser: true,
     extraEnv: ({ scratchDir }) => ({
       FILE_STORAGE_DIR: scratchDir,

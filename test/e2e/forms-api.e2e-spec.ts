@@ -13,7 +13,7 @@ import {
 // gateway and forms service of both regions.
 describe('Forms Create API', () => {
   const { db, regions, accounts } = useTestRegions({
-    apps: ['gateway', 'forms', 'media'],
+    apps: ['gateway', 'global', 'media'],
     accounts: { alice: 'us', bob: 'eu' },
   });
 

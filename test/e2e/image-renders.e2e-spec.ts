@@ -24,7 +24,7 @@ const imageEnv = (dir: string) => ({
 describe('image renders', () => {
   const { regions, api, scratchDir, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'media'],
+    apps: ['gateway', 'global', 'media'],
     extraEnv: ({ scratchDir: dir }) => imageEnv(dir),
     accounts: { alice: 'us' },
   });
@@ -101,7 +101,7 @@ async function threadsOf(pid: number): Promise<Array<{ name: string; nice: numbe
 describe('image renders past a full render pool', () => {
   const { api, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'media'],
+    apps: ['gateway', 'global', 'media'],
     extraEnv: ({ scratchDir: dir }) => ({
       ...imageEnv(dir),
       IMAGE_RENDER_CONCURRENCY: '1',

@@ -16,7 +16,7 @@ describe('Images API', () => {
     scratchDir: storageDir,
     accounts,
   } = useTestRegions({
-    apps: ['gateway', 'forms', 'media'],
+    apps: ['gateway', 'global', 'media'],
     extraEnv: ({ scratchDir }) => ({
       IMAGE_STORAGE_DIR: scratchDir,
       IMAGE_URL_ALLOWED_HOSTS: '127.0.0.1',

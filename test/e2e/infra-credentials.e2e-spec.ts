@@ -147,7 +147,7 @@ describe('Redis and NATS with credentials and TLS', () => {
 
     const strangerLines: string[] = [];
     const on = (server: TestNatsServer, auth: Record<string, string>, lines: string[] = []) =>
-      launch('forms', { NATS_URL: server.url, ...auth }, lines, [
+      launch('global', { NATS_URL: server.url, ...auth }, lines, [
         'NATS_USER',
         'NATS_PASSWORD',
         'NATS_TLS_CA_FILE',

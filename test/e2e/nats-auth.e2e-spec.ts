@@ -9,7 +9,7 @@ describe('NATS with user and password', () => {
   const credentials = { NATS_USER: 'formline', NATS_PASSWORD: 'a-long-nats-password' };
   const { regions, nats, launchApp, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     privateNats: { args: ['--user', credentials.NATS_USER, '--pass', credentials.NATS_PASSWORD] },
     extraEnv: credentials,
     accounts: { account: 'us' },
@@ -30,7 +30,7 @@ describe('NATS with user and password', () => {
     ['without credentials', {}],
     ['with a wrong password', { ...credentials, NATS_PASSWORD: 'wrong' }],
   ])('keeps an app %s off the bus: never ready', async (_, given) => {
-    const outsider = await launchApp('us', 'forms', { env: given, without: Object.keys(credentials) });
+    const outsider = await launchApp('us', 'global', { env: given, without: Object.keys(credentials) });
     try {
       await expect(outsider.waitReady(4000)).rejects.toThrow();
       expect(await readinessStatus(outsider.options.opsPort)).not.toBe(200);

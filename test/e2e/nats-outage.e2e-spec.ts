@@ -7,7 +7,7 @@ import { callApi, eventually, useTestRegions } from '@formline/testing';
 describe('gateway through a NATS outage', () => {
   const { regions, nats, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     privateNats: true,
     // Far longer than any answer below may take: a 503 must come from
     // noticing the outage, not from waiting out the timeout.
@@ -38,7 +38,7 @@ describe('gateway through a NATS outage', () => {
   });
 
   it('answers 503 at once when no forms service listens', async () => {
-    await regions.stacks.us!.app('forms').stop();
+    await regions.stacks.us!.app('global').stop();
     const started = Date.now();
     // The listing, which the gateway never caches (a form read it may answer
     // from its cache for READ_CACHE_TTL_MS, forms service or not).

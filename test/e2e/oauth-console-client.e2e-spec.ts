@@ -15,7 +15,7 @@ import {
 describe("the console's public OAuth client", () => {
   const { regions, accounts } = useTestRegions({
     name: 'oauth-console-client',
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     accounts: { owner: { region: 'eu', password: 'owner-password-1' } },
   });
   const { owner } = accounts;

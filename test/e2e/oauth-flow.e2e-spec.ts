@@ -37,7 +37,7 @@ describe('OAuth 2.0 authorization code flow', () => {
   // OAuth is the gateway's and the forms service's (accounts, applications, grants).
   const { db, regions, accounts } = useTestRegions({
     name: logName,
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     // Verbose logs: the inspection at the end reads everything the apps say.
     extraEnv: { LOG_LEVEL: 'verbose' },
     accounts: {

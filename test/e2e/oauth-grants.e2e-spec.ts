@@ -18,7 +18,7 @@ const refreshIdleSeconds = 3;
 describe('OAuth grants of an account', () => {
   const { regions, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     extraEnv: { OAUTH_REFRESH_TOKEN_IDLE_TTL_SECONDS: String(refreshIdleSeconds) },
     accounts: {
       developer: { region: 'us', password: 'developer-pass-1' },

@@ -66,7 +66,7 @@ describe('object storage on S3', () => {
     bob = await createTestAccount(db, 'eu');
     regions = await startTestRegions({
       name: 'object-storage-s3',
-      apps: ['gateway', 'forms', 'responses', 'media'],
+      apps: ['gateway', 'global', 'responses', 'media'],
       extraEnv: {
         IMAGE_STORAGE: 's3',
         IMAGE_S3_ENDPOINT: endpoint,

@@ -150,17 +150,17 @@ describe('operability', () => {
       ]);
       expect(
         await eventually(
-          () => logLines('forms').filter((entry) => entry.requestId === requestId).length,
+          () => logLines('global').filter((entry) => entry.requestId === requestId).length,
           (n) => n >= 2,
           5_000,
         ),
       ).toBeGreaterThanOrEqual(2);
-      const forms = logLines('forms').filter((entry) => entry.requestId === requestId);
+      const forms = logLines('global').filter((entry) => entry.requestId === requestId);
       expect(forms.map((entry) => entry.subject)).toEqual([
         Subjects.accountsTokenVerify,
         Subjects.formsFormGet,
       ]);
-      expect(forms.every((entry) => entry.app === 'forms' && entry.region === 'us')).toBe(true);
+      expect(forms.every((entry) => entry.app === 'global' && entry.region === 'us')).toBe(true);
     });
 
     it('makes one up when the caller sends none, or one unfit for a log line', async () => {
@@ -170,7 +170,7 @@ describe('operability', () => {
         expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
         expect(
           await eventually(
-            () => logLines('forms').some((entry) => entry.requestId === requestId),
+            () => logLines('global').some((entry) => entry.requestId === requestId),
             Boolean,
             5_000,
           ),
@@ -231,11 +231,11 @@ describe('operability', () => {
 
     it('move with traffic: requests per route and status, latency, NATS at both ends', async () => {
       const gatewayBefore = (await scrapeMetrics(opsPort('gateway'))).samples;
-      const formsBefore = (await scrapeMetrics(opsPort('forms'))).samples;
+      const formsBefore = (await scrapeMetrics(opsPort('global'))).samples;
       for (let i = 0; i < 3; i++) expect((await retrieve()).status).toBe(200);
       expect((await callApi(`${base()}/forms/nope0000`, { token: account.token })).status).toBe(404);
       const gateway = (await scrapeMetrics(opsPort('gateway'))).samples;
-      const forms = (await scrapeMetrics(opsPort('forms'))).samples;
+      const forms = (await scrapeMetrics(opsPort('global'))).samples;
       const moved = (
         before: typeof gateway,
         after: typeof gateway,

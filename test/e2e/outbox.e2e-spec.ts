@@ -9,7 +9,7 @@ import { callApi, eventuallyStreamEvents, useTestRegions } from '@formline/testi
 describe('submission events through the outbox', () => {
   const fixture = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'responses'],
+    apps: ['gateway', 'global', 'responses'],
     privateNats: true,
     accounts: { account: 'us' },
   });

@@ -13,7 +13,7 @@ const root = path.resolve(__dirname, '../..');
 describe('personal access tokens', () => {
   // Tokens are the forms service's: the gateway and it are all there is to it.
   const { db, regions, accounts } = useTestRegions({
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     accounts: { owner: { region: 'us', password: 'owner-password-1' } },
   });
   const { owner } = accounts;

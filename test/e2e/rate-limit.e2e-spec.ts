@@ -9,7 +9,7 @@ import { basicAuthorization, callApi, useTestRegions } from '@formline/testing';
 describe('rate limits', () => {
   const { db, accounts, baseUrl } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     extraEnv: {
       RATE_LIMIT_REQUESTS: '3',
       RATE_LIMIT_WINDOW_MS: '60000',

@@ -14,7 +14,7 @@ const slackMs = 2000;
 describe('gateway read cache', () => {
   // Submission snapshots are read through the responses service; webhooks play no part.
   const { db, regions, accounts } = useTestRegions({
-    apps: ['gateway', 'forms', 'responses'],
+    apps: ['gateway', 'global', 'responses'],
     extraEnv: { READ_CACHE_TTL_MS: String(ttlMs) },
     accounts: { owner: { region: 'us', password: 'owner-password-1' } },
   });

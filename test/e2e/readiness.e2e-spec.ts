@@ -43,7 +43,7 @@ describe('readiness follows the dependencies', () => {
     [
       'NATS',
       'nats',
-      ['gateway', 'forms', 'responses', 'webhooks', 'media'],
+      ['gateway', 'global', 'responses', 'webhooks', 'media'],
       () => nats.stop(),
       () => nats.start(),
     ],
@@ -51,7 +51,7 @@ describe('readiness follows the dependencies', () => {
     [
       'PostgreSQL',
       'database',
-      ['forms', 'responses', 'webhooks', 'dispatcher'],
+      ['global', 'responses', 'webhooks', 'dispatcher'],
       () => database.stop(),
       () => database.start(),
     ],

@@ -8,7 +8,7 @@ import { callApi, eventually, type ApiResponse, type TestAccount, useTestRegions
 // state its account reads until it is done.
 describe('insights and right to be forgotten', () => {
   const fixture = useTestRegions({
-    apps: ['gateway', 'forms', 'responses', 'webhooks', 'media'],
+    apps: ['gateway', 'global', 'responses', 'webhooks', 'media'],
     accounts: { alice: 'us', bob: 'eu' },
     // Small batches: the job takes several.
     extraEnv: ({ scratchDir }) => ({ FILE_STORAGE_DIR: scratchDir, ERASURE_BATCH_SIZE: '2' }),

@@ -22,7 +22,7 @@ import {
  */
 export const alicesRegion = {
   regions: ['us'],
-  apps: ['gateway', 'forms', 'responses', 'media'],
+  apps: ['gateway', 'global', 'responses', 'media'],
   browser: true,
   accounts: { alice: 'us' },
 } as const satisfies E2eFixtureOptions<{ alice: 'us' }>;

@@ -13,7 +13,7 @@ import {
 // responses as one tar archive. Only the form's region serves it.
 describe('response export', () => {
   const fixture = useTestRegions({
-    apps: ['gateway', 'forms', 'responses', 'media'],
+    apps: ['gateway', 'global', 'responses', 'media'],
     extraEnv: ({ scratchDir }) => ({ FILE_STORAGE_DIR: scratchDir }),
     accounts: { owner: 'us', stranger: 'us' },
   });

@@ -6,7 +6,7 @@ import { callApi, eventuallyStreamEvents, testInfra, useTestRegions } from '@for
 describe('Responses API listing', () => {
   const { regions, api, accounts } = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'responses'],
+    apps: ['gateway', 'global', 'responses'],
     // A host outside UTC: since/until without an offset must still mean UTC.
     extraEnv: { TZ: 'America/New_York' },
     accounts: { owner: 'us', stranger: 'us' },

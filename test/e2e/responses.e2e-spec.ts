@@ -4,7 +4,7 @@ import { callApi, type ApiResponse, type TestAccount, useTestRegions } from '@fo
 // and responses services, with each region's own responses database.
 describe('responses', () => {
   const { regions, responsesDb, accounts } = useTestRegions({
-    apps: ['gateway', 'forms', 'responses'],
+    apps: ['gateway', 'global', 'responses'],
     accounts: { alice: 'us', bob: 'eu' },
   });
   const { alice, bob } = accounts;

@@ -9,7 +9,7 @@ import { seedDemo, type DemoAccount } from '../../tools/seed/demo-seed';
 describe('GET /forms/{form_id} on both base addresses', () => {
   // The forms service answers GET /forms on both addresses: no other app is needed.
   const { db, regions, accounts } = useTestRegions({
-    apps: ['gateway', 'forms'],
+    apps: ['gateway', 'global'],
     accounts: { usAccount: 'us', euAccount: 'eu' },
   });
   const { usAccount, euAccount } = accounts;

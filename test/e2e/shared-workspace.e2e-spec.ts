@@ -7,7 +7,7 @@ import { callApi, type TestAccount, useTestRegions } from '@formline/testing';
 // real gateways, forms and responses services of both regions.
 describe('Forms in a shared workspace', () => {
   const { api, baseUrl, accounts } = useTestRegions({
-    apps: ['gateway', 'forms', 'responses', 'webhooks'],
+    apps: ['gateway', 'global', 'responses', 'webhooks'],
     // The owner's responses live in the EU; the member and the stranger are US accounts.
     accounts: { owner: 'eu', bee: 'us', cy: 'us' },
   });

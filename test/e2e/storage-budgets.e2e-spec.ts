@@ -22,7 +22,7 @@ describe('storage budgets', () => {
   const kib = 1024;
   const fixture = useTestRegions({
     regions: ['us'],
-    apps: ['gateway', 'forms', 'responses', 'media'],
+    apps: ['gateway', 'global', 'responses', 'media'],
     extraEnv: ({ scratchDir }) => ({
       FILE_STORAGE_DIR: scratchDir,
       TRUSTED_PROXIES: '127.0.0.1',

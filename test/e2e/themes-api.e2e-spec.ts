@@ -5,7 +5,7 @@ import { callApi, useTestRegions } from '@formline/testing';
 // built-in default theme that every form's `theme.href` points at.
 describe('Themes API', () => {
   const { accounts, api, baseUrl } = useTestRegions({
-    apps: ['gateway', 'forms', 'media'],
+    apps: ['gateway', 'global', 'media'],
     extraEnv: ({ scratchDir }) => ({ IMAGE_STORAGE_DIR: scratchDir }),
     accounts: { alice: 'us', bob: 'eu' },
   });

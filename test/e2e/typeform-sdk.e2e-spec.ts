@@ -6,7 +6,7 @@ import { useTestRegions } from '@formline/testing';
 // address, and a US account's responses data.
 const { regions, accounts } = useTestRegions({
   regions: ['us'],
-  apps: ['gateway', 'forms', 'responses', 'webhooks', 'media'],
+  apps: ['gateway', 'global', 'responses', 'webhooks', 'media'],
   accounts: { eu: 'eu', us: 'us' },
 });
 

@@ -4,7 +4,7 @@ import { callApi, createTestAccount, type TestAccount, useTestRegions } from '@f
 // Typeform's Webhooks API through both regions' gateways and webhooks services.
 describe('webhooks API', () => {
   const { db, regions, webhooksDb, accounts } = useTestRegions({
-    apps: ['gateway', 'forms', 'webhooks'],
+    apps: ['gateway', 'global', 'webhooks'],
     accounts: { alice: 'us', bob: 'eu' },
   });
   const { alice, bob } = accounts;

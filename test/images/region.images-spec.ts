@@ -141,8 +141,8 @@ describe('a region run from the images', () => {
     apps = Object.fromEntries(containers.map((container) => [container.app, container]));
     expect(Object.keys(apps).sort()).toEqual([
       'dispatcher',
-      'forms',
       'gateway',
+      'global',
       'media',
       'responses',
       'webhooks',

@@ -12,7 +12,12 @@ describe('docs/configuration.md', () => {
   it('names every variable with its default and meaning', () => {
     const row = (...cells: string[]) => new RegExp(`^\\| ${cells.join(' *\\| ')} *\\|$`, 'm');
     expect(written).toMatch(
-      row('`NATS_REQUEST_TIMEOUT_MS`', 'gateway, forms, responses, webhooks, media', '`5000`', 'How long .+'),
+      row(
+        '`NATS_REQUEST_TIMEOUT_MS`',
+        'gateway, global, responses, webhooks, media',
+        '`5000`',
+        'How long .+',
+      ),
     );
     expect(written).toMatch(
       row('`HTTP_PORT`', 'gateway, media', '\\(required\\)', 'gateway: Port of the public HTTP API\\..+'),

@@ -52,7 +52,7 @@ const platformConstraints = [
   { sourceTag: 'platform:node', onlyDependOnLibsWithTags: ['platform:node', 'platform:any'] },
 ];
 
-// Scope: the projects of one service (`scope:forms`, ...: every scope tag in
+// Scope: the projects of one service (`scope:global`, ...: every scope tag in
 // the workspace but `scope:shared` and `scope:tooling`) use their own scope,
 // `scope:shared`, and the scopes of the libraries that service shares with a
 // few others (`sharedWith`); shared libs use only shared ones. `scope:tooling`

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AppName } from './app-names';
 import { dispatcherConfigSchema } from './dispatcher.config';
-import { formsConfigSchema } from './forms.config';
+import { globalConfigSchema } from './global.config';
 import { gatewayConfigSchema } from './gateway.config';
 import { mediaConfigSchema } from './media.config';
 import { responsesConfigSchema } from './responses.config';
@@ -11,7 +11,7 @@ import { webhooksConfigSchema } from './webhooks.config';
 // the deploy checks read what every app accepts from here.
 export const appConfigSchemas: Record<AppName, z.ZodObject> = {
   gateway: gatewayConfigSchema,
-  forms: formsConfigSchema,
+  global: globalConfigSchema,
   responses: responsesConfigSchema,
   webhooks: webhooksConfigSchema,
   dispatcher: dispatcherConfigSchema,

@@ -4,7 +4,7 @@
 // apps, so that the configuration reference, `npm start` and the deploy checks
 // read exactly what each app validates at boot without importing an app.
 export * from './gateway.config';
-export * from './forms.config';
+export * from './global.config';
 export * from './responses.config';
 export * from './webhooks.config';
 export * from './dispatcher.config';

@@ -5,7 +5,7 @@ import { Subjects } from './subjects';
 
 // What a caller may want to do with a form. A form in a workspace shared with
 // the caller's account is reached through the caller's role there; the forms
-// service decides (apps/forms/src/form-access.ts), everyone else asks it.
+// service decides (apps/global/src/form-access.ts), everyone else asks it.
 export const formNeeds = [
   'read',
   'write',

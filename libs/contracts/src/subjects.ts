@@ -78,7 +78,7 @@ export type Subject = (typeof Subjects)[keyof typeof Subjects];
 
 // Queue groups: replicas of one service share the work of a subject.
 export const QueueGroups = {
-  forms: 'forms',
+  global: 'global',
   responses: 'responses',
   webhooks: 'webhooks',
   media: 'media',

@@ -118,7 +118,7 @@ describe('LOG_FORMAT=pretty', () => {
     const line = JSON.stringify({
       level: 'info',
       time: '2026-01-02T03:04:05.678Z',
-      app: 'forms',
+      app: 'global',
       region: 'us',
       pid: 1,
       context: 'NatsRequest',
@@ -127,7 +127,7 @@ describe('LOG_FORMAT=pretty', () => {
       subject: Subjects.formsFormGet,
     });
     expect(formatPrettyLine(line)).toBe(
-      '03:04:05.678 INFO  [forms/NatsRequest] (r1) handled {"subject":"forms.form.get.v1"}',
+      '03:04:05.678 INFO  [global/NatsRequest] (r1) handled {"subject":"forms.form.get.v1"}',
     );
   });
 

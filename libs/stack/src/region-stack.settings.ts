@@ -63,7 +63,7 @@ export function appEnvironment(app: AppName, s: RegionStackSettings): Record<str
         HTTP_PORT: String(s.mediaPort),
         MEDIA_FORWARDING_KEY: s.mediaForwardingKey,
       };
-    case 'forms':
+    case 'global':
       return { ...common, NATS_URL: s.natsUrl, GLOBAL_DATABASE_URL: s.globalDatabaseUrl };
     case 'responses':
       return { ...common, NATS_URL: s.natsUrl, RESPONSES_DATABASE_URL: s.responsesDatabaseUrl };

@@ -109,12 +109,12 @@ export async function runFaultMatrix(options: FaultMatrixOptions): Promise<Fault
     const faults: Fault[] = [
       ...appNames.map((app) => appCrash(stack, app)),
       serverCrash('PostgreSQL restart (pg_ctl stop -m fast, then start)', postgres, [
-        'forms',
+        'global',
         'responses',
         'webhooks',
         'dispatcher',
       ]),
-      serverCrash('NATS kill -9 and start', nats, ['gateway', 'forms', 'responses', 'webhooks']),
+      serverCrash('NATS kill -9 and start', nats, ['gateway', 'global', 'responses', 'webhooks']),
       serverCrash('Redis kill -9 and start (append-only file kept)', redis, ['webhooks', 'dispatcher']),
     ];
 

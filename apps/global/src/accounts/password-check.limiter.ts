@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 
 // Where the forms process runs its password checks. Each is a scrypt hash
 // (memory-hard on purpose: about 100 ms of a CPU and 32 MiB), run in libuv's
@@ -23,9 +23,9 @@ export class PasswordCheckLimiter {
   private readonly maxWaitMs: number;
 
   constructor(
-    @Inject(FORMS_CONFIG)
+    @Inject(GLOBAL_CONFIG)
     config: Pick<
-      FormsConfig,
+      GlobalConfig,
       'PASSWORD_CHECK_CONCURRENCY' | 'PASSWORD_CHECK_QUEUE' | 'NATS_REQUEST_TIMEOUT_MS'
     >,
   ) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { issueOAuthToken, RpcReply, RpcRequest } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository } from './oauth-grant.repository';
 
@@ -18,7 +18,7 @@ export class OAuthTokenService {
   constructor(
     private readonly applications: OAuthApplicationRepository,
     private readonly grants: OAuthGrantRepository,
-    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) private readonly config: GlobalConfig,
   ) {}
 
   async exchangeCode(request: CodeRequest): Promise<IssueReply> {

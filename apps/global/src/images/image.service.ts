@@ -9,7 +9,7 @@ import type {
   recordImage,
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { imageSrc } from './image-href';
 import { ImageRepository, type StoredImage } from './image.repository';
 
@@ -21,7 +21,7 @@ export class ImageService {
 
   constructor(
     private readonly images: ImageRepository,
-    @Inject(FORMS_CONFIG) config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) config: GlobalConfig,
   ) {
     this.baseUrls = regionBaseUrls(config);
   }

@@ -9,7 +9,7 @@ import {
 } from '@formline/config';
 import { z } from 'zod';
 
-export const formsConfigSchema = z.object({
+export const globalConfigSchema = z.object({
   ...regionVars,
   ...natsVars,
   ...opsVars,
@@ -73,7 +73,7 @@ export const formsConfigSchema = z.object({
     .describe('How long the form deletion relay waits for JetStream to acknowledge a deletion.'),
 });
 
-export type FormsConfig = z.infer<typeof formsConfigSchema>;
+export type GlobalConfig = z.infer<typeof globalConfigSchema>;
 
 // The token the forms app injects its parsed config by.
-export const FORMS_CONFIG = Symbol('FORMS_CONFIG');
+export const GLOBAL_CONFIG = Symbol('GLOBAL_CONFIG');

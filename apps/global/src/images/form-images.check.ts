@@ -3,7 +3,7 @@ import { regionBaseUrls } from '@formline/config';
 import type { RegionBaseUrls } from '@formline/contracts';
 import { DomainError, type ErrorDetail, ErrorCode } from '@formline/errors';
 import { type FormDefinition, imageIdFromHref, imageReferences } from '@formline/form-definition';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { ImageRepository } from './image.repository';
 
 // Every image a form shows must be one of its account's uploaded images,
@@ -19,7 +19,7 @@ export class FormImagesCheck {
 
   constructor(
     private readonly images: ImageRepository,
-    @Inject(FORMS_CONFIG) config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) config: GlobalConfig,
   ) {
     this.baseUrls = regionBaseUrls(config);
   }

@@ -9,7 +9,7 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { PersonalTokenRepository } from './personal-token.repository';
 
 // Personal access tokens, managed by the account's owner (the gateway has
@@ -20,7 +20,7 @@ import { PersonalTokenRepository } from './personal-token.repository';
 export class PersonalTokenHandler {
   constructor(
     private readonly tokens: PersonalTokenRepository,
-    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) private readonly config: GlobalConfig,
   ) {}
 
   @MessagePattern(createPersonalToken.subject)

@@ -10,7 +10,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { type FormDeletedEvent, Streams, Subjects } from '@formline/contracts';
 import { BackgroundRounds } from '@formline/db';
 import { ensureDurableConsumer, ensureStream, NATS_CONNECTION } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { FormDeletionRepository, type PendingFormDeletion } from './form-deletion.repository';
 
 const batchSize = 100;
@@ -35,7 +35,7 @@ export class FormDeletionRelayJob implements OnApplicationBootstrap, OnApplicati
   constructor(
     private readonly deletions: FormDeletionRepository,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
-    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) private readonly config: GlobalConfig,
   ) {
     this.rounds = new BackgroundRounds(config.FORM_DELETION_RELAY_INTERVAL_MS, () =>
       this.drain().catch((error: unknown) =>

@@ -26,7 +26,7 @@ import { ThemeService } from './themes/theme.service';
 import { WorkspaceHandler } from './workspace.handler';
 import { WorkspaceRepository } from './workspace.repository';
 import { WorkspaceService } from './workspace.service';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationHandler } from './oauth/oauth-application.handler';
 import { OAuthApplicationRepository } from './oauth/oauth-application.repository';
 import { OAuthAuthorizationHandler } from './oauth/oauth-authorization.handler';
@@ -44,16 +44,16 @@ import { PersonalTokenRepository } from './tokens/personal-token.repository';
 // (accounts, workspaces and forms answer the same on either base address),
 // which is why a token works on both base addresses.
 @Module({})
-export class FormsModule implements OnApplicationShutdown {
+export class GlobalModule implements OnApplicationShutdown {
   constructor(
     private readonly db: GlobalPrismaClient,
     private readonly announcer: ChangeAnnouncer,
     @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
   ) {}
 
-  static forConfig(config: FormsConfig): DynamicModule {
+  static forConfig(config: GlobalConfig): DynamicModule {
     return {
-      module: FormsModule,
+      module: GlobalModule,
       // The NATS handlers (Nest registers every class of handlers as a controller).
       controllers: [
         AccessTokenHandler,
@@ -72,7 +72,7 @@ export class FormsModule implements OnApplicationShutdown {
         FormPageHandler,
       ],
       providers: [
-        { provide: FORMS_CONFIG, useValue: config },
+        { provide: GLOBAL_CONFIG, useValue: config },
         {
           provide: GlobalPrismaClient,
           useFactory: () => createGlobalDatabase(config.GLOBAL_DATABASE_URL, databasePoolOf(config)),

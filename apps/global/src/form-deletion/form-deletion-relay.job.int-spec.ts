@@ -14,7 +14,7 @@ import {
   testInfra,
   TestNatsServer,
 } from '@formline/testing';
-import type { FormsConfig } from '@formline/app-config';
+import type { GlobalConfig } from '@formline/app-config';
 import { FormRepository } from '../form.repository';
 import { FormDeletionRelayJob } from './form-deletion-relay.job';
 import { FormDeletionRepository } from './form-deletion.repository';
@@ -50,7 +50,7 @@ describe('form deletion relay', () => {
       REGION: region,
       FORM_DELETION_PUBLISH_TIMEOUT_MS: 5000,
       FORM_DELETION_RELAY_INTERVAL_MS: 3_600_000,
-    } as FormsConfig);
+    } as GlobalConfig);
 
   it('publishes a deleted form to its own region only, once, with both consumers waiting for it', async () => {
     const account = await createTestAccount(db, 'eu');

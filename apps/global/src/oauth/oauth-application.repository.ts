@@ -4,7 +4,7 @@ import type { OAuthApplication } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ChangeAnnouncer } from '../change-announcer';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { firstPartyClients, type OAuthClient } from './first-party-clients';
 
 export type { OAuthClient } from './first-party-clients';
@@ -26,7 +26,7 @@ export class OAuthApplicationRepository {
   constructor(
     private readonly db: GlobalPrismaClient,
     private readonly announcer: ChangeAnnouncer,
-    @Inject(FORMS_CONFIG) config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) config: GlobalConfig,
   ) {
     this.firstParty = firstPartyClients(config);
   }

@@ -9,7 +9,7 @@ import {
 import { isEmailAddress } from '@formline/form-logic';
 import { DomainError, ErrorCode, detailsFromIssues, type ErrorDetail } from '@formline/errors';
 import { ChangeAnnouncer } from './change-announcer';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { applyPatch, parsePatchOperations } from './json-patch';
 import { ResourceLinks } from './resource-links';
 import { presentWorkspace } from './workspace.presenter';
@@ -30,7 +30,7 @@ export class WorkspaceService {
   constructor(
     private readonly workspaces: WorkspaceRepository,
     private readonly announcer: ChangeAnnouncer,
-    @Inject(FORMS_CONFIG) config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) config: GlobalConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));
   }

@@ -4,7 +4,7 @@ import { regionBaseUrls } from '@formline/config';
 import { type AccountProfile, getAccountProfile, type RpcRequest } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { AccountRepository } from './account.repository';
 
 // GET /me: the account behind a token, with the base address of its region.
@@ -12,7 +12,7 @@ import { AccountRepository } from './account.repository';
 export class AccountProfileHandler {
   constructor(
     private readonly accounts: AccountRepository,
-    @Inject(FORMS_CONFIG) private readonly config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) private readonly config: GlobalConfig,
   ) {}
 
   @MessagePattern(getAccountProfile.subject)

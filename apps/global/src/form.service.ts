@@ -14,7 +14,7 @@ import { type FormDefinition, isPublicForm, parseFormDefinition } from '@formlin
 import { newPublicId } from '@formline/ids';
 import { ChangeAnnouncer } from './change-announcer';
 import { allows, FormAccess, forbiddenToMove, formNotFound } from './form-access';
-import { FORMS_CONFIG, type FormsConfig } from '@formline/app-config';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { editableForm, presentForm, presentFormSummary } from './form.presenter';
 import { type FormListQuery, type FormOwnership, FormRepository, type StoredForm } from './form.repository';
 import { applyPatch, parsePatchOperations } from './json-patch';
@@ -43,7 +43,7 @@ export class FormService {
     private readonly announcer: ChangeAnnouncer,
     private readonly formImages: FormImagesCheck,
     private readonly deletionRelay: FormDeletionRelayJob,
-    @Inject(FORMS_CONFIG) config: FormsConfig,
+    @Inject(GLOBAL_CONFIG) config: GlobalConfig,
   ) {
     this.links = new ResourceLinks(regionBaseUrls(config));
   }

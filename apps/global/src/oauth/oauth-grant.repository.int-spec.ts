@@ -12,7 +12,7 @@ import {
   type ScratchDatabase,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
-import type { FormsConfig } from '@formline/app-config';
+import type { GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository, type NewTokens } from './oauth-grant.repository';
 
@@ -30,7 +30,7 @@ const tokens = (name: string, refresh = true): NewTokens => ({
 // with its first tokens in one transaction, revocations are the account's own
 // and tell the gateways once.
 // The base addresses the deployment's own clients (the console) are known by.
-const deployment = { BASE_URL: 'https://api.example', EU_BASE_URL: 'https://eu.api.example' } as FormsConfig;
+const deployment = { BASE_URL: 'https://api.example', EU_BASE_URL: 'https://eu.api.example' } as GlobalConfig;
 
 describe('OAuthGrantRepository against PostgreSQL', () => {
   let database: ScratchDatabase<GlobalPrismaClient>;

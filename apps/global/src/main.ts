@@ -4,16 +4,16 @@ import { QueueGroups } from '@formline/contracts';
 import { GlobalPrismaClient } from '@formline/db';
 import { runNatsService } from '@formline/messaging';
 import { runMain } from '@formline/ops';
-import { formsConfigSchema } from '@formline/app-config';
-import { FormsModule } from './forms.module';
+import { globalConfigSchema } from '@formline/app-config';
+import { GlobalModule } from './global.module';
 
 runMain(async () => {
-  const config = loadConfig(formsConfigSchema);
+  const config = loadConfig(globalConfigSchema);
   await runNatsService({
-    service: 'forms',
-    queue: QueueGroups.forms,
+    service: 'global',
+    queue: QueueGroups.global,
     config,
-    module: FormsModule.forConfig(config),
+    module: GlobalModule.forConfig(config),
     dependencies: (app) => [
       { name: 'database', probe: () => app.get(GlobalPrismaClient).$queryRaw`SELECT 1` },
     ],

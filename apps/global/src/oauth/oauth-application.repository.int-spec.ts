@@ -9,13 +9,13 @@ import {
   useScratchAccounts,
 } from '@formline/testing';
 import { ChangeAnnouncer } from '../change-announcer';
-import type { FormsConfig } from '@formline/app-config';
+import type { GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository } from './oauth-grant.repository';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 // The base addresses the deployment's own clients (the console) are known by.
-const deployment = { BASE_URL: 'https://api.example', EU_BASE_URL: 'https://eu.api.example' } as FormsConfig;
+const deployment = { BASE_URL: 'https://api.example', EU_BASE_URL: 'https://eu.api.example' } as GlobalConfig;
 
 // OAuthApplicationRepository against PostgreSQL and the test profile's NATS:
 // an account's applications are its own to list and delete; a delete takes
