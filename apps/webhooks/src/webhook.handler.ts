@@ -7,6 +7,7 @@ import {
   listDeliveries,
   listWebhooks,
   redeliverDelivery,
+  redeliverFailedDeliveries,
   type RpcReply,
   type RpcRequest,
   upsertWebhook,
@@ -65,6 +66,15 @@ export class WebhookHandler {
     @Payload(new ContractPipe(redeliverDelivery.request)) request: RpcRequest<typeof redeliverDelivery>,
   ) {
     return this.deliveries.redeliver(request, request.deliveryId);
+  }
+
+  @MessagePattern(redeliverFailedDeliveries.subject)
+  redeliverFailed(
+    @Payload(new ContractPipe(redeliverFailedDeliveries.request))
+    request: RpcRequest<typeof redeliverFailedDeliveries>,
+  ): Promise<RpcReply<typeof redeliverFailedDeliveries>> {
+    const window = { since: new Date(request.since), until: new Date(request.until) };
+    return this.deliveries.redeliverFailed(request, window, request.limit);
   }
 
   @MessagePattern(forgetDeliveries.subject)

@@ -152,3 +152,18 @@ export const redeliverDelivery = defineRpc({
   request: z.object({ ...webhookKey, deliveryId: z.string().min(1) }),
   reply: deliveryResourceSchema,
 });
+
+// An extension (Typeform has no delivery log): every failed delivery of a
+// webhook created in a window, sent once more each as redeliverDelivery
+// does, the oldest first and at most `limit` in one request; `more` when the
+// limit was reached (ask again: those sent are failed no longer).
+export const redeliverFailedDeliveries = defineRpc({
+  subject: Subjects.webhooksDeliveryRedeliverFailed,
+  request: z.object({
+    ...webhookKey,
+    since: z.iso.datetime(),
+    until: z.iso.datetime(),
+    limit: z.int().min(1).max(1000),
+  }),
+  reply: z.object({ redelivered: z.int(), more: z.boolean() }),
+});

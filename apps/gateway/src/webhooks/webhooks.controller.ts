@@ -10,6 +10,7 @@ import {
   listDeliveries,
   listWebhooks,
   redeliverDelivery,
+  redeliverFailedDeliveries,
   upsertWebhook,
   webhookInputSchema,
   type WebhookResource,
@@ -17,6 +18,7 @@ import {
   webhookTagSchema,
 } from '@formline/contracts';
 import { ErrorCode } from '@formline/errors';
+import { boundedText, inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
 import {
@@ -29,6 +31,7 @@ import {
   RequestId,
 } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
+import { endOfSecond, parsePointInTime } from '../responses/point-in-time';
 
 // Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
 const deliveryListQuery = z
@@ -39,6 +42,28 @@ const deliveryListQuery = z
   })
   .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });
 const tagPath = z.object({ tag: webhookTagSchema });
+
+// A point in time as the Responses API's since/until take it: ISO 8601 (UTC
+// unless it names an offset) or Unix seconds (a number or its digits), to the second.
+const unixSeconds = z.int().min(0).max(999_999_999_999).transform(String);
+const pointInTime = z.union([boundedText(inputLimits.name), unixSeconds]).transform((value, ctx) => {
+  const date = parsePointInTime(value);
+  if (!date) {
+    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time (UTC) or Unix seconds' });
+    return z.NEVER;
+  }
+  return date;
+});
+// The window of deliveries to send again, by when each was created; `until`
+// includes its second and defaults to now.
+const redeliverFailedBody = z
+  .strictObject({ since: pointInTime, until: pointInTime.optional() })
+  .refine((body) => !body.until || body.since <= body.until, {
+    error: 'until may not be before since',
+    path: ['until'],
+  });
+// How many one request sends at most; `more` says to ask again.
+const redeliverFailedLimit = 1000;
 
 // What every webhooks operation may answer besides its own: not the caller's
 // form, or a form whose account lives in the other region.
@@ -213,6 +238,46 @@ export class WebhooksController {
         formId,
         tag: checkedTag(tag),
         deliveryId,
+      },
+      requestId,
+    );
+  }
+
+  // An extension: Typeform has no delivery log, and Svix's "recover" is the model.
+  @Post(':tag/deliveries/redeliver-failed')
+  @HttpCode(202)
+  @RequiredScope('webhooks:write')
+  @ApiOperation({
+    summary: 'Send every failed delivery of a window once more',
+    description: `An extension of Typeform's API. Every delivery of the webhook that ended failed and was created between \`since\` and \`until\` (ISO 8601 or Unix seconds, to the second, \`until\` included and now by default) is sent once more, as redeliver does (one send each, even to a disabled webhook), the oldest first and at most ${redeliverFailedLimit} a request: \`more\` is true when that many were sent, and asking again sends the next ones.`,
+    body: redeliverFailedBody,
+    responses: {
+      202: {
+        description: 'Queued: how many were.',
+        body: z.object({ redelivered: z.int(), more: z.boolean() }),
+      },
+    },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async redeliverFailed(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+    @Body() body: unknown,
+  ): Promise<{ redelivered: number; more: boolean }> {
+    const validTag = checkedTag(tag);
+    const window = parseRequest(redeliverFailedBody, body, 'body');
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      redeliverFailedDeliveries,
+      {
+        accountId: principal.accountId,
+        formId,
+        tag: validTag,
+        since: window.since.toISOString(),
+        until: endOfSecond(window.until ?? new Date()).toISOString(),
+        limit: redeliverFailedLimit,
       },
       requestId,
     );

@@ -46,6 +46,20 @@ export class DeliveryLogService {
     await this.queue.addRedelivery(row.id, row.attemptCount, currentRequestId());
     return toDeliveryResource(row);
   }
+
+  // Every failed delivery of a window sent once more, up to `limit`. When
+  // the limit is reached, `more` says to ask again: those sent are no longer
+  // failed, so the next request takes the next ones.
+  async redeliverFailed(
+    key: WebhookKey,
+    window: { since: Date; until: Date },
+    limit: number,
+  ): Promise<{ redelivered: number; more: boolean }> {
+    const webhook = await this.webhooks.find(key);
+    const reopened = await this.deliveries.reopenFailed(webhook.id, window, limit);
+    await this.queue.addRedeliveries(reopened, currentRequestId());
+    return { redelivered: reopened.length, more: reopened.length === limit };
+  }
 }
 
 function toDeliveryResource(row: DeliveryRow): DeliveryResource {
