@@ -15,7 +15,9 @@ interface Violation {
 // delivered and seen in the delivery log; the receiver then fails, the log
 // shows each failed attempt and why delivery stopped (the webhook turned
 // itself off); the delivery is replayed and succeeds; the webhook is turned
-// on, changed, and deleted once confirmed. The API's refusals show in words.
+// on; the receiver fails again and every failed delivery of the last day is
+// replayed at once (an extension of the API); the webhook is changed, and
+// deleted once confirmed. The API's refusals show in words.
 // axe-core finds nothing on any of these screens, on a desktop and a phone.
 // The retry schedule is one step of 300 ms, so a failing receiver ends a
 // delivery in two attempts. Screenshots land in .data/test/artifacts/.
@@ -90,7 +92,7 @@ describe("the console's Webhooks screen in a browser", () => {
     }
   };
 
-  it('creates a webhook with the keyboard, shows its deliveries, a failure and why it stopped, replays it, and changes and deletes the webhook', async () => {
+  it('creates a webhook with the keyboard, shows its deliveries, a failure and why it stopped, replays one and a window, changes and deletes the webhook', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await signIn(page);
@@ -179,6 +181,23 @@ describe("the console's Webhooks screen in a browser", () => {
       body: { enabled: true, disabled_reason: null },
     });
     await page.screenshot({ path: artifact('console-webhooks.png'), fullPage: true });
+
+    // Down again for one more submission: every failed delivery of the last day is replayed at once.
+    receiver.answer('/orders', () => ({ status: 503 }));
+    await submit(ordersId);
+    const downRequests = await receiver.until('/orders', (all) => all.length >= 6);
+    const downEvent = eventIdOf(downRequests[5].body);
+    await card.getByRole('link', { name: 'Delivery log orders' }).click();
+    const down = deliveryOf(page, downEvent);
+    await untilShown(page, down.getByText('Stopped after 2 attempts: HTTP 503'));
+    receiver.answer('/orders', () => ({ status: 200 }));
+    await page.getByRole('button', { name: 'Replay every failed delivery of this window' }).click();
+    await status(page, '1 failed delivery is sent again.').waitFor();
+    await untilShown(page, down.getByText('Delivered after 3 attempts.'));
+    // The one replayed before had succeeded: it was not sent again.
+    expect(receiver.at('/orders').length).toBe(7);
+    found.push(...(await audit(page, 'after replaying a window')));
+    await page.getByRole('link', { name: 'Back to the webhooks' }).click();
 
     // Changed: a new address, the secret removed, partial responses too.
     await card.getByRole('button', { name: 'Edit orders' }).click();

@@ -5,6 +5,8 @@ import { type ConsoleRoute, type DeliveryPage, hashOf } from './console.route';
 import { DeliveryItemView } from './delivery-item.view';
 import type { Delivery } from './delivery.format';
 import { ProblemView } from './problem.view';
+import { ReplayFailedView } from './replay-failed.view';
+import type { ReplayWindow } from './replay-window.mapper';
 import { WebhookApiClient } from './webhook-api.client';
 
 interface Props {
@@ -26,7 +28,8 @@ const soonMs = 60_000;
 // The delivery log of one webhook, newest first, a page at a time as the API
 // pages it (by cursor: older than the last delivery shown, or newer than the
 // first); each delivery can be replayed. The log is read again on asking
-// (Refresh), after a replay, and while a delivery is still pending.
+// (Refresh), after a replay, and while a delivery is still pending. Every
+// failed delivery of a window can be replayed at once too (ReplayFailedView).
 export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }: Props) {
   const webhooks = useMemo(() => new WebhookApiClient(api, formId), [api, formId]);
   const [webhook, setWebhook] = useState<WebhookResource>();
@@ -35,6 +38,7 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
   const [replaying, setReplaying] = useState<string>();
   const [notice, setNotice] = useState('');
   const [actionProblem, setActionProblem] = useState<unknown>();
+  const [bulk, setBulk] = useState<{ replaying: boolean; problem?: unknown }>({ replaying: false });
   const heading = useRef<HTMLHeadingElement>(null);
 
   const failed = (error: unknown) => {
@@ -92,6 +96,25 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
       .finally(() => setReplaying(undefined));
   };
 
+  const replayFailed = (window: ReplayWindow) => {
+    setBulk({ replaying: true });
+    webhooks
+      .redeliverFailed(tag, window)
+      .then(({ redelivered, more }) => {
+        setBulk({ replaying: false });
+        setActionProblem(undefined);
+        setNotice(
+          redelivered === 0
+            ? 'No failed delivery was created in that window: nothing is sent.'
+            : `${redelivered} failed ${redelivered === 1 ? 'delivery is' : 'deliveries are'} sent again.${more ? ' More are left in the window: replay again to send them.' : ''}`,
+        );
+        // The newest page, where the replayed ones show as they settle.
+        if (page.before || page.after) to({});
+        else setVersion((current) => current + 1);
+      })
+      .catch((error: unknown) => setBulk({ replaying: false, problem: failed(error) }));
+  };
+
   const items = log.state === 'loaded' ? log.value : [];
   const to = (next: DeliveryPage) => {
     setNotice('');
@@ -136,6 +159,7 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
           Refresh
         </button>
       </div>
+      <ReplayFailedView replaying={bulk.replaying} problem={bulk.problem} onReplay={replayFailed} />
       <ul class="deliveries">
         {items.map((delivery) => (
           <DeliveryItemView

@@ -1,6 +1,7 @@
 import type { DeliveryResource, WebhookInput, WebhookResource } from '@formline/contracts';
 import type { ApiClient } from './api.client';
 import type { DeliveryPage } from './console.route';
+import type { ReplayWindow } from './replay-window.mapper';
 
 // The Webhooks API of one form, as the console calls it: each path built in
 // one place, with its ids escaped (a tag may hold "." and an id anything the
@@ -49,5 +50,10 @@ export class WebhookApiClient {
       'POST',
       this.path(tag, `/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
     );
+  }
+
+  /** Every failed delivery created in the window, sent again (an extension of the API). */
+  redeliverFailed(tag: string, window: ReplayWindow): Promise<{ redelivered: number; more: boolean }> {
+    return this.api.change('POST', this.path(tag, '/deliveries/redeliver-failed'), window);
   }
 }
