@@ -81,6 +81,8 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
       .then(() => {
         setEditing(undefined);
         changed(editing?.webhook ? `The webhook ${tag} is saved.` : `The webhook ${tag} is created.`);
+        // The editor, which held focus, is gone: back to the top of the screen.
+        heading.current?.focus();
       })
       .catch((error: unknown) =>
         setEditing((current) => current && { ...current, saving: false, problem: failed(error) }),

@@ -18,7 +18,6 @@ import {
   webhookTagSchema,
 } from '@formline/contracts';
 import { ErrorCode } from '@formline/errors';
-import { boundedText, inputLimits } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { z } from 'zod';
 import {
@@ -31,7 +30,7 @@ import {
   RequestId,
 } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '../gateway.config';
-import { endOfSecond, parsePointInTime } from '../responses/point-in-time';
+import { endOfSecond, pointInTime } from '../responses/point-in-time';
 
 // Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
 const deliveryListQuery = z
@@ -43,21 +42,14 @@ const deliveryListQuery = z
   .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });
 const tagPath = z.object({ tag: webhookTagSchema });
 
-// A point in time as the Responses API's since/until take it: ISO 8601 (UTC
-// unless it names an offset) or Unix seconds (a number or its digits), to the second.
+// Since and until as the Responses API takes them (to the second), and Unix
+// seconds as a JSON number too.
 const unixSeconds = z.int().min(0).max(999_999_999_999).transform(String);
-const pointInTime = z.union([boundedText(inputLimits.name), unixSeconds]).transform((value, ctx) => {
-  const date = parsePointInTime(value);
-  if (!date) {
-    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time (UTC) or Unix seconds' });
-    return z.NEVER;
-  }
-  return date;
-});
+const instant = z.union([pointInTime, unixSeconds.pipe(pointInTime)]);
 // The window of deliveries to send again, by when each was created; `until`
 // includes its second and defaults to now.
 const redeliverFailedBody = z
-  .strictObject({ since: pointInTime, until: pointInTime.optional() })
+  .strictObject({ since: instant, until: instant.optional() })
   .refine((body) => !body.until || body.since <= body.until, {
     error: 'until may not be before since',
     path: ['until'],
