@@ -245,7 +245,7 @@ describe("the console's Webhooks screen in a browser", () => {
     await context.close();
   });
 
-  it('works on a phone, from an address that names the screen, and keeps it on a reload', async () => {
+  it('works on a phone, from an address that names the screen, pages the log, and keeps the page on a reload', async () => {
     const signupsId = await createForm(ada, numberForm('Signups'));
     await hookToReceiver(ada, signupsId, 'signups');
     await submit(signupsId);
@@ -269,8 +269,25 @@ describe("the console's Webhooks screen in a browser", () => {
     expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await page.screenshot({ path: artifact('console-webhooks-log-phone.png'), fullPage: true });
 
-    // Back in the browser's history: the webhooks again, then the forms.
-    await page.goBack();
+    // 21 deliveries: two pages of the log as the API pages them (20, then 1), kept in the address.
+    for (let n = 0; n < 20; n++) await submit(signupsId);
+    await receiver.until('/signups', (requests) => requests.length >= 21);
+    await untilShown(page, status(page, '20 deliveries on this page, newest first.'));
+    await expect(page.getByRole('button', { name: 'Newest' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Older' }).click();
+    await status(page, '1 delivery on this page, newest first.').waitFor();
+    expect(new URL(page.url()).hash).toMatch(/\/deliveries\?before=/);
+    await page.reload();
+    await status(page, '1 delivery on this page, newest first.').waitFor();
+    await expect(page.getByRole('button', { name: 'Older' }).isDisabled()).resolves.toBe(true);
+    await page.getByRole('button', { name: 'Newer' }).click();
+    await status(page, '20 deliveries on this page, newest first.').waitFor();
+    await page.getByRole('button', { name: 'Newest' }).click();
+    await status(page, '20 deliveries on this page, newest first.').waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/forms/${signupsId}/webhooks/signups/deliveries`);
+
+    // Back in the browser's history, page by page, to the webhooks; then the forms.
+    for (let back = 0; back < 4; back++) await page.goBack();
     await page.getByRole('heading', { name: 'Webhooks of “Signups”', level: 1 }).waitFor();
     await page.getByRole('link', { name: 'Back to the forms' }).click();
     await page.getByRole('heading', { name: 'Forms', level: 1 }).waitFor();

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, ApiError } from './api.client';
 import { type ConsoleRoute, type DeliveryPage, hashOf } from './console.route';
 import { DeliveryItemView } from './delivery-item.view';
+import { deliveryPaging } from './delivery-pages.route';
 import type { Delivery } from './delivery.format';
 import { ProblemView } from './problem.view';
 import { ReplayFailedView } from './replay-failed.view';
@@ -121,9 +122,11 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
     go({ screen: 'deliveries', formId, tag, page: next });
   };
   const first = page.before === undefined && page.after === undefined;
-  // The API says no more than the items it gave: a full page may have more beyond it.
-  const hasOlder = items.length === deliveryPageSize || page.after !== undefined;
-  const hasNewer = !first;
+  const paging = deliveryPaging(
+    page,
+    items.map((delivery) => delivery.id),
+    deliveryPageSize,
+  );
   const summary =
     log.state === 'loading'
       ? 'Loading the delivery log…'
@@ -170,27 +173,30 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
           />
         ))}
       </ul>
-      {(hasNewer || hasOlder) && (
+      {(paging.newer || paging.older) && (
         <nav class="pages" aria-label="Pages of the delivery log">
-          <button type="button" disabled={first} onClick={() => to({})}>
-            Newest
-          </button>
-          <button
-            type="button"
-            disabled={!hasNewer}
-            onClick={() => to({ after: items[0]?.id ?? page.after })}
-          >
-            Newer
-          </button>
-          <button
-            type="button"
-            disabled={!hasOlder}
-            onClick={() => to({ before: items.at(-1)?.id ?? page.after })}
-          >
-            Older
-          </button>
+          <PageButton label="Newest" to={paging.newest} go={to} />
+          <PageButton label="Newer" to={paging.newer} go={to} />
+          <PageButton label="Older" to={paging.older} go={to} />
         </nav>
       )}
     </main>
+  );
+}
+
+// A paging button, off when there is nowhere to go.
+function PageButton({
+  label,
+  to,
+  go,
+}: {
+  label: string;
+  to?: DeliveryPage;
+  go: (page: DeliveryPage) => void;
+}) {
+  return (
+    <button type="button" disabled={!to} onClick={() => to && go(to)}>
+      {label}
+    </button>
   );
 }
