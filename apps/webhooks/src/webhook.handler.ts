@@ -9,6 +9,7 @@ import {
   redeliverDelivery,
   redeliverFailedDeliveries,
   type RpcReply,
+  sendTestDelivery,
   type RpcRequest,
   upsertWebhook,
 } from '@formline/contracts';
@@ -75,6 +76,13 @@ export class WebhookHandler {
   ): Promise<RpcReply<typeof redeliverFailedDeliveries>> {
     const window = { since: new Date(request.since), until: new Date(request.until) };
     return this.deliveries.redeliverFailed(request, window, request.limit);
+  }
+
+  @MessagePattern(sendTestDelivery.subject)
+  sendTest(
+    @Payload(new ContractPipe(sendTestDelivery.request)) request: RpcRequest<typeof sendTestDelivery>,
+  ) {
+    return this.deliveries.sendTest(request);
   }
 
   @MessagePattern(forgetDeliveries.subject)

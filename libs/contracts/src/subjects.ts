@@ -65,6 +65,7 @@ export const Subjects = {
   webhooksDeliveryList: 'webhooks.delivery.list.v1',
   webhooksDeliveryRedeliver: 'webhooks.delivery.redeliver.v1',
   webhooksDeliveryRedeliverFailed: 'webhooks.delivery.redeliver-failed.v1',
+  webhooksDeliveryTest: 'webhooks.delivery.test.v1',
   // Events (published on JetStream, see streams.ts).
   responsesResponseSubmitted: 'responses.response.submitted.v1',
   responsesResponsesDeleted: 'responses.responses.deleted.v1',

@@ -167,3 +167,12 @@ export const redeliverFailedDeliveries = defineRpc({
   }),
   reply: z.object({ redelivered: z.int(), more: z.boolean() }),
 });
+
+// An extension: a test delivery, sent once to the webhook (even turned off)
+// and kept in its log like any other: Typeform's payload with no answers,
+// its token starting `test-` so a receiver can tell it from a response.
+export const sendTestDelivery = defineRpc({
+  subject: Subjects.webhooksDeliveryTest,
+  request: z.object(webhookKey),
+  reply: deliveryResourceSchema,
+});

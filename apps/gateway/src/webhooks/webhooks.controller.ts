@@ -11,6 +11,7 @@ import {
   listWebhooks,
   redeliverDelivery,
   redeliverFailedDeliveries,
+  sendTestDelivery,
   upsertWebhook,
   webhookInputSchema,
   type WebhookResource,
@@ -231,6 +232,32 @@ export class WebhooksController {
         tag: checkedTag(tag),
         deliveryId,
       },
+      requestId,
+    );
+  }
+
+  // An extension: Typeform's own site sends a test request, its API has none.
+  @Post(':tag/test')
+  @HttpCode(202)
+  @RequiredScope('webhooks:write')
+  @ApiOperation({
+    summary: 'Send a test delivery',
+    description:
+      "An extension of Typeform's API. Sends the webhook, once and even when it is turned off, a `form_response` event with no answers whose `form_response.token` starts with `test-`, signed as every delivery is; it shows in the delivery log like any other.",
+    responses: { 202: { description: 'Queued; the delivery as it stands.', body: deliveryResourceSchema } },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async sendTest(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+  ): Promise<DeliveryResource> {
+    const validTag = checkedTag(tag);
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      sendTestDelivery,
+      { accountId: principal.accountId, formId, tag: validTag },
       requestId,
     );
   }
