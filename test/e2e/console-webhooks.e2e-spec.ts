@@ -11,8 +11,8 @@ interface Violation {
 
 // The console's Webhooks screen, driven in headless Chromium as the owner
 // would: from a form on the Forms screen to its webhooks, a webhook created
-// (with the keyboard alone) to a real receiver on 127.0.0.1, a submission
-// delivered and seen in the delivery log; the receiver then fails, the log
+// (with the keyboard alone) to a real receiver on 127.0.0.1, a test delivery
+// (an extension of the API) sent and seen in the delivery log; the receiver then fails, the log
 // shows each failed attempt and why delivery stopped (the webhook turned
 // itself off); the delivery is replayed and succeeds; the webhook is turned
 // on; the receiver fails again and every failed delivery of the last day is
@@ -92,6 +92,16 @@ describe("the console's Webhooks screen in a browser", () => {
     }
   };
 
+  // The newest delivery on the Webhooks screen is read with the list: read again until it shows.
+  const untilShownAfterReload = async (target: Locator, timeoutMs = 20_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await target.isVisible())) {
+      if (Date.now() > deadline) throw new Error(`not shown in ${timeoutMs} ms: ${target.toString()}`);
+      await target.page().reload();
+      await target.waitFor({ timeout: 1000 }).catch(() => undefined);
+    }
+  };
+
   it('creates a webhook with the keyboard, shows its deliveries, a failure and why it stopped, replays one and a window, changes and deletes the webhook', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
@@ -138,9 +148,12 @@ describe("the console's Webhooks screen in a browser", () => {
     expect(await page.content()).not.toContain('a-signing-secret');
     found.push(...(await audit(page, 'one webhook')));
 
-    // A submission is delivered, and the log shows its attempt.
-    await submit(ordersId);
+    // A test delivery is sent, and the log shows its attempt.
+    await card.getByRole('button', { name: 'Send a test delivery to orders' }).click();
+    await status(page, 'A test delivery to orders is sent').waitFor();
     const [first] = await receiver.until('/orders', (requests) => requests.length >= 1);
+    expect(JSON.parse(first.body).form_response.token).toMatch(/^test-/);
+    await untilShownAfterReload(card.getByText(/^Last delivery: Delivered/));
     await card.getByRole('link', { name: 'Delivery log orders' }).click();
     await page.getByRole('heading', { name: 'Delivery log of orders', level: 1 }).waitFor();
     expect(new URL(page.url()).hash).toBe(`#/forms/${ordersId}/webhooks/orders/deliveries`);

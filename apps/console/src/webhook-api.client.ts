@@ -56,4 +56,9 @@ export class WebhookApiClient {
   redeliverFailed(tag: string, window: ReplayWindow): Promise<{ redelivered: number; more: boolean }> {
     return this.api.change('POST', this.path(tag, '/deliveries/redeliver-failed'), window);
   }
+
+  /** One test event, sent once even to a webhook turned off (an extension of the API). */
+  sendTest(tag: string): Promise<DeliveryResource> {
+    return this.api.change<DeliveryResource>('POST', this.path(tag, '/test'));
+  }
 }

@@ -10,6 +10,7 @@ interface Props {
   /** The tag whose change is under way: its buttons wait. */
   busy?: string;
   onToggle: (webhook: WebhookResource) => void;
+  onTest: (webhook: WebhookResource) => void;
   onEdit: (webhook: WebhookResource) => void;
   onDelete: (webhook: WebhookResource) => void;
 }
@@ -17,7 +18,16 @@ interface Props {
 // A form's webhooks, one card each: its tag, address, whether it is on (and
 // why delivery stopped on its own, when it did), its newest delivery, and
 // what can be done with it. Every button names its webhook for screen readers.
-export function WebhookListView({ webhooks, items, version, busy, onToggle, onEdit, onDelete }: Props) {
+export function WebhookListView({
+  webhooks,
+  items,
+  version,
+  busy,
+  onToggle,
+  onTest,
+  onEdit,
+  onDelete,
+}: Props) {
   return (
     <ul class="webhooks">
       {items.map((webhook) => {
@@ -36,6 +46,9 @@ export function WebhookListView({ webhooks, items, version, busy, onToggle, onEd
               <button type="button" disabled={busy === webhook.tag} onClick={() => onToggle(webhook)}>
                 {webhook.enabled ? 'Turn off' : 'Turn on'}
                 {named}
+              </button>
+              <button type="button" disabled={busy === webhook.tag} onClick={() => onTest(webhook)}>
+                Send a test<span class="visually-hidden"> delivery to {webhook.tag}</span>
               </button>
               <button type="button" onClick={() => onEdit(webhook)}>
                 Edit{named}

@@ -19,8 +19,8 @@ type Loaded<T> = { state: 'loading' } | { state: 'failed'; error: unknown } | { 
 type Editing = { webhook?: WebhookResource; saving: boolean; problem?: unknown };
 
 // The Webhooks screen of one form: its webhooks, each with its newest
-// delivery; creating and changing one, turning it on or off, deleting it
-// once confirmed, and a link to its delivery log. Every change is answered
+// delivery; creating and changing one, turning it on or off, sending it a
+// test, deleting it once confirmed, and a link to its delivery log. Every change is answered
 // in the status line, or by the API's words when it fails.
 export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
   const webhooks = useMemo(() => new WebhookApiClient(api, formId), [api, formId]);
@@ -94,6 +94,19 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
     webhooks
       .save(webhook.tag, { enabled: !webhook.enabled })
       .then((saved) => changed(`The webhook ${saved.tag} is ${saved.enabled ? 'on' : 'off'}.`))
+      .catch((error: unknown) => setActionProblem(failed(error)))
+      .finally(() => setBusy(undefined));
+  };
+
+  const sendTest = (webhook: WebhookResource) => {
+    setBusy(webhook.tag);
+    webhooks
+      .sendTest(webhook.tag)
+      .then(() =>
+        changed(
+          `A test delivery to ${webhook.tag} is sent: its delivery log shows how the receiver answered.`,
+        ),
+      )
       .catch((error: unknown) => setActionProblem(failed(error)))
       .finally(() => setBusy(undefined));
   };
@@ -175,6 +188,7 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
           version={version}
           busy={busy}
           onToggle={toggle}
+          onTest={sendTest}
           onEdit={(webhook) => {
             setNotice('');
             setEditing({ webhook, saving: false });
