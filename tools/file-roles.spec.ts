@@ -86,13 +86,16 @@ describe('file roles', () => {
     const roles = [
       'main', // the bundle's entry: the console started in its page
       'app', // the console's state: signed out, signed in
-      'screen', // one screen: sign-in, forms
+      'screen', // one screen: sign-in, forms, webhooks, a delivery log
       'view', // a piece of a screen
       'flow', // signing in and out (OAuth with PKCE)
       'client', // the API, over HTTP
       'store', // what is kept in the tab's storage
       'crypto', // PKCE's random values and hashes
       'settings', // the console as an OAuth client
+      'route', // where the console is, in the address's fragment
+      'mapper', // one shape into another (an editor's fields into a request body)
+      'format', // the API's records in words
     ];
     const consoleFiles = sources.filter(({ file }) => file.startsWith('apps/console/src/'));
     expect(consoleFiles.length).toBeGreaterThan(10);

@@ -38,6 +38,28 @@ describe("the console's API client", () => {
     expect(sent[1]).toMatchObject({ method: 'POST', body: 'token=t&client_id=formline-console' });
   });
 
+  it('sends changes as JSON with the token, and takes an answer without a body (204)', async () => {
+    const sent: Array<{ input: string; init: RequestInit }> = [];
+    const api = new ApiClient(
+      (input, init) => {
+        sent.push({ input, init });
+        return Promise.resolve(
+          init.method === 'DELETE' ? new Response(null, { status: 204 }) : json(200, { tag: 'hook' }),
+        );
+      },
+      () => 'tfo_token',
+    );
+    expect(await api.change('PUT', '/forms/f/webhooks/hook', { enabled: true })).toEqual({ tag: 'hook' });
+    expect(await api.change('DELETE', '/forms/f/webhooks/hook')).toBeUndefined();
+    expect(sent[0].init).toMatchObject({
+      method: 'PUT',
+      body: '{"enabled":true}',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer tfo_token' },
+    });
+    expect(sent[1].init.body).toBeUndefined();
+    expect(sent[1].init.headers).not.toHaveProperty('content-type');
+  });
+
   it('turns an error body into words, with its code and the inputs that were wrong', async () => {
     const api = new ApiClient(
       () =>

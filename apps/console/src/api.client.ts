@@ -43,6 +43,20 @@ export class ApiClient {
     });
   }
 
+  /** A change (PUT, POST, DELETE) with a JSON body, or none; a 204 gives back undefined. */
+  async change<T>(method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const token = this.token();
+    return this.call<T>(path, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
   /** A form-encoded POST, as the OAuth token and revocation endpoints take it. */
   async postForm<T>(path: string, params: Record<string, string>): Promise<T> {
     return this.call<T>(path, {

@@ -6,7 +6,13 @@
 // from it.
 export const consoleClientId = 'formline-console';
 export const consolePath = '/console';
-export const consoleScopes = ['accounts:read', 'forms:read', 'workspaces:read'];
+export const consoleScopes = [
+  'accounts:read',
+  'forms:read',
+  'workspaces:read',
+  'webhooks:read',
+  'webhooks:write',
+];
 
 /** Where the console is served on this origin, and receives its code. */
 export function consoleRedirectUri(origin: string): string {

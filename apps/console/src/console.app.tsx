@@ -3,7 +3,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { type ApiClient, ApiError, errorInWords } from './api.client';
 import { consolePath } from './console-client.settings';
 import { ConsoleHeaderView } from './console-header.view';
+import { type ConsoleRoute, hashOf, routeFromHash } from './console.route';
+import { DeliveryLogScreen } from './delivery-log.screen';
 import { FormsScreen } from './forms.screen';
+import { WebhooksScreen } from './webhooks.screen';
 import { SignInScreen } from './sign-in.screen';
 import type { SignInFlow } from './sign-in.flow';
 
@@ -11,20 +14,32 @@ export interface ConsoleServices {
   api: ApiClient;
   signIn: SignInFlow;
   /** Where the browser is, and how to go elsewhere (the sign-in page). */
-  location: Pick<Location, 'search' | 'assign'>;
+  location: Pick<Location, 'search' | 'assign' | 'hash'>;
   history: Pick<History, 'replaceState'>;
 }
 
 type Phase = { kind: 'starting' } | { kind: 'signed-out'; message?: string } | { kind: 'signed-in' };
 
 // The console's state: starting (a sign-in may be coming back), signed out,
-// or signed in, when the Forms screen shows under the header.
+// or signed in, when the screen the address's fragment names (the Forms
+// screen, a form's webhooks, a webhook's delivery log) shows under the header.
 export function ConsoleApp({ services }: { services: ConsoleServices }) {
   const { api, signIn } = services;
   const [phase, setPhase] = useState<Phase>({ kind: 'starting' });
   const [profile, setProfile] = useState<AccountProfile>();
   const [signingOut, setSigningOut] = useState(false);
   const [signOutProblem, setSignOutProblem] = useState<unknown>();
+  const [route, setRoute] = useState<ConsoleRoute>(() => routeFromHash(services.location.hash));
+
+  // Links change the fragment; Back and Forward too: the screen follows it.
+  useEffect(() => {
+    const follow = () => setRoute(routeFromHash(services.location.hash));
+    addEventListener('hashchange', follow);
+    return () => removeEventListener('hashchange', follow);
+  }, [services]);
+  const go = (next: ConsoleRoute) => {
+    services.location.hash = hashOf(next);
+  };
 
   useEffect(() => {
     const settle = (next: Phase) => {
@@ -94,7 +109,21 @@ export function ConsoleApp({ services }: { services: ConsoleServices }) {
   return (
     <>
       <ConsoleHeaderView email={profile?.email} signingOut={signingOut} onSignOut={signOut} />
-      <FormsScreen api={api} onSignInEnded={signInEnded} />
+      {route.screen === 'forms' && <FormsScreen api={api} onSignInEnded={signInEnded} />}
+      {route.screen === 'webhooks' && (
+        <WebhooksScreen key={route.formId} api={api} formId={route.formId} onSignInEnded={signInEnded} />
+      )}
+      {route.screen === 'deliveries' && (
+        <DeliveryLogScreen
+          key={`${route.formId}/${route.tag}`}
+          api={api}
+          formId={route.formId}
+          tag={route.tag}
+          page={route.page}
+          go={go}
+          onSignInEnded={signInEnded}
+        />
+      )}
     </>
   );
 }

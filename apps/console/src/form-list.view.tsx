@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks';
+import { hashOf } from './console.route';
 
 /** What the console reads of an item of GET /forms. */
 export interface ListedForm {
@@ -13,8 +14,8 @@ interface Props {
 }
 
 // The forms found, each with its share link (`_links.display`, the form's
-// page for respondents, `/to/{form_id}`), a button that copies it and a link
-// that opens the page in a new tab.
+// page for respondents, `/to/{form_id}`), a button that copies it, a link
+// that opens the page in a new tab, and a link to the form's webhooks.
 export function FormListView({ forms }: Props) {
   const [copied, setCopied] = useState('');
   const copy = (form: ListedForm, link: string) => {
@@ -42,9 +43,14 @@ export function FormListView({ forms }: Props) {
                   Copy<span class="visually-hidden"> the share link of {form.title}</span>
                 </button>
               </div>
-              <a href={link} target="_blank" rel="noopener noreferrer">
-                Open the form's page<span class="visually-hidden"> for {form.title} (new tab)</span>
-              </a>
+              <p class="links">
+                <a href={link} target="_blank" rel="noopener noreferrer">
+                  Open the form's page<span class="visually-hidden"> for {form.title} (new tab)</span>
+                </a>
+                <a href={hashOf({ screen: 'webhooks', formId: form.id })}>
+                  Webhooks<span class="visually-hidden"> of {form.title}</span>
+                </a>
+              </p>
             </li>
           );
         })}

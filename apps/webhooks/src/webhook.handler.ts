@@ -7,7 +7,9 @@ import {
   listDeliveries,
   listWebhooks,
   redeliverDelivery,
+  redeliverFailedDeliveries,
   type RpcReply,
+  sendTestDelivery,
   type RpcRequest,
   upsertWebhook,
 } from '@formline/contracts';
@@ -65,6 +67,22 @@ export class WebhookHandler {
     @Payload(new ContractPipe(redeliverDelivery.request)) request: RpcRequest<typeof redeliverDelivery>,
   ) {
     return this.deliveries.redeliver(request, request.deliveryId);
+  }
+
+  @MessagePattern(redeliverFailedDeliveries.subject)
+  redeliverFailed(
+    @Payload(new ContractPipe(redeliverFailedDeliveries.request))
+    request: RpcRequest<typeof redeliverFailedDeliveries>,
+  ): Promise<RpcReply<typeof redeliverFailedDeliveries>> {
+    const window = { since: new Date(request.since), until: new Date(request.until) };
+    return this.deliveries.redeliverFailed(request, window, request.limit);
+  }
+
+  @MessagePattern(sendTestDelivery.subject)
+  sendTest(
+    @Payload(new ContractPipe(sendTestDelivery.request)) request: RpcRequest<typeof sendTestDelivery>,
+  ) {
+    return this.deliveries.sendTest(request);
   }
 
   @MessagePattern(forgetDeliveries.subject)

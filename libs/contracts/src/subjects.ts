@@ -64,6 +64,8 @@ export const Subjects = {
   webhooksWebhookDelete: 'webhooks.webhook.delete.v1',
   webhooksDeliveryList: 'webhooks.delivery.list.v1',
   webhooksDeliveryRedeliver: 'webhooks.delivery.redeliver.v1',
+  webhooksDeliveryRedeliverFailed: 'webhooks.delivery.redeliver-failed.v1',
+  webhooksDeliveryTest: 'webhooks.delivery.test.v1',
   // Events (published on JetStream, see streams.ts).
   responsesResponseSubmitted: 'responses.response.submitted.v1',
   responsesResponsesDeleted: 'responses.responses.deleted.v1',

@@ -152,3 +152,27 @@ export const redeliverDelivery = defineRpc({
   request: z.object({ ...webhookKey, deliveryId: z.string().min(1) }),
   reply: deliveryResourceSchema,
 });
+
+// An extension (Typeform has no delivery log): every failed delivery of a
+// webhook created in a window, sent once more each as redeliverDelivery
+// does, the oldest first and at most `limit` in one request; `more` when the
+// limit was reached (ask again: those sent are failed no longer).
+export const redeliverFailedDeliveries = defineRpc({
+  subject: Subjects.webhooksDeliveryRedeliverFailed,
+  request: z.object({
+    ...webhookKey,
+    since: z.iso.datetime(),
+    until: z.iso.datetime(),
+    limit: z.int().min(1).max(1000),
+  }),
+  reply: z.object({ redelivered: z.int(), more: z.boolean() }),
+});
+
+// An extension: a test delivery, sent once to the webhook (even turned off)
+// and kept in its log like any other: Typeform's payload with no answers,
+// its token starting `test-` so a receiver can tell it from a response.
+export const sendTestDelivery = defineRpc({
+  subject: Subjects.webhooksDeliveryTest,
+  request: z.object(webhookKey),
+  reply: deliveryResourceSchema,
+});

@@ -134,6 +134,24 @@ export class DeliveryQueue {
     );
   }
 
+  // Many redeliveries in one round trip, each with its own job id.
+  async addRedeliveries(
+    deliveries: readonly { id: string; attemptCount: number }[],
+    requestId?: string,
+  ): Promise<void> {
+    if (deliveries.length === 0) return;
+    await this.queue.addBulk(
+      deliveries.map((delivery) => {
+        const data: DeliveryJob = { deliveryId: delivery.id, once: true, requestId };
+        return {
+          name: deliveryQueueName,
+          data,
+          opts: deliveryJobOptions(deliveryJobId.redelivery(delivery.id, delivery.attemptCount)),
+        };
+      }),
+    );
+  }
+
   // The jobs of deliveries about to be deleted (their form was): planned
   // ones and every redelivery asked for, whatever their state (waiting,
   // delayed, finished). A job running now is locked and stays: the

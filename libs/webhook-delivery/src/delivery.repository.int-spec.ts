@@ -334,6 +334,36 @@ describe('DeliveryRepository against PostgreSQL', () => {
     expect(await deliveries.reopen(other, webhookId)).toMatchObject({ status: DeliveryStatus.pending });
   });
 
+  it('reopens the failed deliveries of a window, oldest first up to a limit, and no others', async () => {
+    const webhookId = await newWebhook();
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n++) ids.push(await planOne(webhookId, `e-window-${n}`));
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute));
+    // Created a minute apart; the third still pending, the others failed.
+    for (const [n, id] of ids.entries()) {
+      await database.client.delivery.update({
+        where: { id },
+        data: { createdAt: at(n), status: n === 2 ? DeliveryStatus.pending : DeliveryStatus.failed },
+      });
+    }
+    const window = { since: at(1), until: at(4) };
+    // Another webhook's failed deliveries are not its.
+    expect(await deliveries.reopenFailed('another-hook', window, 10)).toEqual([]);
+    expect(await deliveries.reopenFailed(webhookId, window, 1)).toEqual([{ id: ids[1], attemptCount: 0 }]);
+    expect(await deliveries.reopenFailed(webhookId, window, 10)).toEqual([
+      { id: ids[3], attemptCount: 0 },
+      { id: ids[4], attemptCount: 0 },
+    ]);
+    expect(await deliveries.reopenFailed(webhookId, window, 10)).toEqual([]);
+    expect(await Promise.all(ids.map(statusOf))).toEqual([
+      DeliveryStatus.failed,
+      DeliveryStatus.pending,
+      DeliveryStatus.pending,
+      DeliveryStatus.pending,
+      DeliveryStatus.pending,
+    ]);
+  });
+
   it('pages the log newest first by cursor, both ways, ties on created_at broken by id', async () => {
     const webhookId = await newWebhook();
     const ids: string[] = [];

@@ -35,6 +35,7 @@ export { DeliveryStatus };
 //   giveUp          pending -> failed      the webhook disabled with the reason, or not
 //   abandon         pending -> failed      its webhook was disabled meanwhile
 //   reopen          any     -> pending     a person asked to send it again
+//   reopenFailed    failed  -> pending     the same, for the failed ones of a window
 //   pruneFinished   succeeded|failed -> (deleted, with its attempts) after retention
 
 export interface DeliveryToSend {
@@ -311,6 +312,39 @@ export class DeliveryRepository {
     });
     if (count === 0) return null;
     return this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: withAttempts });
+  }
+
+  // Every failed delivery of the webhook created in [since, until], as reopen
+  // does, the oldest first, at most `limit`: the ids reopened, with their
+  // attempt counts (a redelivery's job id). A delivery that another request
+  // reopens meanwhile may be answered by both: its job id is the same, so it
+  // is queued once.
+  async reopenFailed(
+    webhookId: string,
+    window: { since: Date; until: Date },
+    limit: number,
+  ): Promise<{ id: string; attemptCount: number }[]> {
+    const failed = await this.db.delivery.findMany({
+      where: {
+        webhookId,
+        status: DeliveryStatus.failed,
+        createdAt: { gte: window.since, lte: window.until },
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: limit,
+      select: { id: true },
+    });
+    if (failed.length === 0) return [];
+    const ids = failed.map((row) => row.id);
+    await this.db.delivery.updateMany({
+      where: { id: { in: ids }, status: DeliveryStatus.failed },
+      data: { status: DeliveryStatus.pending, nextAttemptAt: new Date() },
+    });
+    return this.db.delivery.findMany({
+      where: { id: { in: ids }, status: DeliveryStatus.pending },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { id: true, attemptCount: true },
+    });
   }
 
   // The attempt row and the delivery's state (and, with `disable`, the

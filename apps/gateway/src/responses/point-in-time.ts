@@ -1,3 +1,6 @@
+import { boundedText, inputLimits } from '@formline/input';
+import { z } from 'zod';
+
 // Typeform's `since`/`until`: Unix seconds, or ISO 8601 "in UTC, to the
 // second". A date-time without an offset is UTC whatever the host's time zone
 // (JavaScript's Date would read it as local time). One linear regex: no
@@ -28,3 +31,14 @@ function offsetOf(zone: string | undefined): string {
 export function endOfSecond(date: Date): Date {
   return new Date(Math.floor(date.getTime() / 1000) * 1000 + 999);
 }
+
+// The same as a request's field: ISO 8601 date-time (UTC unless it names an
+// offset), or Unix seconds, to the second; a Date once parsed.
+export const pointInTime = boundedText(inputLimits.name).transform((value, ctx) => {
+  const date = parsePointInTime(value);
+  if (!date) {
+    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time (UTC) or Unix seconds' });
+    return z.NEVER;
+  }
+  return date;
+});

@@ -2,7 +2,7 @@ import { responseSortFields, responseTypes, type ResponseQuery } from '@formline
 import { DomainError, ErrorCode } from '@formline/errors';
 import { boundedText, inputLimits } from '@formline/input';
 import { z } from 'zod';
-import { endOfSecond, parsePointInTime } from './point-in-time';
+import { endOfSecond, pointInTime } from './point-in-time';
 
 const csv = boundedText(inputLimits.queryValue).transform((value) =>
   value
@@ -10,17 +10,6 @@ const csv = boundedText(inputLimits.queryValue).transform((value) =>
     .map((item) => item.trim())
     .filter(Boolean),
 );
-
-// ISO 8601 date-time (UTC unless it names an offset), or Unix seconds, as
-// Typeform's since/until take them, to the second.
-const pointInTime = boundedText(inputLimits.name).transform((value, ctx) => {
-  const date = parsePointInTime(value);
-  if (!date) {
-    ctx.addIssue({ code: 'custom', message: 'an ISO 8601 date-time (UTC) or Unix seconds' });
-    return z.NEVER;
-  }
-  return date;
-});
 
 const sortPattern = new RegExp(`^(${responseSortFields.join('|')}),(asc|desc)$`);
 

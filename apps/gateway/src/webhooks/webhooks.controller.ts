@@ -10,6 +10,8 @@ import {
   listDeliveries,
   listWebhooks,
   redeliverDelivery,
+  redeliverFailedDeliveries,
+  sendTestDelivery,
   upsertWebhook,
   webhookInputSchema,
   type WebhookResource,
@@ -29,6 +31,7 @@ import {
   RequestId,
 } from '@formline/http-edge';
 import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
+import { endOfSecond, pointInTime } from '../responses/point-in-time';
 
 // Pages by cursor like the Responses API: `before` (older) or `after` (newer) a delivery id.
 const deliveryListQuery = z
@@ -39,6 +42,21 @@ const deliveryListQuery = z
   })
   .refine((q) => !(q.after && q.before), { error: 'use after or before, not both', path: ['before'] });
 const tagPath = z.object({ tag: webhookTagSchema });
+
+// Since and until as the Responses API takes them (to the second), and Unix
+// seconds as a JSON number too.
+const unixSeconds = z.int().min(0).max(999_999_999_999).transform(String);
+const instant = z.union([pointInTime, unixSeconds.pipe(pointInTime)]);
+// The window of deliveries to send again, by when each was created; `until`
+// includes its second and defaults to now.
+const redeliverFailedBody = z
+  .strictObject({ since: instant, until: instant.optional() })
+  .refine((body) => !body.until || body.since <= body.until, {
+    error: 'until may not be before since',
+    path: ['until'],
+  });
+// How many one request sends at most; `more` says to ask again.
+const redeliverFailedLimit = 1000;
 
 // What every webhooks operation may answer besides its own: not the caller's
 // form, or a form whose account lives in the other region.
@@ -213,6 +231,72 @@ export class WebhooksController {
         formId,
         tag: checkedTag(tag),
         deliveryId,
+      },
+      requestId,
+    );
+  }
+
+  // An extension: Typeform's own site sends a test request, its API has none.
+  @Post(':tag/test')
+  @HttpCode(202)
+  @RequiredScope('webhooks:write')
+  @ApiOperation({
+    summary: 'Send a test delivery',
+    description:
+      "An extension of Typeform's API. Sends the webhook, once and even when it is turned off, a `form_response` event with no answers whose `form_response.token` starts with `test-`, signed as every delivery is; it shows in the delivery log like any other.",
+    responses: { 202: { description: 'Queued; the delivery as it stands.', body: deliveryResourceSchema } },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async sendTest(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+  ): Promise<DeliveryResource> {
+    const validTag = checkedTag(tag);
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      sendTestDelivery,
+      { accountId: principal.accountId, formId, tag: validTag },
+      requestId,
+    );
+  }
+
+  // An extension: Typeform has no delivery log, and Svix's "recover" is the model.
+  @Post(':tag/deliveries/redeliver-failed')
+  @HttpCode(202)
+  @RequiredScope('webhooks:write')
+  @ApiOperation({
+    summary: 'Send every failed delivery of a window once more',
+    description: `An extension of Typeform's API. Every delivery of the webhook that ended failed and was created between \`since\` and \`until\` (ISO 8601 or Unix seconds, to the second, \`until\` included and now by default) is sent once more, as redeliver does (one send each, even to a disabled webhook), the oldest first and at most ${redeliverFailedLimit} a request: \`more\` is true when that many were sent, and asking again sends the next ones.`,
+    body: redeliverFailedBody,
+    responses: {
+      202: {
+        description: 'Queued: how many were.',
+        body: z.object({ redelivered: z.int(), more: z.boolean() }),
+      },
+    },
+    errors: [...formHere, ErrorCode.NotFound],
+  })
+  async redeliverFailed(
+    @RequestId() requestId: string,
+    @Principal() principal: AccessTokenPrincipal,
+    @Param('form_id') formId: string,
+    @Param('tag') tag: string,
+    @Body() body: unknown,
+  ): Promise<{ redelivered: number; more: boolean }> {
+    const validTag = checkedTag(tag);
+    const window = parseRequest(redeliverFailedBody, body, 'body');
+    await this.ownFormHere(principal, formId, requestId);
+    return this.rpc.request(
+      redeliverFailedDeliveries,
+      {
+        accountId: principal.accountId,
+        formId,
+        tag: validTag,
+        since: window.since.toISOString(),
+        until: endOfSecond(window.until ?? new Date()).toISOString(),
+        limit: redeliverFailedLimit,
       },
       requestId,
     );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type DeliveryResource, wholeSecondsIso } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
@@ -10,6 +11,7 @@ import {
 } from '@formline/webhook-delivery';
 import { WebhookService } from '../webhook/webhook.service';
 import { presentAttempt } from './attempt-status';
+import { testDeliveryBody } from './test-delivery.payload';
 
 interface WebhookKey {
   accountId: string;
@@ -45,6 +47,41 @@ export class DeliveryLogService {
     if (!row) throw new DomainError(ErrorCode.NotFound, `Non existing delivery ${deliveryId}.`);
     await this.queue.addRedelivery(row.id, row.attemptCount, currentRequestId());
     return toDeliveryResource(row);
+  }
+
+  // Every failed delivery of a window sent once more, up to `limit`. When
+  // the limit is reached, `more` says to ask again: those sent are no longer
+  // failed, so the next request takes the next ones.
+  async redeliverFailed(
+    key: WebhookKey,
+    window: { since: Date; until: Date },
+    limit: number,
+  ): Promise<{ redelivered: number; more: boolean }> {
+    const webhook = await this.webhooks.find(key);
+    const reopened = await this.deliveries.reopenFailed(webhook.id, window, limit);
+    await this.queue.addRedeliveries(reopened, currentRequestId());
+    return { redelivered: reopened.length, more: reopened.length === limit };
+  }
+
+  // A test delivery: planned like a submission's (a row in the log) and sent
+  // as a redelivery is, once, even to a webhook turned off: a person asked.
+  async sendTest(key: WebhookKey): Promise<DeliveryResource> {
+    const webhook = await this.webhooks.find(key);
+    const eventId = randomUUID();
+    const now = new Date();
+    const [planned] = await this.deliveries.plan([
+      { eventId, webhookId: webhook.id, body: testDeliveryBody(key.formId, eventId, now) },
+    ]);
+    await this.queue.addRedelivery(planned.id, 0, currentRequestId());
+    return {
+      id: planned.id,
+      event_id: eventId,
+      status: 'pending',
+      attempt_count: 0,
+      next_attempt_at: null,
+      created_at: wholeSecondsIso(now),
+      attempts: [],
+    };
   }
 }
 
