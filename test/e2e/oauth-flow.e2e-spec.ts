@@ -420,7 +420,7 @@ describe('OAuth 2.0 authorization code flow', () => {
     const logs = readdirSync(logDir)
       .map((file) => readFileSync(path.join(logDir, file), 'utf8'))
       .join('\n');
-    expect(logs).toContain('forms (eu) listening');
+    expect(logs).toContain('global (eu) listening');
 
     for (const secret of secrets) {
       expect({ secret, inDatabase: dump.includes(secret) }).toEqual({ secret, inDatabase: false });
