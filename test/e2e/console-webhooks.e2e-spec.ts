@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
-import { callApi, testArtifactPath, testInfra, useTestRegions } from '@formline/testing';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
+import {
+  accessibilityFindings as audit,
+  callApi,
+  testArtifactPath,
+  testInfra,
+  useTestRegions,
+} from '@formline/testing';
+import { signInToConsole } from './console.fixture';
 
 // The console's Webhooks screen, driven in headless Chromium as the owner
 // would: from a form on the Forms screen to its webhooks, a webhook created
@@ -33,7 +32,6 @@ describe("the console's Webhooks screen in a browser", () => {
   const { ada } = accounts;
   const base = () => regions.baseUrl('us');
   const artifact = (name: string) => testArtifactPath(testInfra().dataDir, name);
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const numberForm = (title: string) => ({ title, fields: [{ ref: 'n', title: 'N', type: 'number' }] });
   let ordersId: string;
 
@@ -41,22 +39,9 @@ describe("the console's Webhooks screen in a browser", () => {
     ordersId = await createForm(ada, numberForm('Orders'));
   });
 
-  const audit = async (page: Page, screen: string): Promise<string[]> => {
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(axeSource);
-    const violations = await page.evaluate<Violation[]>(
-      "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((node) => node.target.join(' ')) })))",
-    );
-    return violations.map((v) => `${screen}: ${v.id} (${v.impact}: ${v.help}) at ${v.nodes.join(', ')}`);
-  };
-
   const signIn = async (page: Page) => {
     await page.goto(`${base()}/console`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/oauth\/authorize\?/);
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Password').fill(ada.password);
-    await page.getByRole('button', { name: 'Sign in and allow' }).click();
-    await page.getByRole('heading', { name: 'Forms', level: 1 }).waitFor();
+    await signInToConsole(page, ada);
   };
 
   const submit = async (formId: string): Promise<void> => {

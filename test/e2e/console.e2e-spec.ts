@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
-import { callApi, postForm, testArtifactPath, testInfra, useTestRegions } from '@formline/testing';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
+import {
+  accessibilityFindings as audit,
+  callApi,
+  postForm,
+  testArtifactPath,
+  testInfra,
+  useTestRegions,
+} from '@formline/testing';
+import { signInToConsole } from './console.fixture';
 
 // The owner's console (/console), driven in headless Chromium as its owner
 // would: it signs in through the region's real sign-in page (the console is
@@ -25,7 +25,6 @@ describe('the console in a browser', () => {
   const { ada } = accounts;
   const base = (region: 'us' | 'eu') => regions.baseUrl(region);
   const artifact = (name: string) => testArtifactPath(testInfra().dataDir, name);
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   let feedbackId: string;
   let projectFormId: string;
 
@@ -41,23 +40,9 @@ describe('the console in a browser', () => {
     });
   });
 
-  // Every violation axe-core finds, whatever its impact.
-  const audit = async (page: Page, screen: string): Promise<string[]> => {
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(axeSource);
-    const violations = await page.evaluate<Violation[]>(
-      "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((node) => node.target.join(' ')) })))",
-    );
-    return violations.map((v) => `${screen}: ${v.id} (${v.impact}: ${v.help}) at ${v.nodes.join(', ')}`);
-  };
-
-  // From the console's sign-in screen through the region's sign-in page, back signed in.
+  // Signed in, and the console says by whom.
   const signIn = async (page: Page) => {
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/oauth\/authorize\?/);
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Password').fill(ada.password);
-    await page.getByRole('button', { name: 'Sign in and allow' }).click();
-    await page.getByRole('heading', { name: 'Forms', level: 1 }).waitFor();
+    await signInToConsole(page, ada);
     await page.getByText(`Signed in as ${ada.email}`).waitFor();
   };
   const listedTitles = (page: Page) => page.locator('ul.forms h3').allTextContents();

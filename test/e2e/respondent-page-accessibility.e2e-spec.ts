@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { callApi, uploadTestImage, useTestRegions } from '@formline/testing';
+import { accessibilityViolations, callApi, uploadTestImage, useTestRegions } from '@formline/testing';
 import { alicesRegion, respondentPageRegions } from './respondent-page.fixture';
 
 // The respondent page in headless Chromium (as respondent-page-journey.e2e-spec.ts
@@ -182,7 +181,6 @@ describe('the respondent page in a browser: accessibility', () => {
   });
 
   it('passes an accessibility audit (axe-core, serious and critical) on the welcome screen, every kind of question and the ending', async () => {
-    const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
     const pic = await uploadTestImage(base('us'), alice.token, 'audit.png');
     const choices = (...labels: string[]) =>
       labels.map((label) => ({ ref: label.toLowerCase().replace(/\W/g, '_'), label }));
@@ -293,14 +291,9 @@ describe('the respondent page in a browser: accessibility', () => {
     const page = await context.newPage();
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`${base('us')}/to/${form.body.id}`);
-    await page.evaluate(axeSource);
     const found: string[] = [];
     const audit = async (screen: string) => {
-      const violations = await page.evaluate<
-        Array<{ id: string; impact: string | null; help: string; nodes: string[] }>
-      >(
-        "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((node) => node.target.join(' ')) })))",
-      );
+      const violations = await accessibilityViolations(page);
       for (const violation of violations)
         if (violation.impact === 'serious' || violation.impact === 'critical')
           found.push(`${screen}: ${violation.id} (${violation.help}) at ${violation.nodes.join(', ')}`);

@@ -31,3 +31,4 @@ export * from './late-bound';
 export * from './s3-checksum-proxy';
 export * from './node-line';
 export * from './raw-http';
+export * from './accessibility-audit';
