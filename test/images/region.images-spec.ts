@@ -219,16 +219,16 @@ describe('a region run from the images', () => {
     ]);
   });
 
-  it('scales forms and dispatcher: both replicas take a share, nothing is handled twice', async () => {
+  it('scales global and dispatcher: both replicas take a share, nothing is handled twice', async () => {
     const second = {
-      forms: await anotherReplica(apps.forms, local, 2),
+      global: await anotherReplica(apps.global, local, 2),
       dispatcher: await anotherReplica(apps.dispatcher, local, 2),
     };
-    await startApp(second.forms);
+    await startApp(second.global);
     await startApp(second.dispatcher);
-    expect(await Promise.all([readiness(second.forms), readiness(second.dispatcher)])).toEqual([200, 200]);
+    expect(await Promise.all([readiness(second.global), readiness(second.dispatcher)])).toEqual([200, 200]);
     const replicas = {
-      forms: [apps.forms, second.forms],
+      global: [apps.global, second.global],
       dispatcher: [apps.dispatcher, second.dispatcher],
     };
     const scrapeAll = async (containers: AppContainer[]) =>
@@ -237,7 +237,7 @@ describe('a region run from the images', () => {
       sampleValue(samples, 'formline_nats_handler_duration_seconds_count');
     const delivered = (samples: Sample[]) =>
       sampleValue(samples, 'formline_delivery_attempts_total', { outcome: 'delivered' });
-    const formsBefore = (await scrapeAll(replicas.forms)).map(handled);
+    const globalBefore = (await scrapeAll(replicas.global)).map(handled);
     const dispatcherBefore = (await scrapeAll(replicas.dispatcher)).map(delivered);
 
     const form = await callApi(`${baseUrl}/forms`, {
@@ -280,7 +280,7 @@ describe('a region run from the images', () => {
     const eventIds = burst.map((request) => (JSON.parse(request.body) as { event_id: string }).event_id);
     expect(new Set(eventIds).size).toBe(submissions);
     const all = await scrapeAll(started);
-    const formsAfter = (await scrapeAll(replicas.forms)).map(handled);
+    const globalAfter = (await scrapeAll(replicas.global)).map(handled);
     // A dispatcher counts a delivery once the receiver has answered and the
     // attempt is recorded, a moment after the receiver saw it: wait for that.
     const dispatcherAfter = await eventually(
@@ -288,17 +288,17 @@ describe('a region run from the images', () => {
       (counts) => counts.reduce((sum, value) => sum + value, 0) >= receiver.received.length,
     );
     const shares = {
-      forms: formsAfter.map((after, i) => after - formsBefore[i]),
+      global: globalAfter.map((after, i) => after - globalBefore[i]),
       dispatcher: dispatcherAfter.map((after, i) => after - dispatcherBefore[i]),
     };
     // Both replicas of each took a share.
-    expect(shares.forms.every((share) => share > 0)).toBe(true);
+    expect(shares.global.every((share) => share > 0)).toBe(true);
     expect(shares.dispatcher.every((share) => share > 0)).toBe(true);
     // Nothing twice: every request to a forms subject that got its reply was
     // handled once, by one replica (a replica outside the queue group would
     // handle it too); every delivery was sent by one dispatcher.
     const formsSubjects = new Set(
-      (await scrapeAll(replicas.forms))
+      (await scrapeAll(replicas.global))
         .flat()
         .filter((sample) => sample.name === 'formline_nats_handler_duration_seconds_count')
         .map((sample) => sample.labels.subject),
@@ -312,10 +312,10 @@ describe('a region run from the images', () => {
           sample.labels.outcome !== 'unavailable',
       )
       .reduce((sum, sample) => sum + sample.value, 0);
-    expect(formsAfter.reduce((sum, value) => sum + value, 0)).toBe(asked);
+    expect(globalAfter.reduce((sum, value) => sum + value, 0)).toBe(asked);
     expect(dispatcherAfter.reduce((sum, value) => sum + value, 0)).toBe(receiver.received.length);
     console.log(
-      `shares of the burst: forms ${shares.forms.join('/')}, dispatcher ${shares.dispatcher.join('/')}`,
+      `shares of the burst: global ${shares.global.join('/')}, dispatcher ${shares.dispatcher.join('/')}`,
     );
   });
 
