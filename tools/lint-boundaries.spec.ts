@@ -19,7 +19,7 @@ const rule = 'formline/enforce-module-boundaries';
 
 const forbidden = [
   {
-    name: "the webhooks service's delivery library in the forms service",
+    name: "the webhooks service's delivery library in the global service",
     file: 'apps/global/src/probe.mjs',
     code: "export { typeformSignature } from '@formline/webhook-delivery';",
     message:
@@ -71,7 +71,7 @@ const allowed = [
     file: 'apps/gateway/src/probe.mjs',
     lib: 'respondent-page',
   },
-  { name: 'a shared library in the forms service', file: 'apps/global/src/probe.mjs', lib: 'contracts' },
+  { name: 'a shared library in the global service', file: 'apps/global/src/probe.mjs', lib: 'contracts' },
 ].map(({ lib, ...rest }) => ({ ...rest, code: `export * from '@formline/${lib}';` }));
 
 type Linted = { file: string; rules: string[]; messages: string[] };

@@ -18,7 +18,7 @@ export interface SeedTarget {
   accountId: string;
   /** Responses to write. */
   count: number;
-  /** The plan question's choices as the forms service stored them (ids made there). */
+  /** The plan question's choices as the global service stored them (ids made there). */
   planChoices: Array<{ id: string; ref: string; label: string }>;
 }
 

@@ -29,7 +29,7 @@ describe('abuse limits', () => {
       WEBHOOK_RETRY_SCHEDULE_MS: '60000',
       WEBHOOK_RETRY_JITTER: '0',
       // The parallel sign-ins' password checks run one after another in the
-      // forms service; on a machine busy with another spec's apps, three of
+      // global service; on a machine busy with another spec's apps, three of
       // them took longer than the default 5 s the gateway waits for a reply.
       NATS_REQUEST_TIMEOUT_MS: '30000',
     },

@@ -10,7 +10,7 @@ import {
 } from '@formline/testing';
 
 // The Create API for forms, workspaces and the account, through the real
-// gateway and forms service of both regions.
+// gateway and global service of both regions.
 describe('Forms Create API', () => {
   const { db, regions, accounts } = useTestRegions({
     apps: ['gateway', 'global', 'media'],

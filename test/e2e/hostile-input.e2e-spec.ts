@@ -102,7 +102,7 @@ describe('hostile input', () => {
     await processesUp();
   });
 
-  it('refuses a JSON Patch through a prototype, changes nothing, and the forms process stays up', async () => {
+  it('refuses a JSON Patch through a prototype, changes nothing, and the global process stays up', async () => {
     const before = await api('GET', `/forms/${formId}`);
     for (const path of [
       '/settings/__proto__/show_number_of_submissions',

@@ -37,11 +37,11 @@ describe('gateway through a NATS outage', () => {
     expect(await gatewayReadiness()).toBe(200);
   });
 
-  it('answers 503 at once when no forms service listens', async () => {
+  it('answers 503 at once when no global service listens', async () => {
     await regions.stacks.us!.app('global').stop();
     const started = Date.now();
     // The listing, which the gateway never caches (a form read it may answer
-    // from its cache for READ_CACHE_TTL_MS, forms service or not).
+    // from its cache for READ_CACHE_TTL_MS, global service or not).
     const response = await callApi(`${regions.baseUrl('us')}/forms`, { token: account.token });
     expect(Date.now() - started).toBeLessThan(10_000); // NATS says "no responders"; no 30 s wait
     expect(response.status).toBe(503);

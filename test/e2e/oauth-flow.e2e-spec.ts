@@ -34,7 +34,7 @@ interface TokenAnswer {
 // secret of the run may be found in clear in the database or the apps' logs.
 describe('OAuth 2.0 authorization code flow', () => {
   const logName = 'oauth-flow';
-  // OAuth is the gateway's and the forms service's (accounts, applications, grants).
+  // OAuth is the gateway's and the global service's (accounts, applications, grants).
   const { db, regions, accounts } = useTestRegions({
     name: logName,
     apps: ['gateway', 'global'],

@@ -18,7 +18,7 @@ describe('operability', () => {
   const { regions, accounts } = useTestRegions({
     regions: ['us'],
     // Per-RPC log lines are debug; the gateway's caches off, so each read
-    // reaches the forms service (the caches are read-cache.e2e-spec.ts's).
+    // reaches the global service (the caches are read-cache.e2e-spec.ts's).
     extraEnv: { LOG_LEVEL: 'debug', READ_CACHE_TTL_MS: '0' },
     accounts: { account: 'us' },
   });
@@ -129,7 +129,7 @@ describe('operability', () => {
   });
 
   describe('request ids', () => {
-    it("follows the caller's X-Request-Id from the gateway through the forms service, in every log line", async () => {
+    it("follows the caller's X-Request-Id from the gateway through the global service, in every log line", async () => {
       const requestId = `trace-${Date.now()}`;
       const response = await retrieve({ 'X-Request-Id': requestId });
       expect(response.status).toBe(200);

@@ -11,7 +11,7 @@ const root = path.resolve(__dirname, '../..');
 // its scopes; revoked and expired tokens are refused with their own codes.
 // And the operators' command makes accounts and tokens that the API accepts.
 describe('personal access tokens', () => {
-  // Tokens are the forms service's: the gateway and it are all there is to it.
+  // Tokens are the global service's: the gateway and it are all there is to it.
   const { db, regions, accounts } = useTestRegions({
     apps: ['gateway', 'global'],
     accounts: { owner: { region: 'us', password: 'owner-password-1' } },

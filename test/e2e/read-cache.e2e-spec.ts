@@ -3,7 +3,7 @@ import type { Region } from '@formline/contracts';
 
 // The gateway caches token checks, form reads and submission snapshots. A
 // change made through one region is seen by that region's next request (the
-// forms service announces it on the region's NATS); the other region hears no
+// global service announces it on the region's NATS); the other region hears no
 // announcement and sees it once its entry's lifetime, READ_CACHE_TTL_MS, ends.
 // Every check below first reads through both gateways, so both hold the old answer.
 const ttlMs = 3000;

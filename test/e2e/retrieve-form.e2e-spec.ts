@@ -5,9 +5,9 @@ import { callApi, createTestAccount, testInfra, useTestRegions } from '@formline
 import { seedDemo, type DemoAccount } from '../../tools/seed/demo-seed';
 
 // The first vertical slice: GET /forms/{form_id} through each region's gateway,
-// the forms service over NATS, and PostgreSQL, with both regions running.
+// the global service over NATS, and PostgreSQL, with both regions running.
 describe('GET /forms/{form_id} on both base addresses', () => {
-  // The forms service answers GET /forms on both addresses: no other app is needed.
+  // The global service answers GET /forms on both addresses: no other app is needed.
   const { db, regions, accounts } = useTestRegions({
     apps: ['gateway', 'global'],
     accounts: { usAccount: 'us', euAccount: 'eu' },

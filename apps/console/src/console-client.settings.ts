@@ -1,7 +1,7 @@
 // The console as an OAuth 2.0 client of the region that serves it: the
 // deployment's public client (no secret; PKCE), asking for the scopes of its
 // screens. The same values as consoleClient in libs/contracts, which the
-// forms service registers (a spec checks they agree): written here because
+// global service registers (a spec checks they agree): written here because
 // that library's schemas would come into the bundle with anything imported
 // from it.
 export const consoleClientId = 'formline-console';

@@ -39,8 +39,8 @@ import { AccessTokenRepository } from './tokens/access-token.repository';
 import { PersonalTokenHandler } from './tokens/personal-token.handler';
 import { PersonalTokenRepository } from './tokens/personal-token.repository';
 
-// The forms service owns the global database: accounts, their tokens and
-// OAuth grants, workspaces and forms. Both regions' forms services share it
+// The global service owns the global database: accounts, their tokens and
+// OAuth grants, workspaces and forms. Both regions' global services share it
 // (accounts, workspaces and forms answer the same on either base address),
 // which is why a token works on both base addresses.
 @Module({})

@@ -2,7 +2,7 @@ import type { Field } from '@formline/form-definition';
 
 // The pictures of a form on its page: field and screen attachments and the
 // images of picture choices. A form may name only its account's images
-// (the forms service checks), on either region's address; the server hands
+// (the global service checks), on either region's address; the server hands
 // the page each one's path on the page's own origin, so every picture comes
 // from the Images API beside the page (`img-src 'self'`), in the size its
 // place needs, a smaller one on phones. An address the server did not hand

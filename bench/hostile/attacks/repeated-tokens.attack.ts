@@ -4,7 +4,7 @@ import { keepAliveAgent, LoopbackAddresses, sendFrom } from '../loopback-http';
 import { StatusTally } from '../status-tally';
 
 // Repeated requests: made-up tokens of the right shape from one address, as
-// fast as they are answered, each of which would cost the forms service a
+// fast as they are answered, each of which would cost the global service a
 // look-up, until the address's failed authentications answer 429 with
 // Retry-After. Meanwhile a valid token from the same address (checked once
 // before) must still be served.

@@ -47,7 +47,7 @@ export const globalConfigSchema = z.object({
     .min(1)
     .default(1)
     .describe(
-      "Password checks (scrypt: about 100 ms of a CPU and 32 MiB each) one forms process runs at once; the others wait their turn. They run in libuv's thread pool (4 threads, shared with the process's other work): a bound below it keeps a flood of sign-ins from taking every thread and every core from the region's other callers.",
+      "Password checks (scrypt: about 100 ms of a CPU and 32 MiB each) one global process runs at once; the others wait their turn. They run in libuv's thread pool (4 threads, shared with the process's other work): a bound below it keeps a flood of sign-ins from taking every thread and every core from the region's other callers.",
     ),
   PASSWORD_CHECK_QUEUE: z.coerce
     .number()
@@ -55,7 +55,7 @@ export const globalConfigSchema = z.object({
     .min(0)
     .default(16)
     .describe(
-      'Password checks waiting for a turn in one forms process; one more is answered 503 SERVICE_UNAVAILABLE with Retry-After at once rather than queued behind the others.',
+      'Password checks waiting for a turn in one global process; one more is answered 503 SERVICE_UNAVAILABLE with Retry-After at once rather than queued behind the others.',
     ),
   FORM_DELETION_RELAY_INTERVAL_MS: z.coerce
     .number()
@@ -63,7 +63,7 @@ export const globalConfigSchema = z.object({
     .positive()
     .default(1000)
     .describe(
-      "How often the forms service relays the deletions of its region's forms (form_deletions) to the region's services, which purge the forms' data. A deletion made through this region's API is relayed at once.",
+      "How often the global service relays the deletions of its region's forms (form_deletions) to the region's services, which purge the forms' data. A deletion made through this region's API is relayed at once.",
     ),
   FORM_DELETION_PUBLISH_TIMEOUT_MS: z.coerce
     .number()
@@ -75,5 +75,5 @@ export const globalConfigSchema = z.object({
 
 export type GlobalConfig = z.infer<typeof globalConfigSchema>;
 
-// The token the forms app injects its parsed config by.
+// The token the global app injects its parsed config by.
 export const GLOBAL_CONFIG = Symbol('GLOBAL_CONFIG');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Subjects } from './subjects';
 
-// What the forms service announces, after the change is committed, so that
+// What the global service announces, after the change is committed, so that
 // the gateways of its region drop what they cached: on core NATS, not
 // JetStream. A missed announcement costs at most the cache's lifetime
 // (READ_CACHE_TTL_MS), never data; the other region hears none (regions share

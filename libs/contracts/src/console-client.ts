@@ -1,7 +1,7 @@
 // The owner's console (apps/console, served by each gateway at /console) is a
 // first-party OAuth 2.0 client of the deployment: a public client (a browser
 // keeps no secret), so it must use PKCE, and it gets no refresh token. The
-// forms service knows it from each deployment's base addresses; the console
+// global service knows it from each deployment's base addresses; the console
 // asks for the scopes its screens use, and nothing beyond.
 export const consoleClient = {
   clientId: 'formline-console',

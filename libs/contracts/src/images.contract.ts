@@ -4,7 +4,7 @@ import { defineRpc } from './rpc-contract';
 import { Subjects } from './subjects';
 
 // Typeform's Images API. The gateway handles the bytes (they go to the image
-// store, never over NATS); the forms service keeps each image's record in the
+// store, never over NATS); the global service keeps each image's record in the
 // global database, scoped by account.
 
 export const imageMediaTypes = ['image/gif', 'image/jpeg', 'image/png'] as const;

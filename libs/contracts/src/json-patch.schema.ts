@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 // JSON Patch (RFC 6902) as Typeform's PATCH endpoints take it: a list of
 // `add`, `remove` and `replace` operations. Which paths each resource allows
-// is the forms service's to check. Declared here because it is the body of
+// is the global service's to check. Declared here because it is the body of
 // the HTTP API too: the gateway documents it with this very schema.
 // A pointer never names a prototype (`__proto__`, `constructor`, `prototype`)
 // at any depth, and a patch holds a bounded number of operations.

@@ -6,7 +6,7 @@ import { Subjects } from './subjects';
 
 // OAuth 2.0 (RFC 6749) authorization code flow with PKCE (RFC 7636), refresh
 // tokens and revocation (RFC 7009). The gateway speaks HTTP and makes every
-// secret (client secret, code, tokens); the forms service keeps their hashes.
+// secret (client secret, code, tokens); the global service keeps their hashes.
 
 // Where codes may be sent: https, or http on the loopback interface for
 // development and native apps (RFC 8252), never with a fragment (RFC 6749 3.1.2).

@@ -14,7 +14,7 @@ export const Streams = {
     consumers: { webhooks: 'webhooks-submissions', webhooksDeletions: 'webhooks-response-deletions' },
   },
   // Forms deleted whose data lives in this region, relayed from the global
-  // database's form_deletions by this region's forms service. Each service
+  // database's form_deletions by this region's global service. Each service
   // that holds a form's data reads it with its own durable consumer and
   // purges what it holds.
   forms: {

@@ -16,7 +16,7 @@ export const workspaceResourceSchema = z.object({
 });
 export type WorkspaceResource = z.output<typeof workspaceResourceSchema>;
 
-// The body of POST /workspaces, validated by the forms service (and the
+// The body of POST /workspaces, validated by the global service (and the
 // document PATCH /workspaces/{id} must leave behind).
 export const workspaceBodySchema = z.strictObject({
   name: z.string({ error: 'name is required' }).trim().min(1).max(255),

@@ -3,7 +3,7 @@ import type { Condition } from './logic.schema';
 import type { FieldType } from './enums';
 
 // The normalised form definition: what is stored and what clients read back
-// (with id, workspace, theme and _links added by the forms service). Every
+// (with id, workspace, theme and _links added by the global service). Every
 // default is filled, every field, choice and screen has its id and ref.
 
 export interface Choice {

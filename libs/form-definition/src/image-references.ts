@@ -3,7 +3,7 @@ import type { FormDefinition } from './form-definition';
 // An image's address as the Images API gives it (`src`): `{base_url}/images/{id}`,
 // on either region's base address, optionally naming a sized variant
 // (`/image/default`, `/background/mobile`, `/choice/thumbnail`, ...).
-// Anything else is not one of our images. Shared by the forms service (a form
+// Anything else is not one of our images. Shared by the global service (a form
 // may show only its account's images) and the respondent's page (which shows
 // them from its own origin).
 const imagePath = /^\/images\/([A-Za-z0-9]{1,64})(?:\/(?:image|background|choice)\/[a-z]{1,20})?\/?$/;

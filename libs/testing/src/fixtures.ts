@@ -40,7 +40,7 @@ export async function createTestAccount(
   return { accountId, region, email, password: options.password, workspaceId, token, formId };
 }
 
-// A form stored as the forms service stores it (a normalised definition).
+// A form stored as the global service stores it (a normalised definition).
 export async function createTestForm(
   db: GlobalPrismaClient,
   form: { accountId: string; workspaceId: string; title: string; definition?: Record<string, unknown> },

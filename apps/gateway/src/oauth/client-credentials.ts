@@ -11,7 +11,7 @@ export interface ClientCredentials {
 // Client authentication at the token and revocation endpoints (RFC 6749
 // 2.3.1): HTTP Basic with the form-encoded id and secret, or both in the body
 // (what Typeform's documentation shows). One method per request. A client_id
-// in the body without a secret names a public client; the forms service
+// in the body without a secret names a public client; the global service
 // refuses it unless the client is one (a confidential client's secret is
 // never optional).
 export function clientCredentialsFrom(

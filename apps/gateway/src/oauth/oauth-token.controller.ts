@@ -61,7 +61,7 @@ const clientAuthentication =
 // The token endpoint (authorization_code and refresh_token grants) and the
 // revocation endpoint (RFC 7009), on both base addresses. Clients authenticate
 // themselves with their secret, so these routes take no bearer token. New
-// tokens are made here and only their hashes go to the forms service.
+// tokens are made here and only their hashes go to the global service.
 @Controller('oauth')
 export class OAuthTokenController {
   constructor(private readonly rpc: RpcClient) {}
@@ -156,7 +156,7 @@ export class OAuthTokenController {
   }
 }
 
-// Only the secret's hash goes to the forms service; a public client has none.
+// Only the secret's hash goes to the global service; a public client has none.
 function clientAuthenticationOf(client: ClientCredentials) {
   return {
     clientId: client.clientId,

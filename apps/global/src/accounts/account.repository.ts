@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { GlobalPrismaClient, type GlobalDb } from '@formline/db';
 
-// Accounts (table `accounts`) as the forms service reads them: by id for the
+// Accounts (table `accounts`) as the global service reads them: by id for the
 // profile, by email for a sign-in. Accounts are created by the admin command
 // (libs/admin), not through the API.
 @Injectable()

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 
-// Where the forms process runs its password checks. Each is a scrypt hash
+// Where the global process runs its password checks. Each is a scrypt hash
 // (memory-hard on purpose: about 100 ms of a CPU and 32 MiB), run in libuv's
 // thread pool, whose 4 threads the process shares with everything else it
 // does there. Unbounded, a burst of sign-ins (a script minting tokens with

@@ -19,7 +19,7 @@ import { FormRepository } from '../form.repository';
 import { FormDeletionRelayJob } from './form-deletion-relay.job';
 import { FormDeletionRepository } from './form-deletion.repository';
 
-// The forms service's side of a form's purge, against the real global
+// The global service's side of a form's purge, against the real global
 // database and a NATS server of the spec's own: the delete writes its
 // deletion in the same transaction; the relay of the form's region (and only
 // that one) publishes it to the region's FORMS stream, with its consumers

@@ -46,7 +46,7 @@ export class FormDeletionRelayJob implements OnApplicationBootstrap, OnApplicati
 
   // The stream and its consumers are made by the first run (and again by the
   // next while JetStream does not answer): a slow JetStream never stops the
-  // forms service from starting.
+  // global service from starting.
   onApplicationBootstrap(): void {
     this.js = jetstream(this.nats, { timeout: this.config.FORM_DELETION_PUBLISH_TIMEOUT_MS });
     this.rounds.start();

@@ -17,7 +17,7 @@ export class FormDeletionRepository {
   constructor(private readonly db: GlobalPrismaClient) {}
 
   // Runs `publish` on up to `limit` of the region's rows, oldest first, locked
-  // (replicas of the region's forms service never take the same ones); the
+  // (replicas of the region's global service never take the same ones); the
   // rows it answers were published and are deleted in the same transaction.
   async withClaimedBatch(
     region: Region,

@@ -14,7 +14,7 @@ export interface OAuthClient {
 // The deployment's own OAuth clients, known from its configuration rather
 // than registered by an account: the console, a public client whose redirect
 // URIs are the console's address on each region's base address (the same on
-// every forms process of both regions, which share the global database). The
+// every global process of both regions, which share the global database). The
 // row the codes and grants point to is written at the first sign-in
 // (OAuthApplicationRepository.ensureFirstParty), so no boot step depends on
 // the database.

@@ -37,7 +37,7 @@ export const imageWorkRoutes = ['POST /images', 'GET /images/:image_id/:kind/:si
 // the routes, lets each request in and forwards it here with the caller's
 // account). The bytes live in the image store, shared by both regions
 // (images are form material, like forms themselves); the records in the
-// global database, through the forms service.
+// global database, through the global service.
 @Controller('images')
 export class ImagesController {
   private readonly policy: OutboundUrlPolicy;

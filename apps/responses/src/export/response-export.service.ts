@@ -23,7 +23,7 @@ import { type ExportRow, ResponseExportRepository } from './response-export.repo
 // and in bytes so that it fits one NATS message whatever the responses hold. Access is checked as the
 // listing checks it on the first page and again on the first page asked for
 // after exportPageLimits.accessRecheckMs (a caller who lost it mid-export is
-// stopped within that time, without a call to the forms service for each of
+// stopped within that time, without a call to the global service for each of
 // a large export's thousands of pages), and only the form's region serves
 // it: the other region refuses (421), where the listing answers an empty
 // page, because an empty export would read as a form without responses.

@@ -16,7 +16,7 @@ import { notSubmittedAt } from '../submission/partial-response.builder';
 import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 
 // Lists and deletes a form's responses, for its owning account and for the
-// members of a workspace shared with it (as the forms service's FormAccess
+// members of a workspace shared with it (as the global service's FormAccess
 // decides). A form of an account in another region has no responses here:
 // empty results, not an error (region rule 2, docs/architecture.md).
 @Injectable()
@@ -45,7 +45,7 @@ export class ResponseListingService {
   }
 
   // The account whose responses the caller reaches, when they live in this
-  // region. One request to the forms service, as the owner's check always
+  // region. One request to the global service, as the owner's check always
   // took: it answers 404 for a form the caller does not reach and 403 for a
   // member whose role falls short, both passed on as they are.
   private async reachedHere(accountId: string, formId: string, need: FormNeed): Promise<string | undefined> {

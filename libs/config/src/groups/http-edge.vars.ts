@@ -23,7 +23,7 @@ export const rateLimitVars = {
   ),
   PASSWORD_CHECKS_PER_EMAIL: count(
     20,
-    'Password checks (HTTP Basic routes, the OAuth sign-in page) per email and window, right or wrong: each is a scrypt hash in the forms service (about 100 ms of a CPU), so this bounds what one account can make the region spend, a script minting tokens with its password included. Over it, 429 with Retry-After before the password is checked. 0 turns it off.',
+    'Password checks (HTTP Basic routes, the OAuth sign-in page) per email and window, right or wrong: each is a scrypt hash in the global service (about 100 ms of a CPU), so this bounds what one account can make the region spend, a script minting tokens with its password included. Over it, 429 with Retry-After before the password is checked. 0 turns it off.',
   ),
   PASSWORD_CHECKS_PER_ADDRESS: count(
     60,
@@ -35,7 +35,7 @@ export const rateLimitVars = {
   ),
   AUTH_FAILURE_RATE_LIMIT_PER_ADDRESS: count(
     100,
-    'Failed token authentications (a token the forms service does not know, or expired, or revoked) one client address may make per window; over it, 429 with Retry-After before any token of theirs is checked. A token cached as valid is never held back. 0 turns it off.',
+    'Failed token authentications (a token the global service does not know, or expired, or revoked) one client address may make per window; over it, 429 with Retry-After before any token of theirs is checked. A token cached as valid is never held back. 0 turns it off.',
   ),
   AUTH_FAILURE_RATE_LIMIT_WINDOW_MS: milliseconds(
     60_000,
@@ -43,7 +43,7 @@ export const rateLimitVars = {
   ),
   AUTH_FAILURE_CACHE_MS: milliseconds(
     30_000,
-    'How long a token that failed authentication is answered 401 from memory, without asking the forms service again.',
+    'How long a token that failed authentication is answered 401 from memory, without asking the global service again.',
   ),
   SUBMISSION_RATE_LIMIT_PER_ADDRESS: count(
     60,

@@ -75,7 +75,7 @@ class TwiceController {
 
 const readToken = 'tfp_reader';
 
-// The services behind the guard, answering as the forms service would.
+// The services behind the guard, answering as the global service would.
 const rpc = {
   tokenChecks: 0,
   request(contract: RpcContract<never, never>, payload: Record<string, string>): Promise<unknown> {
@@ -113,7 +113,7 @@ async function appWith(
     providers: [
       { provide: RpcClient, useValue: rpc },
       { provide: RateLimiter, useValue: limiter },
-      // Caching off: every check asks the (fake) forms service.
+      // Caching off: every check asks the (fake) global service.
       { provide: ReadCache, useValue: { principals: new TtlCache(0, 0) } },
       {
         provide: HTTP_EDGE_CONFIG,
@@ -186,7 +186,7 @@ describe('AccessGuard', () => {
     expect(invalid.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
   });
 
-  it('answers a token that failed a moment ago from memory, without asking the forms service again', async () => {
+  it('answers a token that failed a moment ago from memory, without asking the global service again', async () => {
     const before = rpc.tokenChecks;
     for (let i = 0; i < 3; i++) {
       const invalid = await call('GET', '/probe', 'Bearer tfp_made-up');

@@ -172,7 +172,7 @@ export class AccessGuard implements CanActivate {
   }
 
   // A token not cached as valid: refused from memory if it failed a moment
-  // ago, else asked of the forms service, unless its caller's address has
+  // ago, else asked of the global service, unless its caller's address has
   // failed too often already. Every failure counts against the address.
   private async verifyToken(request: AuthenticatedRequest, tokenHash: string): Promise<AccessTokenPrincipal> {
     const failed = this.failedTokens.get(tokenHash);

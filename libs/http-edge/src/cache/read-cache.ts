@@ -23,7 +23,7 @@ export interface CachedForm {
 // What the gateway keeps so that reads mostly never leave it: token checks (by
 // the token's hash), form reads (by account and form) and
 // the snapshots submissions are checked against. Entries are dropped when the
-// forms service announces a revocation or a form change on this region's NATS
+// global service announces a revocation or a form change on this region's NATS
 // (announced before the change's reply is sent, so the next request here sees
 // it), and in any case after READ_CACHE_TTL_MS: the other region's changes are
 // never announced here, that lifetime is their bound. While NATS is away an

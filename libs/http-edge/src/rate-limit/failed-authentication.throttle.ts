@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { HTTP_EDGE_CONFIG, type HttpEdgeConfig } from '../http-edge.config';
 import { type Budget, RateLimiter } from './rate-limiter';
 
-// Made-up tokens cost a call to the forms service each: a client address
+// Made-up tokens cost a call to the global service each: a client address
 // that has failed authentication too often in a window is refused 429 before
 // any further token of its is checked. Only failures are counted, and a token
 // found valid within the window never reaches this (AccessGuard), so valid

@@ -14,7 +14,7 @@ import { type Budget, RateLimiter } from './rate-limiter';
 // refusals) stay counted. The email key is its hash: Redis holds no addresses
 // of people. Every check, right or wrong, also counts against a budget of
 // password checks (per email, per address) that nothing gives back: each is
-// a scrypt hash in the forms service, and a client with the right password
+// a scrypt hash in the global service, and a client with the right password
 // (minting tokens in a loop) must not spend the region's CPU without bound.
 @Injectable()
 export class SignInThrottle {
