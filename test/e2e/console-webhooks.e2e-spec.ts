@@ -19,7 +19,8 @@ import { signInToConsole } from './console.fixture';
 // deleted once confirmed. The API's refusals show in words.
 // axe-core finds nothing on any of these screens, on a desktop and a phone.
 // The retry schedule is one step of 300 ms, so a failing receiver ends a
-// delivery in two attempts. Screenshots land in .data/test/artifacts/.
+// delivery in two attempts. Screenshots land in .data/test/artifacts/
+// (console-webhooks-log.png is the one docs/console-webhooks.png shows).
 describe("the console's Webhooks screen in a browser", () => {
   const { regions, browser, accounts, api, createForm, receiver, hookToReceiver } = useTestRegions({
     regions: ['us'],
