@@ -243,12 +243,12 @@ describe("the console's Results screen in a browser", () => {
     await page.getByLabel('Search the answers').focus();
     await page.keyboard.type('grace');
     await page.keyboard.press('Enter');
-    await status(page, '1 response on this page, newest first (1 match).').waitFor();
+    await status(page, '1 response on this page, newest first (1 matching).').waitFor();
     expect(await shownNames(page)).toEqual(['Grace Hopper']);
     expect(new URL(page.url()).hash).toBe(`#/forms/${formId}/results?query=grace`);
     // A reload keeps the filter, in the field and in the table.
     await page.reload();
-    await status(page, '1 response on this page, newest first (1 match).').waitFor();
+    await status(page, '1 response on this page, newest first (1 matching).').waitFor();
     await expect(page.getByLabel('Search the answers').inputValue()).resolves.toBe('grace');
     found.push(...(await audit(page, 'searched')));
     await page.getByRole('button', { name: 'Clear the filters' }).click();
@@ -262,7 +262,7 @@ describe("the console's Results screen in a browser", () => {
     await page.getByLabel('First day').fill('2026-01-01');
     await page.getByLabel('Last day').fill('2026-01-31');
     await showFilters(page);
-    await status(page, '2 responses on this page, newest first (2 match).').waitFor();
+    await status(page, '2 responses on this page, newest first (2 matching).').waitFor();
     expect(await shownNames(page)).toEqual(['Katherine Johnson', 'Alan Turing']);
     expect(new URL(page.url()).hash).toBe(`#/forms/${formId}/results?since=2026-01-01&until=2026-01-31`);
     found.push(...(await audit(page, 'by days')));

@@ -6,6 +6,7 @@ import {
   fileUrlOf,
   questionsOf,
   responseTypeInWords,
+  totalInWords,
   wasSubmitted,
 } from './response.format';
 
@@ -122,5 +123,13 @@ describe("a response's state", () => {
     expect(responseTypeInWords('started')).toBe('Started, nothing answered');
     expect(wasSubmitted({ response_type: 'completed', submitted_at: '2026-01-01T00:00:00Z' })).toBe(true);
     expect(wasSubmitted({ response_type: 'partial', submitted_at: '0001-01-01T00:00:00Z' })).toBe(false);
+  });
+});
+
+describe('how many responses there are', () => {
+  it('says the exact total of an unfiltered listing, and that a filtered count stops at its bound', () => {
+    expect(totalInWords(51, false)).toBe('51 in all');
+    expect(totalInWords(2, true)).toBe('2 matching');
+    expect(totalInWords(1000, true)).toBe('1000 or more matching');
   });
 });

@@ -184,6 +184,16 @@ export function wasSubmitted(response: Pick<ResponseItem, 'response_type' | 'sub
   );
 }
 
+// The API counts a filtered listing's matches up to a bound (1000 unless the
+// deployment changes it) and an unfiltered one exactly (by the form's tallies).
+const countBound = 1000;
+
+/** How many responses the first page's `total_items` says there are. */
+export function totalInWords(total: number, filtered: boolean): string {
+  if (!filtered) return `${total} in all`;
+  return total >= countBound ? `${total} or more matching` : `${total} matching`;
+}
+
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)

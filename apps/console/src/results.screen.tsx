@@ -6,7 +6,7 @@ import { ProblemView } from './problem.view';
 import { type ResponsePage, ResponseApiClient } from './response-api.client';
 import { ResponseDetailView } from './response-detail.view';
 import { ResponseTableView } from './response-table.view';
-import { type FormOfResults, questionsOf, type ResponseItem } from './response.format';
+import { type FormOfResults, questionsOf, type ResponseItem, totalInWords } from './response.format';
 import { resultsPaging, type ResultsView } from './results-filter.route';
 import { ResultsFilterView } from './results-filter.view';
 
@@ -52,6 +52,12 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
   };
 
   useEffect(() => heading.current?.focus(), [formId]);
+  // A response closed takes its view (and the focus in it) away: focus goes back to the screen's heading.
+  const wasOpen = useRef(view.open);
+  useEffect(() => {
+    if (wasOpen.current && !view.open) heading.current?.focus();
+    wasOpen.current = view.open;
+  }, [view.open]);
 
   useEffect(() => {
     const abort = new AbortController();
@@ -161,7 +167,7 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
               ? 'No response matches these filters.'
               : 'No completed response yet.'
             : 'No responses on this page.'
-          : `${items.length} ${items.length === 1 ? 'response' : 'responses'} on this page, newest first${first ? ` (${page.value.total_items} ${filtered ? 'match' : 'in all'})` : ''}.`;
+          : `${items.length} ${items.length === 1 ? 'response' : 'responses'} on this page, newest first${first ? ` (${totalInWords(page.value.total_items, filtered)})` : ''}.`;
   const title = form.state === 'loaded' ? form.value.title || 'Untitled form' : '…';
 
   return (
