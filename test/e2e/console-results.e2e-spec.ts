@@ -392,7 +392,7 @@ describe("the console's Results screen in a browser", () => {
       .filter({ hasText: /\(FORM_NOT_FOUND\)/ })
       .first()
       .waitFor();
-    await page.getByRole('heading', { name: 'Results of “…”', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Results', exact: true, level: 1 }).waitFor();
     found.push(...(await audit(page, 'phone refused')));
     expect(found).toEqual([]);
     await context.close();

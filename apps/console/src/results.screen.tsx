@@ -168,7 +168,8 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
               : 'No completed response yet.'
             : 'No responses on this page.'
           : `${items.length} ${items.length === 1 ? 'response' : 'responses'} on this page, newest first${first ? ` (${totalInWords(page.value.total_items, filtered)})` : ''}.`;
-  const title = form.state === 'loaded' ? form.value.title || 'Untitled form' : '…';
+  // Until the form is read (or when it cannot be), the heading names no form.
+  const title = form.state === 'loaded' ? `Results of “${form.value.title || 'Untitled form'}”` : 'Results';
 
   return (
     <main id="main" class="results-screen" tabIndex={-1}>
@@ -176,7 +177,7 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
         <a href={hashOf({ screen: 'forms' })}>Back to the forms</a>
       </p>
       <h1 ref={heading} tabIndex={-1}>
-        Results of “{title}”
+        {title}
       </h1>
       {form.state === 'failed' && <ProblemView error={form.error} />}
       <ResultsFilterView
