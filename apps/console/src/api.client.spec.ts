@@ -60,6 +60,43 @@ describe("the console's API client", () => {
     expect(sent[1].init.headers).not.toHaveProperty('content-type');
   });
 
+  it("downloads a file with the token, named as the answer says, and says a refusal in the API's words", async () => {
+    const sent: Array<{ input: string; init: RequestInit }> = [];
+    const answers = [
+      new Response('token,name\r\n', {
+        status: 200,
+        headers: { 'content-disposition': 'attachment; filename="f1-responses.csv"' },
+      }),
+      new Response('bytes', {
+        status: 200,
+        headers: { 'content-disposition': 'attachment; filename="../x"' },
+      }),
+      json(404, { code: 'FORM_NOT_FOUND', description: 'No such form.' }),
+    ];
+    const api = new ApiClient(
+      (input, init) => {
+        sent.push({ input, init });
+        return Promise.resolve(answers.shift()!);
+      },
+      () => 'tfo_token',
+    );
+    const csv = await api.download(
+      '/forms/f1/responses/export',
+      { format: 'csv', query: '' },
+      'fallback.csv',
+    );
+    expect(csv.fileName).toBe('f1-responses.csv');
+    expect(await csv.blob.text()).toBe('token,name\r\n');
+    expect(sent[0].input).toBe('/forms/f1/responses/export?format=csv');
+    expect(sent[0].init.headers).toMatchObject({ authorization: 'Bearer tfo_token' });
+    // A name with a path in it is not taken.
+    expect((await api.download('/file', {}, 'cv.pdf')).fileName).toBe('cv.pdf');
+    const refused = await api
+      .download('/forms/gone/responses/export', {}, 'x')
+      .catch((caught: unknown) => caught);
+    expect(errorInWords(refused)).toBe('No such form. (FORM_NOT_FOUND)');
+  });
+
   it('turns an error body into words, with its code and the inputs that were wrong', async () => {
     const api = new ApiClient(
       () =>

@@ -31,16 +31,30 @@ export class ApiClient {
   ) {}
 
   async get<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> {
-    const search = new URLSearchParams();
-    for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined && value !== '') search.set(name, String(value));
-    }
     const token = this.token();
-    const address = search.size > 0 ? `${path}?${search.toString()}` : path;
-    return this.call<T>(address, {
+    return this.call<T>(addressOf(path, query), {
       headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       signal,
     });
+  }
+
+  /**
+   * A file the API serves only with the token (an export, a respondent's
+   * upload), so a plain link cannot fetch it: its bytes, and the name the
+   * answer's Content-Disposition gives it (or `fallbackName`).
+   */
+  async download(
+    path: string,
+    query: Query,
+    fallbackName: string,
+  ): Promise<{ blob: Blob; fileName: string }> {
+    const token = this.token();
+    const response = await this.reach(addressOf(path, query), {
+      headers: { accept: '*/*', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => undefined));
+    const fileName = attachmentName(response.headers.get('content-disposition')) ?? fallbackName;
+    return { blob: await response.blob(), fileName };
   }
 
   /** A change (PUT, POST, DELETE) with a JSON body, or none; a 204 gives back undefined. */
@@ -66,10 +80,9 @@ export class ApiClient {
     });
   }
 
-  private async call<T>(address: string, init: RequestInit): Promise<T> {
-    let response: Response;
+  private async reach(address: string, init: RequestInit): Promise<Response> {
     try {
-      response = await this.send(address, { ...init, credentials: 'omit', cache: 'no-store' });
+      return await this.send(address, { ...init, credentials: 'omit', cache: 'no-store' });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError(
@@ -78,10 +91,28 @@ export class ApiClient {
         'The server could not be reached. Check the connection, then try again.',
       );
     }
+  }
+
+  private async call<T>(address: string, init: RequestInit): Promise<T> {
+    const response = await this.reach(address, init);
     const body: unknown = await response.json().catch(() => undefined);
     if (response.ok) return body as T;
     throw errorFrom(response.status, body);
   }
+}
+
+function addressOf(path: string, query: Query): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') search.set(name, String(value));
+  }
+  return search.size > 0 ? `${path}?${search.toString()}` : path;
+}
+
+// The file name of `attachment; filename="…"`, only a plain one (no path, no quotes).
+function attachmentName(disposition: string | null): string | undefined {
+  const name = /filename="([^"/\\]{1,200})"/.exec(disposition ?? '')?.[1];
+  return name && name.trim() !== '' ? name : undefined;
 }
 
 function errorFrom(status: number, body: unknown): ApiError {

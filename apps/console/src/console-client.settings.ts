@@ -12,6 +12,8 @@ export const consoleScopes = [
   'workspaces:read',
   'webhooks:read',
   'webhooks:write',
+  'responses:read',
+  'responses:write',
 ];
 
 /** Where the console is served on this origin, and receives its code. */

@@ -6,6 +6,7 @@ import { ConsoleHeaderView } from './console-header.view';
 import { type ConsoleRoute, hashOf, routeFromHash } from './console.route';
 import { DeliveryLogScreen } from './delivery-log.screen';
 import { FormsScreen } from './forms.screen';
+import { ResultsScreen } from './results.screen';
 import { WebhooksScreen } from './webhooks.screen';
 import { SignInScreen } from './sign-in.screen';
 import type { SignInFlow } from './sign-in.flow';
@@ -22,7 +23,8 @@ type Phase = { kind: 'starting' } | { kind: 'signed-out'; message?: string } | {
 
 // The console's state: starting (a sign-in may be coming back), signed out,
 // or signed in, when the screen the address's fragment names (the Forms
-// screen, a form's webhooks, a webhook's delivery log) shows under the header.
+// screen, a form's results, its webhooks, a webhook's delivery log) shows
+// under the header.
 export function ConsoleApp({ services }: { services: ConsoleServices }) {
   const { api, signIn } = services;
   const [phase, setPhase] = useState<Phase>({ kind: 'starting' });
@@ -112,6 +114,16 @@ export function ConsoleApp({ services }: { services: ConsoleServices }) {
       {route.screen === 'forms' && <FormsScreen api={api} onSignInEnded={signInEnded} />}
       {route.screen === 'webhooks' && (
         <WebhooksScreen key={route.formId} api={api} formId={route.formId} onSignInEnded={signInEnded} />
+      )}
+      {route.screen === 'results' && (
+        <ResultsScreen
+          key={route.formId}
+          api={api}
+          formId={route.formId}
+          view={route.view}
+          go={go}
+          onSignInEnded={signInEnded}
+        />
       )}
       {route.screen === 'deliveries' && (
         <DeliveryLogScreen

@@ -2,9 +2,12 @@
 // and the browser's Back button keep the screen (and the delivery log's page)
 // without the gateway serving any path but /console. The fragment never
 // reaches the server, and the sign-in's code and state stay in the query.
+import { queryOfResultsView, type ResultsView, resultsViewFromQuery } from './results-filter.route';
+
 export type ConsoleRoute =
   | { screen: 'forms' }
   | { screen: 'webhooks'; formId: string }
+  | { screen: 'results'; formId: string; view: ResultsView }
   | { screen: 'deliveries'; formId: string; tag: string; page: DeliveryPage };
 
 /** A page of a delivery log: the newest, or those older or newer than a delivery id. */
@@ -24,6 +27,9 @@ export function routeFromHash(hash: string): ConsoleRoute {
   }
   if (decoded.some((segment) => segment.length > maxSegment)) return { screen: 'forms' };
   const [forms, formId, webhooks, tag, deliveries, ...rest] = decoded;
+  if (forms === 'forms' && formId && webhooks === 'results' && tag === undefined) {
+    return { screen: 'results', formId, view: resultsViewFromQuery(new URLSearchParams(query)) };
+  }
   if (forms !== 'forms' || !formId || webhooks !== 'webhooks' || rest.length > 0) return { screen: 'forms' };
   if (tag === undefined) return { screen: 'webhooks', formId };
   if (deliveries !== 'deliveries') return { screen: 'webhooks', formId };
@@ -40,6 +46,10 @@ export function routeFromHash(hash: string): ConsoleRoute {
 
 export function hashOf(route: ConsoleRoute): string {
   if (route.screen === 'forms') return '#/';
+  if (route.screen === 'results') {
+    const query = queryOfResultsView(route.view);
+    return `#/forms/${encodeURIComponent(route.formId)}/results${query ? `?${query}` : ''}`;
+  }
   const webhooks = `#/forms/${encodeURIComponent(route.formId)}/webhooks`;
   if (route.screen === 'webhooks') return webhooks;
   const log = `${webhooks}/${encodeURIComponent(route.tag)}/deliveries`;

@@ -15,7 +15,7 @@ interface Props {
 
 // The forms found, each with its share link (`_links.display`, the form's
 // page for respondents, `/to/{form_id}`), a button that copies it, a link
-// that opens the page in a new tab, and a link to the form's webhooks.
+// that opens the page in a new tab, and links to the form's results and webhooks.
 export function FormListView({ forms }: Props) {
   const [copied, setCopied] = useState('');
   const copy = (form: ListedForm, link: string) => {
@@ -46,6 +46,15 @@ export function FormListView({ forms }: Props) {
               <p class="links">
                 <a href={link} target="_blank" rel="noopener noreferrer">
                   Open the form's page<span class="visually-hidden"> for {form.title} (new tab)</span>
+                </a>
+                <a
+                  href={hashOf({
+                    screen: 'results',
+                    formId: form.id,
+                    view: { filters: { state: 'completed' }, page: {} },
+                  })}
+                >
+                  Results<span class="visually-hidden"> of {form.title}</span>
                 </a>
                 <a href={hashOf({ screen: 'webhooks', formId: form.id })}>
                   Webhooks<span class="visually-hidden"> of {form.title}</span>

@@ -7,7 +7,15 @@ export const consoleClient = {
   clientId: 'formline-console',
   name: 'Formline console',
   path: '/console',
-  scopes: ['accounts:read', 'forms:read', 'workspaces:read', 'webhooks:read', 'webhooks:write'],
+  scopes: [
+    'accounts:read',
+    'forms:read',
+    'workspaces:read',
+    'webhooks:read',
+    'webhooks:write',
+    'responses:read',
+    'responses:write',
+  ],
 } as const;
 
 /** Where the console of the region at `baseUrl` (no trailing slash) receives its code. */

@@ -108,7 +108,15 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
       name: 'Formline console',
       redirectUris: ['https://api.example/console', 'https://eu.api.example/console'],
       publicClient: true,
-      scopes: ['accounts:read', 'forms:read', 'workspaces:read', 'webhooks:read', 'webhooks:write'],
+      scopes: [
+        'accounts:read',
+        'forms:read',
+        'workspaces:read',
+        'webhooks:read',
+        'webhooks:write',
+        'responses:read',
+        'responses:write',
+      ],
     };
     expect(await applications.findClient('formline-console')).toEqual(expected);
     await applications.ensureFirstParty('formline-console');
