@@ -2,19 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import {
+  accessibilityFindings as audit,
   callApi,
   fetchReadingEarlyAnswer,
   testArtifactPath,
   testInfra,
   useTestRegions,
 } from '@formline/testing';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: string[];
-}
+import { signInToConsole } from './console.fixture';
 
 // The console's Results screen, driven in headless Chromium as the owner
 // would: responses submitted through the public API (completed ones, one
@@ -40,7 +35,6 @@ describe("the console's Results screen in a browser", () => {
   const { ada } = accounts;
   const base = () => regions.baseUrl('us');
   const artifact = (name: string) => testArtifactPath(testInfra().dataDir, name);
-  const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const cv = Buffer.from('%PDF-1.4\n% a tiny CV\n');
   let formId: string;
   let cvFieldId: string;
@@ -134,22 +128,9 @@ describe("the console's Results screen in a browser", () => {
     tokens.margaret = partial.body.token;
   });
 
-  const audit = async (page: Page, screen: string): Promise<string[]> => {
-    if (!(await page.evaluate('typeof axe !== "undefined"'))) await page.evaluate(axeSource);
-    const violations = await page.evaluate<Violation[]>(
-      "axe.run(document, { resultTypes: ['violations'] }).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((node) => node.target.join(' ')) })))",
-    );
-    return violations.map((v) => `${screen}: ${v.id} (${v.impact}: ${v.help}) at ${v.nodes.join(', ')}`);
-  };
-
   const signIn = async (page: Page) => {
     await page.goto(`${base()}/console`);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/oauth\/authorize\?/);
-    await page.getByLabel('Email').fill(ada.email);
-    await page.getByLabel('Password').fill(ada.password);
-    await page.getByRole('button', { name: 'Sign in and allow' }).click();
-    await page.getByRole('heading', { name: 'Forms', level: 1 }).waitFor();
+    await signInToConsole(page, ada);
   };
   const status = (page: Page, text: string | RegExp) =>
     page.getByRole('status').filter({ hasText: text }).first();
