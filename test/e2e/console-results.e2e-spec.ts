@@ -22,7 +22,8 @@ import { signInToConsole } from './console.fixture';
 // downloaded through the API's file route); one is deleted once confirmed.
 // On a phone, 51 responses page by the API's cursors (50, then 1), kept on a
 // reload; the API's refusals show in words. axe-core finds nothing on any of
-// these states. Screenshots land in .data/test/artifacts/.
+// these states. Screenshots land in .data/test/artifacts/ (console-results.png
+// is the one docs/console-results.png shows).
 describe("the console's Results screen in a browser", () => {
   const fixture = useTestRegions({
     regions: ['us'],
