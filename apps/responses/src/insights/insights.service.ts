@@ -10,13 +10,14 @@ import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '../responses.config';
 import { distributeAnswers } from './insights.answers';
-import { InsightsRepository } from './insights.repository';
+import { type AnswerCounts, InsightsRepository } from './insights.repository';
 import { summarizeInsights } from './insights.summary';
 
 // The Insights summary and distribution of answers of the caller's form, or
-// of a form in a workspace shared with it. Counted from this region's responses: on the other region's
-// address every counter is zero (responses data answers empty outside the
-// account's region), with the form's questions still listed.
+// of a form in a workspace shared with it. Counted from this region's
+// responses: on the other region's address every counter is zero (responses
+// data answers empty outside the account's region), with the form's
+// questions still listed.
 @Injectable()
 export class InsightsService {
   constructor(
@@ -34,7 +35,7 @@ export class InsightsService {
 
   async answers(accountId: string, formId: string): Promise<InsightsAnswers> {
     const { definition, here } = await this.readableForm(accountId, formId);
-    const counts = here
+    const counts: AnswerCounts = here
       ? await this.insights.answerCounts(formId)
       : { responses: 0, answered: new Map(), given: new Map() };
     return distributeAnswers(definition, counts);
