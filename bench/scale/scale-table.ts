@@ -7,7 +7,7 @@ import { type Sample, sampleMs as ms } from './scale-http';
 
 export function callFigures(
   name: string,
-  page25: boolean,
+  under50ms: boolean,
   small: string,
   big: string,
   timed: Record<'small' | 'big', Sample[]>,
@@ -27,7 +27,7 @@ export function callFigures(
     'ms',
     ms(timed.big),
     floors.big,
-    page25 ? { kind: 'value-below', bound: 50 } : null,
+    under50ms ? { kind: 'value-below', bound: 50 } : null,
     false,
   );
   const growth = figure(

@@ -5,6 +5,7 @@ import {
   deleteResponses,
   eraseRespondents,
   getErasureJob,
+  getInsightsAnswers,
   getInsightsSummary,
   listResponses,
   recordUpload,
@@ -76,6 +77,13 @@ export class ResponseHandler {
     @Payload(new ContractPipe(getInsightsSummary.request)) request: RpcRequest<typeof getInsightsSummary>,
   ): Promise<RpcReply<typeof getInsightsSummary>> {
     return this.insights.summary(request.accountId, request.formId);
+  }
+
+  @MessagePattern(getInsightsAnswers.subject)
+  insightsAnswers(
+    @Payload(new ContractPipe(getInsightsAnswers.request)) request: RpcRequest<typeof getInsightsAnswers>,
+  ): Promise<RpcReply<typeof getInsightsAnswers>> {
+    return this.insights.answers(request.accountId, request.formId);
   }
 
   @MessagePattern(eraseRespondents.subject)

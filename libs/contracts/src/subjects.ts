@@ -53,6 +53,7 @@ export const Subjects = {
   responsesResponseExportPage: 'responses.response.export-page.v2',
   responsesResponseCount: 'responses.response.count.v1',
   responsesInsightsSummary: 'responses.insights.summary.v1',
+  responsesInsightsAnswers: 'responses.insights.answers.v1',
   responsesRespondentErase: 'responses.respondent.erase.v2',
   responsesErasureJobGet: 'responses.erasure-job.get.v1',
   responsesUploadRecord: 'responses.upload.record.v1',

@@ -88,8 +88,8 @@ describe('migrations', () => {
       db = new pg.Client({ connectionString: databaseUrl(infra, name) });
       await db.connect();
       // The global schema as it stood just before the migration.
-      for (const migration of globalMigrations().filter((folder) => folder < target))
-        await db.query(migrationSql(migration));
+      for (const migration of migrations('global').filter((folder) => folder < target))
+        await db.query(migrationSql('global', migration));
     });
 
     afterAll(async () => {
@@ -114,7 +114,7 @@ describe('migrations', () => {
           email,
         ]);
       }
-      await db.query(migrationSql(target));
+      await db.query(migrationSql('global', target));
       const { rows } = await db.query<{ id: string; email: string }>(
         'SELECT id, email FROM accounts ORDER BY id',
       );
@@ -129,15 +129,85 @@ describe('migrations', () => {
       ]);
     });
   });
+  describe('answer tallies counted for the responses already stored (20261129110000)', () => {
+    const target = '20261129110000_insights_answer_tallies';
+    let server: pg.Client;
+    let db: pg.Client;
+    const name = `formline_int_${randomBytes(6).toString('hex')}`;
+
+    beforeAll(async () => {
+      const infra = testInfra();
+      server = new pg.Client({ connectionString: databaseUrl(infra, 'postgres') });
+      await server.connect();
+      await server.query(`CREATE DATABASE "${name}"`);
+      db = new pg.Client({ connectionString: databaseUrl(infra, name) });
+      await db.connect();
+      // The responses schema as it stood just before the migration.
+      for (const migration of migrations('responses').filter((folder) => folder < target))
+        await db.query(migrationSql('responses', migration));
+    });
+
+    afterAll(async () => {
+      await db?.end();
+      await server?.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await server?.end();
+    });
+
+    const insert = (id: string, type: string, answers: object[]) =>
+      db.query(
+        `INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload, search_text, response_type)
+         VALUES ($1, 'form', 'account', now(), now(), $2, '', $3)`,
+        [id, JSON.stringify({ answers }), type],
+      );
+    const plan = (id: string) => ({
+      field: { id: 'plan', type: 'dropdown' },
+      type: 'choice',
+      choice: { id, ref: id, label: id },
+    });
+    const seats = (value: number) => ({
+      field: { id: 'seats', type: 'number' },
+      type: 'number',
+      number: value,
+    });
+    const tallies = async () =>
+      (
+        await db.query<{ tally: string; key: string; count: string; total: string }>(
+          `SELECT tally, replace(key, chr(31), ' = ') AS key, sum(count)::text AS count, sum(total)::text AS total
+             FROM response_tallies WHERE tally IN ('answers', 'answer')
+            GROUP BY 1, 2 HAVING sum(count) <> 0 ORDER BY 1, 2`,
+        )
+      ).rows.map((row) => `${row.tally} ${row.key}: ${row.count} (${row.total})`);
+
+    it('counts the completed responses once, and takes a counted one away exactly on delete', async () => {
+      await insert('r1', 'completed', [plan('free'), seats(3)]);
+      await insert('r2', 'completed', [plan('team'), seats(0.5)]);
+      await insert('r3', 'partial', [plan('team')]);
+      await db.query(migrationSql('responses', target));
+      expect(await tallies()).toEqual([
+        'answer plan = choice:free: 1 (0)',
+        'answer plan = choice:team: 1 (0)',
+        'answers plan: 2 (0)',
+        'answers seats: 2 (3.5)',
+      ]);
+      // The other tallies are as they were: not counted twice.
+      const { rows } = await db.query<{ count: string }>(
+        `SELECT sum(count)::text AS count FROM response_tallies WHERE tally = 'type'`,
+      );
+      expect(rows[0].count).toBe('3');
+      await db.query(`UPDATE responses SET response_type = 'completed' WHERE id = 'r3'`);
+      await db.query(`DELETE FROM responses WHERE id IN ('r1', 'r2')`);
+      expect(await tallies()).toEqual(['answer plan = choice:team: 1 (0)', 'answers plan: 1 (0)']);
+    });
+  });
 });
 
-function globalMigrations(): string[] {
-  return readdirSync(path.join(root, 'prisma/global/migrations'), { withFileTypes: true })
+function migrations(schema: keyof typeof migratedDatabases): string[] {
+  return readdirSync(path.join(root, 'prisma', schema, 'migrations'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
     .map((entry) => entry.name)
     .sort();
 }
 
-function migrationSql(folder: string): string {
-  return readFileSync(path.join(root, 'prisma/global/migrations', folder, 'migration.sql'), 'utf8');
+function migrationSql(schema: keyof typeof migratedDatabases, folder: string): string {
+  return readFileSync(path.join(root, 'prisma', schema, 'migrations', folder, 'migration.sql'), 'utf8');
 }

@@ -1,16 +1,23 @@
 import { currentRequestId } from '@formline/ops';
 import { Inject, Injectable } from '@nestjs/common';
-import { authorizeForm, getFormSnapshot, type InsightsSummary } from '@formline/contracts';
+import {
+  authorizeForm,
+  getFormSnapshot,
+  type InsightsAnswers,
+  type InsightsSummary,
+} from '@formline/contracts';
 import type { FormDefinition } from '@formline/form-definition';
 import { RpcClient } from '@formline/messaging';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
-import { InsightsRepository } from './insights.repository';
+import { distributeAnswers } from './insights.answers';
+import { type AnswerCounts, InsightsRepository } from './insights.repository';
 import { summarizeInsights } from './insights.summary';
 
-// The Insights summary of the caller's form, or of a form in a workspace
-// shared with it. Counted from this region's responses: on the other region's
-// address every counter is zero (responses data answers empty outside the
-// account's region), with the form's questions still listed.
+// The Insights summary and distribution of answers of the caller's form, or
+// of a form in a workspace shared with it. Counted from this region's
+// responses: on the other region's address every counter is zero (responses
+// data answers empty outside the account's region), with the form's
+// questions still listed.
 @Injectable()
 export class InsightsService {
   constructor(
@@ -20,6 +27,26 @@ export class InsightsService {
   ) {}
 
   async summary(accountId: string, formId: string): Promise<InsightsSummary> {
+    const { definition, here } = await this.readableForm(accountId, formId);
+    if (!here) return summarizeInsights(definition, [], [], []);
+    const { platforms, answered, leftAfter } = await this.insights.counts(formId);
+    return summarizeInsights(definition, platforms, answered, leftAfter);
+  }
+
+  async answers(accountId: string, formId: string): Promise<InsightsAnswers> {
+    const { definition, here } = await this.readableForm(accountId, formId);
+    const counts: AnswerCounts = here
+      ? await this.insights.answerCounts(formId)
+      : { responses: 0, answered: new Map(), given: new Map() };
+    return distributeAnswers(definition, counts);
+  }
+
+  // The form's definition, once the caller may read its responses, and
+  // whether they are stored in this region.
+  private async readableForm(
+    accountId: string,
+    formId: string,
+  ): Promise<{ definition: FormDefinition; here: boolean }> {
     const form = await this.rpc.request(getFormSnapshot, { formId }, currentRequestId());
     // The owner's own form needs nothing more; anyone else asks the forms
     // service, which answers 404 unless the form is shared with them.
@@ -29,9 +56,6 @@ export class InsightsService {
         { accountId, formId, need: 'responses-read' },
         currentRequestId(),
       );
-    const definition = form.definition as FormDefinition;
-    if (form.region !== this.config.REGION) return summarizeInsights(definition, [], [], []);
-    const { platforms, answered, leftAfter } = await this.insights.counts(formId);
-    return summarizeInsights(definition, platforms, answered, leftAfter);
+    return { definition: form.definition as FormDefinition, here: form.region === this.config.REGION };
   }
 }

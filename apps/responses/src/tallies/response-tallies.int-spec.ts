@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { ResponseType } from '@formline/contracts';
 import type { ResponsesPrismaClient } from '@formline/db';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
-import { InsightsRepository, type InsightsCounts } from '../insights/insights.repository';
+import {
+  type AnswerCounts,
+  answerKey,
+  InsightsRepository,
+  type InsightsCounts,
+} from '../insights/insights.repository';
 import { ResponseRepository, type NewResponse } from '../response.repository';
 import { storedJson } from '../submission/response.writer';
 import { ResponseTallyRepository } from './response-tally.repository';
@@ -22,17 +27,24 @@ interface Spec {
   answered: string[];
   platform?: string;
   seconds?: number;
+  /** Stored answers as given, instead of a text answer to each of `answered`. */
+  answers?: object[];
 }
 
-function newResponse({ id, type, answered, platform, seconds = 30 }: Spec, form = formId): NewResponse {
+function newResponse(
+  { id, type, answered, platform, seconds = 30, answers: given }: Spec,
+  form = formId,
+): NewResponse {
   const landedAt = new Date(Date.parse('2026-05-01T10:00:00Z'));
   const submittedAt = new Date(landedAt.getTime() + seconds * 1000);
   const times = { landed_at: landedAt.toISOString(), submitted_at: submittedAt.toISOString() };
-  const answers = answered.map((field) => ({
-    field: { id: field, ref: `${field}-ref` },
-    type: 'text',
-    text: id,
-  }));
+  const answers =
+    given ??
+    answered.map((field) => ({
+      field: { id: field, ref: `${field}-ref` },
+      type: 'text',
+      text: id,
+    }));
   const built: NewResponse['built'] = {
     token: id,
     responseType: type,
@@ -211,6 +223,178 @@ describe('response tallies against PostgreSQL', () => {
     // Unfiltered, the total is the tally's, exact beyond the bound.
     const all = await bounded.list(accountId, form, { sort, pageSize: 2, responseTypes: ['completed'] });
     expect({ total: all.total, count: all.rows.length }).toEqual({ total: 8, count: 2 });
+  });
+});
+
+// Stored answers, as the submission's checks write them.
+const stored = {
+  plan: (ids: string[], other?: string) => ({
+    field: { id: 'plan', ref: 'plan', type: 'multiple_choice' },
+    type: 'choices',
+    choices: { ids, refs: ids, labels: ids, ...(other !== undefined ? { other } : {}) },
+  }),
+  size: (choice: { id: string } | { other: string }) => ({
+    field: { id: 'size', ref: 'size', type: 'dropdown' },
+    type: 'choice',
+    choice: 'id' in choice ? { id: choice.id, ref: choice.id, label: choice.id } : choice,
+  }),
+  again: (value: boolean) => ({
+    field: { id: 'again', ref: 'again', type: 'yes_no' },
+    type: 'boolean',
+    boolean: value,
+  }),
+  stars: (value: number) => ({
+    field: { id: 'stars', ref: 'stars', type: 'rating' },
+    type: 'number',
+    number: value,
+  }),
+  age: (value: number) => ({
+    field: { id: 'age', ref: 'age', type: 'number' },
+    type: 'number',
+    number: value,
+  }),
+  name: (text: string) => ({ field: { id: 'name', ref: 'name', type: 'short_text' }, type: 'text', text }),
+};
+
+// The distribution Insights reads: of completed responses only, exact after
+// every insert, completion of a partial response and delete, and bounded in
+// what one response's payload may add.
+describe('answer tallies against PostgreSQL', () => {
+  const form = 'form-answers';
+  let database: ScratchDatabase<ResponsesPrismaClient>;
+  let responses: ResponseRepository;
+  let insights: InsightsRepository;
+
+  beforeAll(async () => {
+    database = await scratchResponsesDatabase();
+    insights = new InsightsRepository(database.client);
+    responses = new ResponseRepository(database.client, new ResponseTallyRepository(database.client), {
+      RESPONSES_FILTERED_COUNT_LIMIT: 1000,
+    });
+  });
+
+  afterAll(() => database?.dispose());
+
+  // The counts as plain objects, keys in order, averages to 4 decimals.
+  async function read(): Promise<{
+    responses: number;
+    answered: Record<string, [number, number]>;
+    given: Record<string, number>;
+  }> {
+    const counts: AnswerCounts = await insights.answerCounts(form);
+    const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => a.localeCompare(b));
+    return {
+      responses: counts.responses,
+      answered: Object.fromEntries(
+        sorted(counts.answered).map(([key, { count, average }]) => [
+          key,
+          [count, Math.round(average * 10_000) / 10_000],
+        ]),
+      ),
+      given: Object.fromEntries(
+        sorted(counts.given).map(([key, count]) => [key.replace('\u001f', ' = '), count]),
+      ),
+    };
+  }
+
+  const insert = async (spec: Omit<Spec, 'answered'>) =>
+    expect(await responses.insertWithEvent(newResponse({ ...spec, answered: [] }, form))).not.toBeNull();
+
+  it('counts the answers of completed responses, not of unfinished ones', async () => {
+    await insert({
+      id: 'd1',
+      type: 'completed',
+      answers: [
+        stored.name('Ada'),
+        stored.plan(['free', 'team'], 'barter'),
+        stored.size({ id: 's' }),
+        stored.again(true),
+        stored.stars(4),
+        stored.age(1.5),
+      ],
+    });
+    await insert({
+      id: 'd2',
+      type: 'completed',
+      answers: [stored.plan(['free']), stored.again(false), stored.stars(2), stored.age(2.25)],
+    });
+    await insert({ id: 'd3', type: 'partial', answers: [stored.plan(['team']), stored.stars(5)] });
+    expect(await read()).toEqual({
+      responses: 2,
+      answered: { age: [2, 1.875], again: [2, 0], plan: [2, 0], size: [1, 0], stars: [2, 3] },
+      given: {
+        'again = false': 1,
+        'again = true': 1,
+        'plan = choice:free': 2,
+        'plan = choice:team': 1,
+        'plan = other': 1,
+        'size = choice:s': 1,
+        'stars = 2': 1,
+        'stars = 4': 1,
+      },
+    });
+    expect(answerKey('plan', { choiceId: 'free' })).toBe('plan\u001fchoice:free');
+  });
+
+  it('adds a partial response once its final submission completes it', async () => {
+    const done = newResponse(
+      {
+        id: 'd3',
+        type: 'completed',
+        answered: [],
+        answers: [stored.plan(['team']), stored.size({ other: 'XL' }), stored.stars(5), stored.age(-10)],
+      },
+      form,
+    );
+    expect(await responses.updateInProgress('d3', done)).not.toBeNull();
+    expect(await read()).toEqual({
+      responses: 3,
+      answered: { age: [3, -2.0833], again: [2, 0], plan: [3, 0], size: [2, 0], stars: [3, 3.6667] },
+      given: {
+        'again = false': 1,
+        'again = true': 1,
+        'plan = choice:free': 2,
+        'plan = choice:team': 2,
+        'plan = other': 1,
+        'size = choice:s': 1,
+        'size = other': 1,
+        'stars = 2': 1,
+        'stars = 4': 1,
+        'stars = 5': 1,
+      },
+    });
+  });
+
+  it('takes deleted responses away, through the repository and through plain SQL', async () => {
+    expect(await responses.delete(accountId, form, ['d1'], noBytes)).toBe(1);
+    await database.client.$executeRaw`DELETE FROM responses WHERE id = 'd2'`;
+    expect(await read()).toEqual({
+      responses: 1,
+      answered: { age: [1, -10], plan: [1, 0], size: [1, 0], stars: [1, 5] },
+      given: { 'plan = choice:team': 1, 'size = other': 1, 'stars = 5': 1 },
+    });
+  });
+
+  it('bounds what one response adds, and takes away exactly that', async () => {
+    const before = await read();
+    const many = Array.from({ length: 1_200 }, (_, index) => `c${String(index).padStart(4, '0')}`);
+    await insert({
+      id: 'd4',
+      type: 'completed',
+      // A choice id beyond any the form allows is not counted; of 1,200
+      // choices picked, the first 999 are (with the question's own row, 1,000).
+      answers: [stored.size({ id: 'x'.repeat(700) }), stored.plan(many), stored.stars(1)],
+    });
+    const bounded = await read();
+    expect(bounded.answered.size).toEqual([2, 0]);
+    expect(bounded.given).not.toHaveProperty(`size = choice:${'x'.repeat(700)}`);
+    expect(bounded.answered.plan).toEqual([2, 0]);
+    const picked = Object.keys(bounded.given).filter((key) => key.startsWith('plan = choice:c'));
+    expect(picked).toEqual(many.slice(0, 998).map((id) => `plan = choice:${id}`));
+    // The rating comes after the cap: not counted.
+    expect(bounded.answered.stars).toEqual([1, 5]);
+    await database.client.$executeRaw`DELETE FROM responses WHERE id = 'd4'`;
+    expect(await read()).toEqual(before);
   });
 });
 
