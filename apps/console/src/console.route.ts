@@ -2,6 +2,7 @@
 // and the browser's Back button keep the screen (and the delivery log's page)
 // without the gateway serving any path but /console. The fragment never
 // reaches the server, and the sign-in's code and state stay in the query.
+import type { DeliveryPage } from './delivery-pages.route';
 import { queryOfResultsView, type ResultsView, resultsViewFromQuery } from './results-filter.route';
 
 export type ConsoleRoute =
@@ -11,7 +12,6 @@ export type ConsoleRoute =
   | { screen: 'deliveries'; formId: string; tag: string; page: DeliveryPage };
 
 /** A page of a delivery log: the newest, or those older or newer than a delivery id. */
-export type DeliveryPage = { before?: string; after?: string };
 
 // Ids and tags are short; anything longer is not a route of the console.
 const maxSegment = 100;

@@ -1,7 +1,8 @@
 import type { WebhookResource } from '@formline/contracts';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, ApiError } from './api.client';
-import { type ConsoleRoute, type DeliveryPage, hashOf } from './console.route';
+import { type ConsoleRoute, hashOf } from './console.route';
+import type { DeliveryPage } from './delivery-pages.route';
 import { DeliveryItemView } from './delivery-item.view';
 import { deliveryPaging } from './delivery-pages.route';
 import type { Delivery } from './delivery.format';

@@ -1,4 +1,6 @@
-import type { DeliveryPage } from './console.route';
+// A page of a list paged by cursor, as the API pages deliveries and responses:
+// the one before an id (older), after one (newer), or the newest.
+export type DeliveryPage = { before?: string; after?: string };
 
 /** Where each of the log's paging buttons leads; none: the button is off. */
 export interface DeliveryPaging {

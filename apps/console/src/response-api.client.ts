@@ -1,5 +1,5 @@
 import type { ApiClient } from './api.client';
-import type { DeliveryPage } from './console.route';
+import type { DeliveryPage } from './delivery-pages.route';
 import type { FormOfResults, ResponseItem } from './response.format';
 import { apiFilters, type ResultsFilters } from './results-filter.route';
 

@@ -1,6 +1,5 @@
 import type { Query } from './api.client';
-import type { DeliveryPage } from './console.route';
-import { deliveryPaging, type DeliveryPaging } from './delivery-pages.route';
+import { type DeliveryPage, deliveryPaging, type DeliveryPaging } from './delivery-pages.route';
 
 // The Results screen's filters, its page and the response opened, in the
 // address's fragment (`#/forms/{form_id}/results?query=…&since=…`), so a

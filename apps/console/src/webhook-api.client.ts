@@ -1,6 +1,6 @@
 import type { DeliveryResource, WebhookInput, WebhookResource } from '@formline/contracts';
 import type { ApiClient } from './api.client';
-import type { DeliveryPage } from './console.route';
+import type { DeliveryPage } from './delivery-pages.route';
 import type { ReplayWindow } from './replay-window.mapper';
 
 // The Webhooks API of one form, as the console calls it: each path built in
