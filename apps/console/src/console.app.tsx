@@ -6,6 +6,7 @@ import { ConsoleHeaderView } from './console-header.view';
 import { type ConsoleRoute, hashOf, routeFromHash } from './console.route';
 import { DeliveryLogScreen } from './delivery-log.screen';
 import { FormsScreen } from './forms.screen';
+import { InsightsScreen } from './insights.screen';
 import { ResultsScreen } from './results.screen';
 import { WebhooksScreen } from './webhooks.screen';
 import { SignInScreen } from './sign-in.screen';
@@ -23,8 +24,8 @@ type Phase = { kind: 'starting' } | { kind: 'signed-out'; message?: string } | {
 
 // The console's state: starting (a sign-in may be coming back), signed out,
 // or signed in, when the screen the address's fragment names (the Forms
-// screen, a form's results, its webhooks, a webhook's delivery log) shows
-// under the header.
+// screen, a form's results, its insights, its webhooks, a webhook's delivery
+// log) shows under the header.
 export function ConsoleApp({ services }: { services: ConsoleServices }) {
   const { api, signIn } = services;
   const [phase, setPhase] = useState<Phase>({ kind: 'starting' });
@@ -124,6 +125,9 @@ export function ConsoleApp({ services }: { services: ConsoleServices }) {
           go={go}
           onSignInEnded={signInEnded}
         />
+      )}
+      {route.screen === 'insights' && (
+        <InsightsScreen key={route.formId} api={api} formId={route.formId} onSignInEnded={signInEnded} />
       )}
       {route.screen === 'deliveries' && (
         <DeliveryLogScreen

@@ -5,6 +5,8 @@ describe("the console's routes in the address's fragment", () => {
     expect(routeFromHash('')).toEqual({ screen: 'forms' });
     expect(routeFromHash('#/')).toEqual({ screen: 'forms' });
     expect(routeFromHash('#/forms/abc/webhooks')).toEqual({ screen: 'webhooks', formId: 'abc' });
+    expect(routeFromHash('#/forms/abc/insights')).toEqual({ screen: 'insights', formId: 'abc' });
+    expect(routeFromHash('#/forms/abc/insights/more')).toEqual({ screen: 'forms' });
     expect(routeFromHash('#/forms/abc/webhooks/my-hook/deliveries')).toEqual({
       screen: 'deliveries',
       formId: 'abc',
@@ -23,6 +25,7 @@ describe("the console's routes in the address's fragment", () => {
     for (const route of [
       { screen: 'forms' },
       { screen: 'webhooks', formId: 'f 1' },
+      { screen: 'insights', formId: 'f/2' },
       { screen: 'deliveries', formId: 'f', tag: 'a.b', page: {} },
       { screen: 'deliveries', formId: 'f', tag: 'a', page: { before: 'x/y' } },
       { screen: 'deliveries', formId: 'f', tag: 'a', page: { after: 'z' } },

@@ -15,7 +15,8 @@ interface Props {
 
 // The forms found, each with its share link (`_links.display`, the form's
 // page for respondents, `/to/{form_id}`), a button that copies it, a link
-// that opens the page in a new tab, and links to the form's results and webhooks.
+// that opens the page in a new tab, and links to the form's results, insights
+// and webhooks.
 export function FormListView({ forms }: Props) {
   const [copied, setCopied] = useState('');
   const copy = (form: ListedForm, link: string) => {
@@ -55,6 +56,9 @@ export function FormListView({ forms }: Props) {
                   })}
                 >
                   Results<span class="visually-hidden"> of {form.title}</span>
+                </a>
+                <a href={hashOf({ screen: 'insights', formId: form.id })}>
+                  Insights<span class="visually-hidden"> of {form.title}</span>
                 </a>
                 <a href={hashOf({ screen: 'webhooks', formId: form.id })}>
                   Webhooks<span class="visually-hidden"> of {form.title}</span>
