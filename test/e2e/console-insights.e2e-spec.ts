@@ -15,7 +15,8 @@ import { signInToConsole } from './console.fixture';
 // from the form's card, shows the completion figures, the views and
 // drop-offs per question, and the count of each choice and each step; a form
 // that is not there is refused in words. axe-core finds nothing; the
-// screenshot lands in .data/test/artifacts/console-insights.png.
+// screenshot lands in .data/test/artifacts/console-insights.png (the one
+// docs/console-insights.png shows).
 describe("the console's Insights screen in a browser", () => {
   const fixture = useTestRegions({
     regions: ['us'],
