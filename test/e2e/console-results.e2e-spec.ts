@@ -312,7 +312,7 @@ describe("the console's Results screen in a browser", () => {
     await page.getByLabel(`Select response ${short('grace')}`).check();
     await page.getByRole('button', { name: 'Delete the selected (1)' }).click();
     // Focus moves to the question once it has rendered (and Escape is listened for from then on).
-    await untilTrue(page, "document.activeElement?.id === 'delete-responses-title'");
+    await untilTrue(page, "document.activeElement?.id === 'confirm-deletion-title'");
     await page.keyboard.press('Escape');
     await page.getByRole('heading', { name: 'Delete the selected response?' }).waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Delete the selected (1)' }).click();

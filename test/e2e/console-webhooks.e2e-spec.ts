@@ -230,7 +230,7 @@ describe("the console's Webhooks screen in a browser", () => {
 
     // Deleted once confirmed; Escape first keeps it.
     await card.getByRole('button', { name: 'Delete orders' }).click();
-    await untilTrue(page, "document.activeElement?.id === 'delete-title'");
+    await untilTrue(page, "document.activeElement?.id === 'confirm-deletion-title'");
     await page.keyboard.press('Escape');
     await page.getByRole('heading', { name: 'Delete the webhook orders?' }).waitFor({ state: 'detached' });
     await card.getByRole('button', { name: 'Delete orders' }).click();

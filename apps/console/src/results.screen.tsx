@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, ApiError } from './api.client';
 import { type ConsoleRoute, hashOf } from './console.route';
-import { DeleteResponsesView } from './delete-responses.view';
+import { ConfirmDeletionView } from './confirm-deletion.view';
 import { ProblemView } from './problem.view';
 import { type ResponsePage, ResponseApiClient } from './response-api.client';
 import { ResponseDetailView } from './response-detail.view';
@@ -204,12 +204,18 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
       </div>
       <p class="hint">The export holds every response these filters select, on every page, oldest first.</p>
       {confirming && (
-        <DeleteResponsesView
-          count={selected.size}
+        <ConfirmDeletionView
+          question={`Delete ${selected.size === 1 ? 'the selected response' : `the ${selected.size} selected responses`}?`}
+          confirmLabel={`Yes, delete ${selected.size === 1 ? 'it' : `all ${selected.size}`}`}
+          cancelLabel={`Keep ${selected.size === 1 ? 'it' : 'them'}`}
           deleting={deleting}
           onConfirm={deleteSelected}
           onCancel={cancelDelete}
-        />
+        >
+          Their answers, hidden fields and metadata, and the files respondents uploaded with them, are deleted
+          for good: they leave these results, the exports and the insights, and cannot be brought back.
+          Webhook deliveries already sent are not taken back.
+        </ConfirmDeletionView>
       )}
       {view.open && opened.state === 'failed' && <ProblemView error={opened.error} />}
       {view.open && opened.state === 'loaded' && !opened.value && (

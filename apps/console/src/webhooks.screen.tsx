@@ -2,7 +2,7 @@ import type { WebhookResource } from '@formline/contracts';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, ApiError } from './api.client';
 import { hashOf } from './console.route';
-import { DeleteConfirmView } from './delete-confirm.view';
+import { ConfirmDeletionView } from './confirm-deletion.view';
 import { ProblemView } from './problem.view';
 import { WebhookApiClient } from './webhook-api.client';
 import { bodyOf, type WebhookDraft } from './webhook-draft.mapper';
@@ -171,15 +171,19 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
         />
       )}
       {deleting && (
-        <DeleteConfirmView
-          tag={deleting.webhook.tag}
+        <ConfirmDeletionView
+          question={`Delete the webhook ${deleting.webhook.tag}?`}
+          confirmLabel={`Yes, delete ${deleting.webhook.tag}`}
+          cancelLabel="Keep it"
           deleting={deleting.busy}
           onConfirm={() => remove(deleting.webhook)}
           onCancel={() => {
             setDeleting(undefined);
             heading.current?.focus();
           }}
-        />
+        >
+          It stops receiving events at once, and its delivery log is deleted with it.
+        </ConfirmDeletionView>
       )}
       {list.state === 'loaded' && (
         <WebhookListView

@@ -76,27 +76,7 @@ describe('migrations', () => {
 
   describe('account emails lower-cased (20261126160000)', () => {
     const target = '20261126160000_account_emails_lower_case';
-    let server: pg.Client;
-    let db: pg.Client;
-    const name = `formline_int_${randomBytes(6).toString('hex')}`;
-
-    beforeAll(async () => {
-      const infra = testInfra();
-      server = new pg.Client({ connectionString: databaseUrl(infra, 'postgres') });
-      await server.connect();
-      await server.query(`CREATE DATABASE "${name}"`);
-      db = new pg.Client({ connectionString: databaseUrl(infra, name) });
-      await db.connect();
-      // The global schema as it stood just before the migration.
-      for (const migration of migrations('global').filter((folder) => folder < target))
-        await db.query(migrationSql('global', migration));
-    });
-
-    afterAll(async () => {
-      await db?.end();
-      await server?.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await server?.end();
-    });
+    const db = databaseBefore('global', target);
 
     it('lower-cases each address, and leaves those another account holds in any case', async () => {
       const accounts = [
@@ -109,13 +89,13 @@ describe('migrations', () => {
         ['d-upper', 'DAN@EXAMPLE.COM'],
       ];
       for (const [id, email] of accounts) {
-        await db.query(`INSERT INTO accounts (id, alias, email, region) VALUES ($1, $1, $2, 'us')`, [
+        await db().query(`INSERT INTO accounts (id, alias, email, region) VALUES ($1, $1, $2, 'us')`, [
           id,
           email,
         ]);
       }
-      await db.query(migrationSql('global', target));
-      const { rows } = await db.query<{ id: string; email: string }>(
+      await db().query(migrationSql('global', target));
+      const { rows } = await db().query<{ id: string; email: string }>(
         'SELECT id, email FROM accounts ORDER BY id',
       );
       expect(rows).toEqual([
@@ -131,30 +111,10 @@ describe('migrations', () => {
   });
   describe('answer tallies counted for the responses already stored (20261129110000)', () => {
     const target = '20261129110000_insights_answer_tallies';
-    let server: pg.Client;
-    let db: pg.Client;
-    const name = `formline_int_${randomBytes(6).toString('hex')}`;
-
-    beforeAll(async () => {
-      const infra = testInfra();
-      server = new pg.Client({ connectionString: databaseUrl(infra, 'postgres') });
-      await server.connect();
-      await server.query(`CREATE DATABASE "${name}"`);
-      db = new pg.Client({ connectionString: databaseUrl(infra, name) });
-      await db.connect();
-      // The responses schema as it stood just before the migration.
-      for (const migration of migrations('responses').filter((folder) => folder < target))
-        await db.query(migrationSql('responses', migration));
-    });
-
-    afterAll(async () => {
-      await db?.end();
-      await server?.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await server?.end();
-    });
+    const db = databaseBefore('responses', target);
 
     const insert = (id: string, type: string, answers: object[]) =>
-      db.query(
+      db().query(
         `INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload, search_text, response_type)
          VALUES ($1, 'form', 'account', now(), now(), $2, '', $3)`,
         [id, JSON.stringify({ answers }), type],
@@ -171,7 +131,7 @@ describe('migrations', () => {
     });
     const tallies = async () =>
       (
-        await db.query<{ tally: string; key: string; count: string; total: string }>(
+        await db().query<{ tally: string; key: string; count: string; total: string }>(
           `SELECT tally, replace(key, chr(31), ' = ') AS key, sum(count)::text AS count, sum(total)::text AS total
              FROM response_tallies WHERE tally IN ('answers', 'answer')
             GROUP BY 1, 2 HAVING sum(count) <> 0 ORDER BY 1, 2`,
@@ -182,7 +142,7 @@ describe('migrations', () => {
       await insert('r1', 'completed', [plan('free'), seats(3)]);
       await insert('r2', 'completed', [plan('team'), seats(0.5)]);
       await insert('r3', 'partial', [plan('team')]);
-      await db.query(migrationSql('responses', target));
+      await db().query(migrationSql('responses', target));
       expect(await tallies()).toEqual([
         'answer plan = choice:free: 1 (0)',
         'answer plan = choice:team: 1 (0)',
@@ -190,16 +150,40 @@ describe('migrations', () => {
         'answers seats: 2 (3.5)',
       ]);
       // The other tallies are as they were: not counted twice.
-      const { rows } = await db.query<{ count: string }>(
+      const { rows } = await db().query<{ count: string }>(
         `SELECT sum(count)::text AS count FROM response_tallies WHERE tally = 'type'`,
       );
       expect(rows[0].count).toBe('3');
-      await db.query(`UPDATE responses SET response_type = 'completed' WHERE id = 'r3'`);
-      await db.query(`DELETE FROM responses WHERE id IN ('r1', 'r2')`);
+      await db().query(`UPDATE responses SET response_type = 'completed' WHERE id = 'r3'`);
+      await db().query(`DELETE FROM responses WHERE id IN ('r1', 'r2')`);
       expect(await tallies()).toEqual(['answer plan = choice:team: 1 (0)', 'answers plan: 1 (0)']);
     });
   });
 });
+
+// A scratch database holding `schema` as it stood just before the migration
+// `target`: made before the enclosing describe's tests, dropped after them.
+function databaseBefore(schema: keyof typeof migratedDatabases, target: string): () => pg.Client {
+  let server: pg.Client;
+  let db: pg.Client;
+  const name = `formline_int_${randomBytes(6).toString('hex')}`;
+  beforeAll(async () => {
+    const infra = testInfra();
+    server = new pg.Client({ connectionString: databaseUrl(infra, 'postgres') });
+    await server.connect();
+    await server.query(`CREATE DATABASE "${name}"`);
+    db = new pg.Client({ connectionString: databaseUrl(infra, name) });
+    await db.connect();
+    for (const migration of migrations(schema).filter((folder) => folder < target))
+      await db.query(migrationSql(schema, migration));
+  });
+  afterAll(async () => {
+    await db?.end();
+    await server?.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await server?.end();
+  });
+  return () => db;
+}
 
 function migrations(schema: keyof typeof migratedDatabases): string[] {
   return readdirSync(path.join(root, 'prisma', schema, 'migrations'), { withFileTypes: true })
