@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Compiles apps/, libs/, tools/ and bench/ TypeScript to dist/ with swc: one file in,
-// one file out, same tree, path aliases rewritten to relative requires. Takes
-// about a second, so the test harness and `npm start` always run fresh code.
+// one file out, same tree, path aliases rewritten to relative requires, then
+// bundles each Node app built into one file (build/node-app-bundle.mjs). Takes
+// seconds, so the test harness and `npm start` always run fresh code.
 // Type-checking is separate (`tsc --noEmit`), as swc does not check types.
 // A project that is not Node code (apps/respondent-web, the respondent page's
 // browser script) is not compiled file by file: its project.json names a
@@ -95,24 +96,24 @@ await Promise.all(
 );
 for (const file of dataFiles) output.write(path.join(outDir, path.relative(root, file)), readFileSync(file));
 
-// Each Node app as one file (build/node-app-bundle.mjs), made again by any
-// build of an app or a library: a bundle holds its libraries' code, so one
-// left from before a library's change would run old code.
+// Each Node app as one file (build/node-app-bundle.mjs): every app in a
+// whole build, and in a build of some folders the apps among them. A bundle
+// holds its libraries' code, so an app is built after them (Nx's build target
+// depends on its projects' builds, ^build); a build of libraries alone
+// leaves the bundles as they were.
+const builtApps = (app) => only.length === 0 || only.includes(path.join('apps', app));
 const nodeApps = readdirSync(path.join(root, 'apps')).filter(
   (app) =>
+    builtApps(app) &&
     existsSync(path.join(root, 'apps', app, 'src', 'main.ts')) &&
     !bundleCommand(path.join(root, 'apps', app)) &&
     existsSync(path.join(outDir, 'apps', app, 'src', 'main.js')),
 );
-let bundled = 0;
-if (dirs.some((dir) => ['apps', 'libs'].includes(dir.split(path.sep)[0]))) {
-  const bundles = await Promise.all(nodeApps.map((app) => bundleNodeApp(path.join(outDir, 'apps', app))));
-  for (const file of bundles.flat()) output.write(file.path, file.contents);
-  bundled = bundles.length;
-}
+const appBundles = await Promise.all(nodeApps.map((app) => bundleNodeApp(path.join(outDir, 'apps', app))));
+for (const file of appBundles.flat()) output.write(file.path, file.contents);
 output.removeTheRest();
 console.log(
-  `built ${files.length} files and ${bundled} app bundles into dist/ in ${Date.now() - started} ms`,
+  `built ${files.length} files and ${appBundles.length} app bundles into dist/ in ${Date.now() - started} ms`,
 );
 
 for (const command of bundles) execSync(command, { cwd: root, stdio: 'inherit' });
