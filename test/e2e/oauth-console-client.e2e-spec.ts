@@ -91,7 +91,7 @@ describe("the console's public OAuth client", () => {
   it('refuses the console a scope its screens do not use, and issues no code', async () => {
     const page = await openAuthorizePage(
       authorizeUrl('us', {
-        scope: 'forms:read forms:write',
+        scope: 'forms:read workspaces:write',
         code_challenge: pkcePair().challenge,
         code_challenge_method: 'S256',
       }),
@@ -104,7 +104,7 @@ describe("the console's public OAuth client", () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.location).toBeUndefined();
-    expect(answer.html).toContain('may not ask for forms:write');
+    expect(answer.html).toContain('may not ask for workspaces:write');
   });
 
   it('exchanges a code only with its verifier, without a secret, and gives no refresh token', async () => {

@@ -9,6 +9,8 @@ export const consolePath = '/console';
 export const consoleScopes = [
   'accounts:read',
   'forms:read',
+  'forms:write',
+  'themes:read',
   'workspaces:read',
   'webhooks:read',
   'webhooks:write',

@@ -10,6 +10,8 @@ export const consoleClient = {
   scopes: [
     'accounts:read',
     'forms:read',
+    'forms:write',
+    'themes:read',
     'workspaces:read',
     'webhooks:read',
     'webhooks:write',
