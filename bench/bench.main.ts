@@ -43,7 +43,7 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
   try {
     progress('starting NATS, Redis and PostgreSQL on free ports (.data/bench)...');
-    const infra = await startInfra(settings.keepData);
+    const infra = await startInfra(settings.keepData, settings.pgStatements);
     cleanup.push(() => stopInfra(infra));
     const db = createGlobalDatabase(`${infra.databaseHostUrl}/formline_global`);
     const [demo] = await seedDemo(db, path.join(infra.dataDir, 'demo-tokens.json'));

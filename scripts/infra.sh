@@ -90,6 +90,9 @@ postgres_up() {
   local opts="-p $PG_PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c max_connections=300"
   # Test data is thrown away after each run: durability only costs time there.
   [[ "$FORMLINE_PROFILE" == test ]] && opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  # More server settings for one run, e.g. the bench's statement statistics
+  # (BENCH_PG_STATEMENTS): `-c name=value ...`.
+  opts+=" ${PG_SERVER_OPTIONS:-}"
   touch "$DATA_DIR/postgres.log"
   [[ $(id -u) -eq 0 ]] && chown postgres: "$DATA_DIR/postgres.log"
   as_pg_user "$bin/pg_ctl" -D "$dir" -l "$DATA_DIR/postgres.log" -o "$opts" -w -t 60 start >/dev/null

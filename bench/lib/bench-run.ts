@@ -39,6 +39,9 @@ export const settings = {
     samples: Number(process.env.BENCH_SCALE_SAMPLES ?? 15),
   },
   keepData: process.env.BENCH_KEEP_DATA === '1',
+  // PostgreSQL's time per delivered submission, statement by statement, in
+  // each pipeline step (pg_stat_statements loaded for the run).
+  pgStatements: process.env.BENCH_PG_STATEMENTS === '1',
 };
 
 export const submission = JSON.stringify({

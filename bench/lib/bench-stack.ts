@@ -19,7 +19,8 @@ export interface BenchInfra {
 // on ports the kernel hands out and data under .data/bench, so a running
 // `npm start` or `npm test` is never touched. Databases are fresh every run,
 // unless `keepData` (then only migrated: what an earlier run seeded stays).
-export async function startInfra(keepData = false): Promise<BenchInfra> {
+// `pgStatements` loads pg_stat_statements (lib/pg-statements.ts).
+export async function startInfra(keepData = false, pgStatements = false): Promise<BenchInfra> {
   const dataDir = path.join(root, '.data/bench');
   mkdirSync(dataDir, { recursive: true });
   const ports = {
@@ -34,6 +35,7 @@ export async function startInfra(keepData = false): Promise<BenchInfra> {
     FORMLINE_PROFILE: 'test',
     DATA_DIR: dataDir,
     ...ports,
+    ...(pgStatements ? { PG_SERVER_OPTIONS: statementStatisticsOptions } : {}),
   };
   runScript('scripts/infra.sh', ['up'], env);
   runScript('scripts/migrate.sh', keepData ? [] : ['--reset'], env);
@@ -45,6 +47,10 @@ export async function startInfra(keepData = false): Promise<BenchInfra> {
     redisUrl: `redis://127.0.0.1:${ports.REDIS_PORT_US}/0`,
   };
 }
+
+// Every statement's time, planning included, kept by the server.
+const statementStatisticsOptions =
+  '-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track_planning=on';
 
 export function stopInfra(infra: BenchInfra): void {
   runScript('scripts/infra.sh', ['down'], infra.env);

@@ -2,6 +2,7 @@ import { benchCpuMs, cpuMs, infraCpuMs } from '../lib/bench-stack';
 import { type Figure, figure, type Target } from '../lib/figures';
 import { backgroundCores, cpuSpent, describeShares, perRequestUs } from '../lib/machine-cpu';
 import { type OpenLoopRound, openLoopRound } from '../lib/open-loop-round';
+import { PgStatements } from '../lib/pg-statements';
 import { PipelineDrain } from '../lib/pipeline-drain';
 import { plainRawFloor } from '../lib/raw-floor';
 import { round } from '../lib/stats';
@@ -33,6 +34,7 @@ export async function pipeline(c: Context): Promise<void> {
     `pipeline: accepted -> stored -> delivered, open loop at ${rates.join(', ')}/s, ${seconds} s a step, until refused, lost or delivery p99 > ${passingP99Ms} ms`,
   );
   const drain = await PipelineDrain.open(c);
+  const statements = settings.pgStatements ? await PgStatements.open(c.infra.databaseHostUrl) : undefined;
   try {
     await openLoopRound(c, url, 20, 2); // warm-up
     await drain.drained();
@@ -45,7 +47,7 @@ export async function pipeline(c: Context): Promise<void> {
     }
     const steps: PipelineStep[] = [];
     for (const rate of rates) {
-      const step = await pipelineStep(c, drain, url, rate, seconds, background);
+      const step = await pipelineStep(c, drain, url, rate, seconds, background, statements);
       steps.push(step);
       progress(`  ${describeStep(step)}`);
       if (!step.passed) break;
@@ -58,12 +60,21 @@ export async function pipeline(c: Context): Promise<void> {
     c.figures.push(...capacityFigures(capacity, floor, note));
     if (capacity && sustainSeconds > 0) {
       progress(`  sustaining ${capacity.rate}/s for ${sustainSeconds} s`);
-      const sustained = await pipelineStep(c, drain, url, capacity.rate, sustainSeconds, background);
+      const sustained = await pipelineStep(
+        c,
+        drain,
+        url,
+        capacity.rate,
+        sustainSeconds,
+        background,
+        statements,
+      );
       progress(`  ${describeStep(sustained)}`);
       c.figures.push(...sustainFigures(sustained, sustainSeconds, floor));
     }
   } finally {
     await drain.close();
+    await statements?.close();
   }
 }
 
@@ -76,7 +87,9 @@ async function pipelineStep(
   rate: number,
   seconds: number,
   background: number,
+  statements?: PgStatements,
 ): Promise<PipelineStep> {
+  await statements?.reset();
   const spent = cpuSpent(() => {
     const infra = infraCpuMs(c.infra);
     return {
@@ -93,6 +106,8 @@ async function pipelineStep(
   const result = await openLoopRound(c, url, rate, seconds);
   await drain.drained();
   const cpu = perRequestUs(spent(), result.accepted - result.lost);
+  for (const line of (await statements?.describe(result.accepted - result.lost)) ?? [])
+    progress(`    ${line}`);
   // The machine's other processes (another tenant's, on a shared machine,
   // beyond the background taken off): what the named ones leave of its figure.
   const { machine, ...parts } = cpu;

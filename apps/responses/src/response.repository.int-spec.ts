@@ -192,7 +192,7 @@ describe('ResponseRepository against PostgreSQL', () => {
     });
   });
 
-  it("plans each run of the hot statements for the tables as they are, and the row triggers' functions once", async () => {
+  it("plans each run of the hot statements for the tables as they are, the row triggers' functions once, and the tallies' deltas inline", async () => {
     const sql = responsesSqlPool(database.client);
     const { rows } = await sql.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
     expect(rows[0].plan_cache_mode).toBe('force_custom_plan');
@@ -201,10 +201,19 @@ describe('ResponseRepository against PostgreSQL', () => {
       `SELECT proname, proconfig FROM pg_proc
        WHERE proname LIKE 'response%' AND prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql')`,
     );
-    expect(functions.rows.length).toBeGreaterThanOrEqual(5);
+    expect(functions.rows.length).toBeGreaterThanOrEqual(4);
     for (const row of functions.rows) {
       expect({ [row.proname]: row.proconfig }).toEqual({ [row.proname]: ['plan_cache_mode=auto'] });
     }
+    // The tallies' deltas are planned inside the trigger's statement, not
+    // called once a row: a SQL function with no SET clause, which the planner inlines.
+    const plan = await sql.query<{ 'QUERY PLAN': string }>(
+      `EXPLAIN SELECT delta.* FROM responses AS r,
+         LATERAL response_tally_deltas(r.response_type, r.landed_at, r.submitted_at, r.payload, 1) AS delta`,
+    );
+    const steps = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+    expect(steps).toContain('jsonb_array_elements');
+    expect(steps).not.toContain('Function Scan on response_tally_deltas');
   });
 
   // The sizes of the shared inserts `statements` saw, in order.

@@ -159,6 +159,86 @@ describe('migrations', () => {
       expect(await tallies()).toEqual(['answer plan = choice:team: 1 (0)', 'answers plan: 1 (0)']);
     });
   });
+  describe('tally deltas planned inline (20261129130000)', () => {
+    const target = '20261129130000_tally_deltas_planned_inline';
+    const db = databaseBefore('responses', target);
+    const field = (id: string, type: string) => ({ id, ref: id, type });
+    // Every kind of answer the tallies count, and the edges of their bounds.
+    const corpus: Array<[string, object]> = [
+      [
+        'completed',
+        {
+          metadata: { platform: 'mobile' },
+          answers: [
+            { field: field('plan', 'dropdown'), type: 'choice', choice: { id: 'team', label: 'Team' } },
+            {
+              field: field('extras', 'multiple_choice'),
+              type: 'choices',
+              choices: { ids: ['a', 'b'], other: 'c' },
+            },
+            { field: field('pick', 'picture_choice'), type: 'choice', choice: { other: 'mine' } },
+            { field: field('ok', 'yes_no'), type: 'boolean', boolean: false },
+            { field: field('stars', 'rating'), type: 'number', number: 4 },
+            { field: field('nps', 'nps'), type: 'number', number: 9 },
+            { field: field('seats', 'number'), type: 'number', number: 2.5 },
+            { field: field('name', 'short_text'), type: 'text', text: 'Ada' },
+            { field: { ref: 'no-id', type: 'rating' }, type: 'number', number: 1 },
+            { field: field('x'.repeat(700), 'dropdown'), type: 'choice', choice: { id: 'long' } },
+          ],
+        },
+      ],
+      [
+        'completed',
+        {
+          answers: Array.from({ length: 1100 }, (_, i) => ({
+            field: field(`q${i}`, 'number'),
+            type: 'number',
+            number: i,
+          })),
+        },
+      ],
+      [
+        'partial',
+        {
+          metadata: { platform: 'desktop' },
+          answers: [{ field: field('plan', 'dropdown'), type: 'choice', choice: { id: 'free' } }],
+        },
+      ],
+      ['partial', { answers: {} }],
+      ['completed', {}],
+    ];
+    // The same writes for one form: the corpus, then a partial completed.
+    const write = async (formId: string) => {
+      for (const [index, [type, payload]] of corpus.entries())
+        await db().query(
+          `INSERT INTO responses (id, form_id, account_id, landed_at, submitted_at, payload, search_text, response_type)
+           VALUES ($1, $2, 'account', '2026-11-29 10:00:00', '2026-11-29 10:00:07.25', $3, '', $4)`,
+          [`${formId}-${index}`, formId, JSON.stringify(payload), type],
+        );
+      await db().query(`UPDATE responses SET response_type = 'completed' WHERE id = $1`, [`${formId}-2`]);
+    };
+    const tallies = async (formId: string) =>
+      (
+        await db().query<{ tally: string; key: string; sums: string }>(
+          `SELECT tally, key, sum(count) || ' ' || sum(milliseconds) || ' ' || sum(total) AS sums
+             FROM response_tallies WHERE form_id = $1 GROUP BY 1, 2
+           HAVING sum(count) <> 0 OR sum(milliseconds) <> 0 OR sum(total) <> 0 ORDER BY 1, 2`,
+          [formId],
+        )
+      ).rows;
+
+    it('counts what the function it replaced counted, and takes away what that one added', async () => {
+      await write('before');
+      await db().query(migrationSql('responses', target));
+      await write('after');
+      const counted = await tallies('before');
+      expect(counted.length).toBeGreaterThan(1000);
+      expect(await tallies('after')).toEqual(counted);
+      await db().query(`DELETE FROM responses`);
+      expect(await tallies('before')).toEqual([]);
+      expect(await tallies('after')).toEqual([]);
+    });
+  });
 });
 
 // A scratch database holding `schema` as it stood just before the migration
