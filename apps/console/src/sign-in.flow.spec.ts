@@ -45,7 +45,7 @@ describe("the console's sign-in", () => {
       client_id: 'formline-console',
       redirect_uri: `${origin}/console`,
       scope:
-        'accounts:read forms:read workspaces:read webhooks:read webhooks:write responses:read responses:write',
+        'accounts:read forms:read forms:write themes:read workspaces:read webhooks:read webhooks:write responses:read responses:write',
       state: expect.stringMatching(/^[\w-]{22}$/),
       code_challenge: expect.stringMatching(/^[\w-]{43}$/),
       code_challenge_method: 'S256',
