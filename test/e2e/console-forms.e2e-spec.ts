@@ -56,11 +56,10 @@ describe("the console's Forms screen changing forms, in a browser", () => {
 
   const card = (page: Page, title: string) =>
     page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: title, exact: true }) });
-  // Focus moves in an effect, after the render that shows its target: waited for, briefly.
+  // Focus moves in an effect, after the render that shows its target: waited for, briefly (a
+  // locator, since the page's policy refuses the evaluated string waitForFunction polls with).
   const focusReaches = (page: Page, id: string) =>
-    page.waitForFunction(`document.activeElement?.id === ${JSON.stringify(id)}`, undefined, {
-      timeout: 5000,
-    });
+    page.locator(`[id="${id}"]:focus`).waitFor({ timeout: 5000 });
   const formIdOf = async (page: Page, title: string) =>
     (await card(page, title).getByRole('heading').getAttribute('id'))!.replace(/^form-(.*)-title$/, '$1');
   const noSidewaysScroll = async (page: Page, width: number) =>
