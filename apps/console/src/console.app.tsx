@@ -129,6 +129,12 @@ export function ConsoleApp({ services }: { services: ConsoleServices }) {
       {route.screen === 'insights' && (
         <InsightsScreen key={route.formId} api={api} formId={route.formId} onSignInEnded={signInEnded} />
       )}
+      {route.screen === 'builder' && (
+        // The form builder's place: the Forms screen links each form's "Edit" here.
+        <main id="main" tabIndex={-1}>
+          <h1>Edit the form</h1>
+        </main>
+      )}
       {route.screen === 'deliveries' && (
         <DeliveryLogScreen
           key={`${route.formId}/${route.tag}`}

@@ -1,6 +1,11 @@
 import type { WorkspaceResource } from '@formline/contracts';
-import { useEffect, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApiClient, ApiError } from './api.client';
+import { ConfirmDeletionView } from './confirm-deletion.view';
+import { CreateFormView } from './create-form.view';
+import { FormApiClient } from './form-api.client';
+import { formDeletionInWords, formDeletionQuestion } from './form-deletion.format';
 import { FormListView, type ListedForm } from './form-list.view';
 import { ProblemView } from './problem.view';
 import { WorkspaceListView } from './workspace-list.view';
@@ -22,20 +27,41 @@ const pageSize = 50;
 const searchDelayMs = 250;
 
 type Loaded<T> = { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'loaded'; value: T };
+type Creating = { busy: boolean; problem?: unknown };
+type Deleting = { form: ListedForm; responses: number | undefined; busy: boolean };
 
 // The Forms screen: the account's workspaces, and the forms of the one chosen
-// (or of all), found by their title, a page at a time.
+// (or of all), found by their title, a page at a time; creating a form,
+// duplicating one, and deleting one once confirmed. Every change is answered
+// in the status line, or by the API's words when it fails, and focus goes to
+// what changed: the form made, or the list a form left.
 export function FormsScreen({ api, onSignInEnded }: Props) {
+  const formsApi = useMemo(() => new FormApiClient(api), [api]);
   const [workspaces, setWorkspaces] = useState<Loaded<WorkspaceResource[]>>({ state: 'loading' });
   const [workspaceId, setWorkspaceId] = useState<string>();
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   const [forms, setForms] = useState<Loaded<Page<ListedForm>>>({ state: 'loading' });
+  // Bumped after every change, to read the workspaces (their counts) and the forms again.
+  const [version, setVersion] = useState(0);
+  const [creating, setCreating] = useState<Creating>();
+  const [deleting, setDeleting] = useState<Deleting>();
+  const [busyId, setBusyId] = useState<string>();
+  const [focusId, setFocusId] = useState<string>();
+  const [notice, setNotice] = useState('');
+  const [actionProblem, setActionProblem] = useState<unknown>();
+  const newFormButton = useRef<HTMLButtonElement>(null);
+  const formsTitle = useRef<HTMLHeadingElement>(null);
 
   const failed = (error: unknown) => {
     if (error instanceof ApiError && error.endsSignIn) onSignInEnded(error);
     return { state: 'failed', error } as const;
+  };
+  const changed = (message: string) => {
+    setNotice(message);
+    setActionProblem(undefined);
+    setVersion((current) => current + 1);
   };
 
   useEffect(() => {
@@ -45,7 +71,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
       .then((answer) => setWorkspaces({ state: 'loaded', value: answer.items }))
       .catch((error: unknown) => abort.signal.aborted || setWorkspaces(failed(error)));
     return () => abort.abort();
-  }, [api]);
+  }, [api, version]);
 
   useEffect(() => {
     const timer = setTimeout(() => setSearch(typed.trim()), searchDelayMs);
@@ -64,7 +90,68 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
       .then((answer) => setForms({ state: 'loaded', value: answer }))
       .catch((error: unknown) => abort.signal.aborted || setForms(failed(error)));
     return () => abort.abort();
-  }, [api, workspaceId, search, page]);
+  }, [api, workspaceId, search, page, version]);
+
+  const create = (title: string, workspace: WorkspaceResource | undefined) => {
+    setCreating({ busy: true });
+    formsApi
+      .create(title, workspace?.self.href)
+      .then((form) => {
+        setCreating(undefined);
+        // The new form first (the list is newest first), where it went.
+        setTyped('');
+        setSearch('');
+        setPage(1);
+        if (workspaceId !== undefined) setWorkspaceId(workspace?.id);
+        setFocusId(form.id);
+        changed(`The form “${form.title}” is created${workspace ? ` in ${workspace.name}` : ''}.`);
+      })
+      .catch((error: unknown) => setCreating({ busy: false, problem: failed(error).error }));
+  };
+
+  const duplicate = (form: ListedForm) => {
+    setBusyId(form.id);
+    setNotice('');
+    formsApi
+      .duplicate(form.id)
+      .then(({ copy, messagesProblem }) => {
+        setPage(1);
+        setFocusId(copy.id);
+        const made = `The form “${copy.title}” is created, a copy of “${form.title}”`;
+        changed(messagesProblem === undefined ? `${made}.` : `${made}, without its page texts:`);
+        if (messagesProblem !== undefined) setActionProblem(failed(messagesProblem).error);
+      })
+      .catch((error: unknown) => setActionProblem(failed(error).error))
+      .finally(() => setBusyId(undefined));
+  };
+
+  // The question waits for the count of responses, so it is said whole when focus reaches it.
+  const askToDelete = (form: ListedForm) => {
+    setBusyId(form.id);
+    setNotice('');
+    const asked = (responses: number | undefined) => {
+      setBusyId(undefined);
+      setDeleting({ form, responses, busy: false });
+    };
+    // Without the count (refused, unreachable) the question still says what goes.
+    formsApi.responseCount(form.id).then(asked, () => asked(undefined));
+  };
+
+  const remove = (form: ListedForm) => {
+    setDeleting((current) => current && { ...current, busy: true });
+    formsApi
+      .delete(form.id)
+      .then(() => {
+        setDeleting(undefined);
+        changed(`The form “${form.title}” is deleted.`);
+        formsTitle.current?.focus();
+      })
+      .catch((error: unknown) => {
+        setDeleting(undefined);
+        setActionProblem(failed(error).error);
+        setFocusId(form.id);
+      });
+  };
 
   const chooseWorkspace = (id: string | undefined) => {
     setWorkspaceId(id);
@@ -78,6 +165,33 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
   return (
     <main id="main" class="forms-screen" tabIndex={-1}>
       <h1>Forms</h1>
+      {!creating && (
+        <button
+          type="button"
+          class="primary"
+          ref={newFormButton}
+          onClick={() => {
+            setNotice('');
+            setCreating({ busy: false });
+          }}
+        >
+          New form
+        </button>
+      )}
+      {creating && (
+        <CreateFormView
+          workspaces={workspaces.state === 'loaded' ? workspaces.value : []}
+          workspaceId={workspaceId}
+          creating={creating.busy}
+          problem={creating.problem}
+          onCreate={create}
+          onCancel={() => {
+            setCreating(undefined);
+            // The button comes back with the next render.
+            setTimeout(() => newFormButton.current?.focus());
+          }}
+        />
+      )}
       <div class="columns">
         {workspaces.state === 'loaded' && (
           <WorkspaceListView
@@ -88,7 +202,9 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
         )}
         {workspaces.state === 'failed' && <ProblemView error={workspaces.error} />}
         <section class="found" aria-labelledby="forms-title">
-          <h2 id="forms-title">{chosen ? `Forms in ${chosen.name}` : 'All forms'}</h2>
+          <h2 id="forms-title" tabIndex={-1} ref={formsTitle}>
+            {chosen ? `Forms in ${chosen.name}` : 'All forms'}
+          </h2>
           <form
             role="search"
             class="search"
@@ -111,7 +227,37 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
             />
             <button type="submit">Search</button>
           </form>
-          <FormsFound forms={forms} search={search} page={page} onPage={setPage} />
+          <p class="notice-line" role="status">
+            {notice}
+          </p>
+          {actionProblem !== undefined && <ProblemView error={actionProblem} />}
+          {deleting && (
+            <ConfirmDeletionView
+              question={formDeletionQuestion(deleting.form.title)}
+              confirmLabel="Yes, delete the form and all it holds"
+              cancelLabel="Keep it"
+              deleting={deleting.busy}
+              onConfirm={() => remove(deleting.form)}
+              onCancel={() => {
+                setDeleting(undefined);
+                setFocusId(deleting.form.id);
+              }}
+            >
+              {formDeletionInWords(deleting.responses)}
+            </ConfirmDeletionView>
+          )}
+          <FormsFound forms={forms} search={search} page={page} onPage={setPage}>
+            {(found) => (
+              <FormListView
+                forms={found}
+                busyId={busyId}
+                focusId={focusId}
+                onFocused={() => setFocusId(undefined)}
+                onDuplicate={duplicate}
+                onDelete={askToDelete}
+              />
+            )}
+          </FormsFound>
         </section>
       </div>
     </main>
@@ -123,11 +269,14 @@ function FormsFound({
   search,
   page,
   onPage,
+  children,
 }: {
   forms: Loaded<Page<ListedForm>>;
   search: string;
   page: number;
   onPage: (page: number) => void;
+  /** The list of the forms found. */
+  children: (found: ListedForm[]) => ComponentChildren;
 }) {
   if (forms.state === 'failed') return <ProblemView error={forms.error} />;
   const found = forms.state === 'loaded' ? forms.value : undefined;
@@ -143,7 +292,7 @@ function FormsFound({
       <p class="summary" role="status">
         {summary}
       </p>
-      {found && <FormListView forms={found.items} />}
+      {found && children(found.items)}
       {found && found.page_count > 1 && (
         <nav class="pages" aria-label="Pages of forms">
           <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
