@@ -7,6 +7,8 @@ describe("the console's routes in the address's fragment", () => {
     expect(routeFromHash('#/forms/abc/webhooks')).toEqual({ screen: 'webhooks', formId: 'abc' });
     expect(routeFromHash('#/forms/abc/insights')).toEqual({ screen: 'insights', formId: 'abc' });
     expect(routeFromHash('#/forms/abc/insights/more')).toEqual({ screen: 'forms' });
+    expect(routeFromHash('#/forms/abc/edit')).toEqual({ screen: 'builder', formId: 'abc' });
+    expect(routeFromHash('#/forms/abc/edit/more')).toEqual({ screen: 'forms' });
     expect(routeFromHash('#/forms/abc/webhooks/my-hook/deliveries')).toEqual({
       screen: 'deliveries',
       formId: 'abc',
@@ -26,6 +28,7 @@ describe("the console's routes in the address's fragment", () => {
       { screen: 'forms' },
       { screen: 'webhooks', formId: 'f 1' },
       { screen: 'insights', formId: 'f/2' },
+      { screen: 'builder', formId: 'f?3' },
       { screen: 'deliveries', formId: 'f', tag: 'a.b', page: {} },
       { screen: 'deliveries', formId: 'f', tag: 'a', page: { before: 'x/y' } },
       { screen: 'deliveries', formId: 'f', tag: 'a', page: { after: 'z' } },

@@ -10,6 +10,7 @@ export type ConsoleRoute =
   | { screen: 'webhooks'; formId: string }
   | { screen: 'results'; formId: string; view: ResultsView }
   | { screen: 'insights'; formId: string }
+  | { screen: 'builder'; formId: string }
   | { screen: 'deliveries'; formId: string; tag: string; page: DeliveryPage };
 
 /** A page of a delivery log: the newest, or those older or newer than a delivery id. */
@@ -34,6 +35,9 @@ export function routeFromHash(hash: string): ConsoleRoute {
   if (forms === 'forms' && formId && webhooks === 'insights' && tag === undefined) {
     return { screen: 'insights', formId };
   }
+  if (forms === 'forms' && formId && webhooks === 'edit' && tag === undefined) {
+    return { screen: 'builder', formId };
+  }
   if (forms !== 'forms' || !formId || webhooks !== 'webhooks' || rest.length > 0) return { screen: 'forms' };
   if (tag === undefined) return { screen: 'webhooks', formId };
   if (deliveries !== 'deliveries') return { screen: 'webhooks', formId };
@@ -55,6 +59,7 @@ export function hashOf(route: ConsoleRoute): string {
     return `#/forms/${encodeURIComponent(route.formId)}/results${query ? `?${query}` : ''}`;
   }
   if (route.screen === 'insights') return `#/forms/${encodeURIComponent(route.formId)}/insights`;
+  if (route.screen === 'builder') return `#/forms/${encodeURIComponent(route.formId)}/edit`;
   const webhooks = `#/forms/${encodeURIComponent(route.formId)}/webhooks`;
   if (route.screen === 'webhooks') return webhooks;
   const log = `${webhooks}/${encodeURIComponent(route.tag)}/deliveries`;
