@@ -12,6 +12,7 @@ import {
 import { BuilderHiddenView } from './builder-hidden.view';
 import { readJson } from './builder-json.mapper';
 import { BuilderJsonView } from './builder-json.view';
+import { previewOf } from './builder-preview.mapper';
 import { BuilderPreviewView } from './builder-preview.view';
 import { BuilderQuestionsView } from './builder-questions.view';
 import { nextSaveState } from './builder-save.flow';
@@ -52,6 +53,8 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
   const [refusal, setRefusal] = useState<{ byKey: Record<string, PathProblem[]>; all: PathProblem[] }>();
   const [blocked, setBlocked] = useState<string>();
   const [loadingNewer, setLoadingNewer] = useState(false);
+  // Loading the newer version failed: said, and the edits here kept.
+  const [loadProblem, setLoadProblem] = useState<unknown>();
   const [themes, setThemes] = useState<Loaded<ListedTheme[]>>({ state: 'loading' });
   const [focusId, setFocusId] = useState<string>();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -164,6 +167,7 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
   };
   const loadNewer = () => {
     setLoadingNewer(true);
+    setLoadProblem(undefined);
     client
       .load()
       .then((answer) => {
@@ -171,11 +175,14 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
         show(versionOf(answer));
         dispatch({ type: 'loaded' });
       })
-      .catch((error: unknown) => setSaved(failed(error)))
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.endsSignIn) onSignInEnded(error);
+        setLoadProblem(error);
+      })
       .finally(() => setLoadingNewer(false));
   };
 
-  const display = (saved.value.form._links as { display?: string } | undefined)?.display;
+  const preview = previewOf(saved.value.form, location.origin);
   return (
     <main id="main" class="builder-screen" tabIndex={-1}>
       <p>
@@ -192,6 +199,7 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
         loadingNewer={loadingNewer}
         blocked={blocked}
       />
+      {loadProblem !== undefined && <ProblemView error={loadProblem} />}
       <div class="builder-columns">
         <div class="builder-edit">
           <p class="modes" role="group" aria-label="How to edit">
@@ -250,7 +258,7 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
             </>
           )}
         </div>
-        {display && <BuilderPreviewView address={display} version={saved.value.etag} />}
+        {preview && <BuilderPreviewView address={preview} version={saved.value.etag} />}
       </div>
     </main>
   );
