@@ -88,7 +88,7 @@ describe('file roles', () => {
       'app', // the console's state: signed out, signed in
       'screen', // one screen: sign-in, forms, webhooks, a delivery log
       'view', // a piece of a screen
-      'flow', // signing in and out (OAuth with PKCE)
+      'flow', // a sequence of steps: signing in and out (OAuth with PKCE), saving a form
       'client', // the API, over HTTP
       'store', // what is kept in the tab's storage
       'crypto', // PKCE's random values and hashes

@@ -171,6 +171,8 @@ describe("the console's public OAuth client", () => {
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
       expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      // Only the builder's preview frames a page, and only one of its own origin.
+      expect(page.headers.get('content-security-policy')).toContain("frame-src 'self';");
       expect(page.headers.get('referrer-policy')).toBe('no-referrer');
       const html = await page.text();
       const script = /src="(\/console\/assets\/console\.[0-9a-f]{16}\.js)"/.exec(html)![1];

@@ -156,4 +156,43 @@ describe("the console's API client", () => {
     const error = (await api.get('/forms').catch((caught: unknown) => caught)) as ApiError;
     expect(error.description.length).toBeLessThanOrEqual(501);
   });
+
+  it('reads a version (ETag) and writes only over it (If-Match), and keeps each refused field whole', async () => {
+    const sent: Array<{ input: string; init: RequestInit }> = [];
+    const answers = [
+      new Response('{"id":"f"}', { status: 200, headers: { etag: '"3"' } }),
+      new Response('{"id":"f"}', { status: 200, headers: { etag: '"4"' } }),
+      json(400, {
+        code: 'VALIDATION_ERROR',
+        description: 'Invalid form.',
+        details: [
+          { field: 'fields[0].title', description: 'title is required' },
+          { description: 'no field' },
+        ],
+      }),
+    ];
+    const api = new ApiClient(
+      (input, init) => {
+        sent.push({ input, init });
+        return Promise.resolve(answers.shift()!);
+      },
+      () => 'tfo_token',
+    );
+    expect(await api.getVersioned('/forms/f')).toEqual({ body: { id: 'f' }, etag: '"3"' });
+    expect(await api.putVersioned('/forms/f', { title: 'T' }, '"3"')).toEqual({
+      body: { id: 'f' },
+      etag: '"4"',
+    });
+    expect(sent[1].init).toMatchObject({
+      method: 'PUT',
+      body: '{"title":"T"}',
+      headers: { 'if-match': '"3"', 'content-type': 'application/json', authorization: 'Bearer tfo_token' },
+    });
+    const refused = await api.putVersioned('/forms/f', {}, '"4"').catch((error: unknown) => error);
+    expect(refused).toMatchObject({
+      status: 400,
+      details: ['fields[0].title: title is required', 'no field'],
+      fieldProblems: [{ field: 'fields[0].title', description: 'title is required' }],
+    });
+  });
 });

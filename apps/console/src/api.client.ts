@@ -2,12 +2,20 @@
 // (the page's policy allows no other), with the signed-in token. Every answer
 // that is not a success becomes an ApiError in words a person can act on,
 // from the API's error body `{code, description, details}`.
+/** One part of a request the API refused: its path (`fields[2].title`) and why. */
+export interface FieldProblem {
+  field: string;
+  description: string;
+}
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     readonly description: string,
     readonly details: string[] = [],
+    /** The details that name a field, each whole, for a screen to show where it is. */
+    readonly fieldProblems: FieldProblem[] = [],
   ) {
     super(description);
   }
@@ -16,6 +24,12 @@ export class ApiError extends Error {
   get endsSignIn(): boolean {
     return ['AUTHENTICATION_FAILED', 'INVALID_TOKEN', 'TOKEN_REVOKED', 'TOKEN_EXPIRED'].includes(this.code);
   }
+}
+
+/** An answer and its version, as the ETag header gave it. */
+export interface Versioned<T> {
+  body: T;
+  etag?: string;
 }
 
 export type Query = Record<string, string | number | undefined>;
@@ -71,6 +85,33 @@ export class ApiClient {
     });
   }
 
+  /**
+   * A resource with its version (the answer's ETag), for a later write that
+   * must not overwrite a newer one.
+   */
+  async getVersioned<T>(path: string, signal?: AbortSignal): Promise<Versioned<T>> {
+    const token = this.token();
+    return this.callVersioned<T>(path, {
+      headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal,
+    });
+  }
+
+  /** A PUT that writes only over the version read (`If-Match`); the API answers 412 otherwise. */
+  async putVersioned<T>(path: string, body: unknown, etag: string): Promise<Versioned<T>> {
+    const token = this.token();
+    return this.callVersioned<T>(path, {
+      method: 'PUT',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        'if-match': etag,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+  }
+
   /** A form-encoded POST, as the OAuth token and revocation endpoints take it. */
   async postForm<T>(path: string, params: Record<string, string>): Promise<T> {
     return this.call<T>(path, {
@@ -91,6 +132,13 @@ export class ApiClient {
         'The server could not be reached. Check the connection, then try again.',
       );
     }
+  }
+
+  private async callVersioned<T>(address: string, init: RequestInit): Promise<Versioned<T>> {
+    const response = await this.reach(address, init);
+    const body: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) throw errorFrom(response.status, body);
+    return { body: body as T, etag: response.headers.get('etag') ?? undefined };
   }
 
   private async call<T>(address: string, init: RequestInit): Promise<T> {
@@ -115,6 +163,9 @@ function attachmentName(disposition: string | null): string | undefined {
   return name && name.trim() !== '' ? name : undefined;
 }
 
+// A form refused whole may have many faults; a screen shows this many at most.
+const maxFieldProblems = 50;
+
 function errorFrom(status: number, body: unknown): ApiError {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const code = typeof fields.code === 'string' ? bounded(fields.code, 64) : `HTTP_${status}`;
@@ -134,7 +185,15 @@ function errorFrom(status: number, body: unknown): ApiError {
         })
         .filter((line): line is string => line !== undefined)
     : [];
-  return new ApiError(status, code, description, details);
+  const fieldProblems = Array.isArray(fields.details)
+    ? fields.details.slice(0, maxFieldProblems).flatMap((detail: unknown) => {
+        const { field, description: what } = (detail ?? {}) as Record<string, unknown>;
+        return typeof field === 'string' && field && typeof what === 'string'
+          ? [{ field: bounded(field, 200), description: bounded(what) }]
+          : [];
+      })
+    : [];
+  return new ApiError(status, code, description, details, fieldProblems);
 }
 
 /** What to tell the person about a failure, in one sentence (the details apart). */

@@ -2,6 +2,7 @@ import type { AccountProfile } from '@formline/contracts';
 import { useEffect, useState } from 'preact/hooks';
 import { type ApiClient, ApiError, errorInWords } from './api.client';
 import { consolePath } from './console-client.settings';
+import { BuilderScreen } from './builder.screen';
 import { ConsoleHeaderView } from './console-header.view';
 import { type ConsoleRoute, hashOf, routeFromHash } from './console.route';
 import { DeliveryLogScreen } from './delivery-log.screen';
@@ -24,8 +25,8 @@ type Phase = { kind: 'starting' } | { kind: 'signed-out'; message?: string } | {
 
 // The console's state: starting (a sign-in may be coming back), signed out,
 // or signed in, when the screen the address's fragment names (the Forms
-// screen, a form's results, its insights, its webhooks, a webhook's delivery
-// log) shows under the header.
+// screen, a form's builder, results, insights, webhooks, a webhook's
+// delivery log) shows under the header.
 export function ConsoleApp({ services }: { services: ConsoleServices }) {
   const { api, signIn } = services;
   const [phase, setPhase] = useState<Phase>({ kind: 'starting' });
@@ -130,10 +131,7 @@ export function ConsoleApp({ services }: { services: ConsoleServices }) {
         <InsightsScreen key={route.formId} api={api} formId={route.formId} onSignInEnded={signInEnded} />
       )}
       {route.screen === 'builder' && (
-        // The form builder's place: the Forms screen links each form's "Edit" here.
-        <main id="main" tabIndex={-1}>
-          <h1>Edit the form</h1>
-        </main>
+        <BuilderScreen key={route.formId} api={api} formId={route.formId} onSignInEnded={signInEnded} />
       )}
       {route.screen === 'deliveries' && (
         <DeliveryLogScreen

@@ -19,6 +19,9 @@ const pagePolicy = [
   "style-src 'self'",
   "img-src 'self'",
   "connect-src 'self'",
+  // The builder's preview frames the form's own page (/to/{id}), which
+  // allows framing by this origin only; nothing from elsewhere.
+  "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",
