@@ -36,7 +36,7 @@ const progressEveryMs = 250;
 /**
  * Reads the export `open` opens (again, with `after`, when it broke), hands
  * its whole rows to `sink`, and tells progress as it goes. A files archive
- * has no `rows` and is not resumed: a break fails it.
+ * has no `rows` and is not resumed: a break fails it, in words.
  */
 export async function runExport(options: {
   open: (after: string | undefined) => Promise<Opened>;
@@ -75,7 +75,8 @@ export async function runExport(options: {
         return { ...progress, fileName: opened.fileName };
       } catch (error) {
         if (signal.aborted) throw error;
-        if (!rows || !isBreak(error)) throw error;
+        if (!isBreak(error)) throw error;
+        if (!rows) throw archiveBrokenError(progress.bytes);
         breaks = (rows.rows > rowsBefore ? 0 : breaks) + 1;
         if (breaks >= maxBreaksInARow) throw brokenError(breaks);
         reader?.cancel().catch(() => undefined);
@@ -103,6 +104,15 @@ function brokenError(breaks: number): ApiError {
     0,
     'EXPORT_BROKEN',
     `The connection broke ${breaks} times in a row without a new response coming. Nothing is saved; try again later.`,
+  );
+}
+
+function archiveBrokenError(bytes: number): ApiError {
+  const megabytes = (bytes / 1024 / 1024).toFixed(1);
+  return new ApiError(
+    0,
+    'DOWNLOAD_BROKEN',
+    `The connection broke after ${megabytes} MB of the files archive. Nothing is saved; download the files again.`,
   );
 }
 
