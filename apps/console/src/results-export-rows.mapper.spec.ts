@@ -46,6 +46,17 @@ describe('the rows of a streamed export', () => {
     expect(rows.resumeAfter).toBe('ccc3');
   });
 
+  it('hands on a chunk of many rows as one part, not one a row', () => {
+    const rows = new ExportRows('jsonl');
+    expect(rows.push(bytes(jsonRows.join('')))).toHaveLength(1);
+    // The waiting bytes of a row, then the rest of the chunk up to its last row end.
+    expect(rows.push(bytes('{"token":"d'))).toEqual([]);
+    const parts = rows.push(bytes('dd4"}\n{"token":"eee5"}\n{"tok'));
+    expect(parts).toHaveLength(2);
+    expect(text(parts)).toBe('{"token":"ddd4"}\n{"token":"eee5"}\n');
+    expect(rows.resumeAfter).toBe('eee5');
+  });
+
   it('hands on only whole rows: a cut row waits for its end', () => {
     const rows = new ExportRows('csv');
     // Cut inside the quoted line break of the second row.

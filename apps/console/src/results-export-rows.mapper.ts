@@ -35,25 +35,35 @@ export class ExportRows {
     this.expectHeader = format === 'csv';
   }
 
-  /** The parts of `chunk` (and of earlier chunks) that end whole rows, to be saved in order. */
+  /**
+   * The parts of `chunk` (and of earlier chunks) that end whole rows, to be
+   * saved in order: the bytes that waited for their row's end, then one view
+   * of the chunk up to its last row end (cut only around a row dropped), not
+   * one part a row, so that a million rows are not a million writes.
+   */
   push(chunk: Uint8Array): Uint8Array[] {
     const out: Uint8Array[] = [];
     let start = 0;
+    let saveFrom = 0;
+    let last: { head: Uint8Array[]; start: number; end: number } | undefined;
     for (let end = this.nextRowEnd(chunk, 0); end !== -1; end = this.nextRowEnd(chunk, start)) {
-      const row = [...this.pending, chunk.subarray(start, end + 1)];
-      this.pending = [];
-      start = end + 1;
-      if (this.expectHeader) {
-        this.expectHeader = false;
-        if (this.headerSaved) continue;
-        this.headerSaved = true;
-      } else {
-        if (isBlank(row)) continue;
-        this.rows += 1;
-        this.lastRow = row;
+      const head = start === 0 ? this.pending : [];
+      const row = this.kind([...head, chunk.subarray(start, end + 1)]);
+      if (start === 0) {
+        if (row !== 'dropped') out.push(...head);
+        this.pending = [];
       }
-      out.push(...row);
+      if (row === 'dropped') {
+        if (start > saveFrom) out.push(chunk.subarray(saveFrom, start));
+        saveFrom = end + 1;
+      } else if (row === 'response') {
+        this.rows += 1;
+        last = { head, start, end };
+      }
+      start = end + 1;
     }
+    if (start > saveFrom) out.push(chunk.subarray(saveFrom, start));
+    if (last) this.lastRow = [...last.head, chunk.subarray(last.start, last.end + 1)];
     if (start < chunk.length) this.pending.push(chunk.subarray(start));
     return out;
   }
@@ -62,16 +72,24 @@ export class ExportRows {
   end(): Uint8Array[] {
     const row = this.pending;
     this.pending = [];
-    if (row.length === 0 || isBlank(row)) return [];
+    if (row.length === 0) return [];
+    const kind = this.kind(row);
+    if (kind === 'response') {
+      this.rows += 1;
+      this.lastRow = row;
+    }
+    return kind === 'dropped' ? [] : row;
+  }
+
+  // A row just ended: the header (saved once), a blank line (dropped), or a response.
+  private kind(row: Uint8Array[]): 'header' | 'dropped' | 'response' {
     if (this.expectHeader) {
       this.expectHeader = false;
-      if (this.headerSaved) return [];
+      if (this.headerSaved) return 'dropped';
       this.headerSaved = true;
-      return row;
+      return 'header';
     }
-    this.rows += 1;
-    this.lastRow = row;
-    return row;
+    return isBlank(row) ? 'dropped' : 'response';
   }
 
   /** The stream broke: the cut row goes, and the next stream starts after the last whole row. */
@@ -92,6 +110,9 @@ export class ExportRows {
   private nextRowEnd(chunk: Uint8Array, from: number): number {
     if (this.format === 'jsonl') return chunk.indexOf(lf, from);
     let at = from;
+    // The next LF, searched again only once passed (it was inside quotes):
+    // a row of many quoted cells is not read once per cell.
+    let lineEnd = -2;
     for (;;) {
       if (this.inQuotes) {
         const closing = chunk.indexOf(quote, at);
@@ -101,7 +122,7 @@ export class ExportRows {
         continue;
       }
       const opening = chunk.indexOf(quote, at);
-      const lineEnd = chunk.indexOf(lf, at);
+      if (lineEnd !== -1 && lineEnd < at) lineEnd = chunk.indexOf(lf, at);
       if (lineEnd !== -1 && (opening === -1 || lineEnd < opening)) return lineEnd;
       if (opening === -1) return -1;
       this.inQuotes = true;
@@ -110,8 +131,10 @@ export class ExportRows {
   }
 }
 
+// Only a line end: a row of anything else is at least 3 bytes long.
 function isBlank(parts: Uint8Array[]): boolean {
-  return parts.every((part) => part.every((byte) => byte === lf || byte === 0x0d || byte === 0x20));
+  if (parts.reduce((sum, part) => sum + part.length, 0) > 2) return false;
+  return parts.every((part) => part.every((byte) => byte === lf || byte === 0x0d));
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
