@@ -48,12 +48,14 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
 
   // Leaving the screen ends an export under way.
   useEffect(() => () => abort.current?.abort(), []);
-  // The button pressed is disabled while it runs: the focus goes to Cancel, and back after.
+  // The button pressed is disabled while it runs: the focus goes to Cancel,
+  // and back to that button after, unless the person has gone elsewhere meanwhile.
   const wasRunning = useRef<Running>();
   useEffect(() => {
+    const lost = !document.activeElement || document.activeElement === document.body;
     if (running) cancelButton.current?.focus();
-    else if (wasRunning.current === 'responses') exportButton.current?.focus();
-    else if (wasRunning.current === 'files') filesButton.current?.focus();
+    else if (lost && wasRunning.current === 'responses') exportButton.current?.focus();
+    else if (lost && wasRunning.current === 'files') filesButton.current?.focus();
     wasRunning.current = running;
   }, [running]);
 
