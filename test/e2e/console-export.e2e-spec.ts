@@ -19,17 +19,18 @@ import {
 } from './console-export.fixture';
 
 // The Results screen's export, driven in headless Chromium as the owner
-// would: 22 of 32 responses (one with a note of two quoted lines, one with a
-// file) are filtered by search text; the export holds exactly those, as CSV
-// and as JSON lines, byte for byte what the API exports for the same
-// filters; it shows "N responses so far" and a bar to the filtered count as
-// it streams; a connection cut inside a row (the CSV one inside a quoted
-// line break) resumes after the last whole row, with `after`, and says so;
-// Cancel (by keyboard) stops it and saves nothing; "Download their files"
-// gives the tar archive of the filtered responses' files; where the browser
-// lets the page write a file, the export goes to the file chosen. The
-// stream's pace and its one break are made by the page's fetch
-// (console-export.fixture.ts). axe-core finds nothing; one column on a phone.
+// would: 22 of 33 responses (one with a note of two quoted lines, one with a
+// file; another file belongs to a response left out) are filtered by search
+// text; the export holds exactly those, as CSV and as JSON lines, byte for
+// byte what the API exports for the same filters; it shows "N responses so
+// far" and a bar to the filtered count as it streams; a connection cut inside
+// a row (the CSV one inside a quoted line break) resumes after the last whole
+// row, with `after`, and says so; Cancel (by keyboard) stops it and saves
+// nothing; "Download their files" gives the tar archive of the filtered
+// responses' files only; where the browser lets the page write a file, the
+// export goes to the file chosen. The stream's pace and its one break are
+// made by the page's fetch (console-export.fixture.ts). axe-core finds
+// nothing; one column on a phone.
 describe("the console's export of results in a browser", () => {
   const fixture = useTestRegions({
     regions: ['us'],
@@ -68,12 +69,17 @@ describe("the console's export of results in a browser", () => {
     expect(created.status).toBe(201);
     formId = created.body.id;
     cvFieldId = created.body.fields[2].id;
-    const uploaded = await fetchReadingEarlyAnswer(
-      `${base()}/forms/${formId}/files/${cvFieldId}?filename=cv.pdf`,
-      { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: cv },
-    );
-    expect(uploaded.status).toBe(201);
-    const { file_url: fileUrl } = (await uploaded.json()) as { file_url: string };
+    const upload = async (name: string, body: Buffer) => {
+      const uploaded = await fetchReadingEarlyAnswer(
+        `${base()}/forms/${formId}/files/${cvFieldId}?filename=${name}`,
+        { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body },
+      );
+      expect(uploaded.status).toBe(201);
+      return ((await uploaded.json()) as { file_url: string }).file_url;
+    };
+    const fileUrl = await upload('cv.pdf', cv);
+    // A file of a response the search leaves out: not in the archive.
+    const otherUrl = await upload('other.pdf', Buffer.from('%PDF-1.4\n% not exported\n'));
     // Kept: 20 plain, one with two quoted lines; skipped: 10 that the search leaves out.
     const plain = await Promise.all(
       Array.from({ length: 20 }, (_, i) => submit([text('name', `keeper ${i}`), text('note', `n${i}`)])),
@@ -85,6 +91,10 @@ describe("the console's export of results in a browser", () => {
     await Promise.all(
       Array.from({ length: 10 }, (_, i) => submit([text('name', `other ${i}`), text('note', 'x')])),
     );
+    await submit([
+      text('name', 'other with a file'),
+      { field: { ref: 'cv' }, type: 'file_url', file_url: otherUrl },
+    ]);
     // The file answer: a response of its own among the kept.
     withFile = await submit([
       text('name', 'keeper with a file'),
