@@ -91,9 +91,43 @@ describe("an export's reading, resuming and saving", () => {
     expect(sink.aborted).toBe(true);
   });
 
-  it("passes on the API's refusal as it is, and does not resume a files archive", async () => {
+  it('asks again when a resume finds the service away for a moment (503)', async () => {
+    const sink = memorySink();
+    const answers = [
+      () => Promise.resolve({ body: streamOf(lines.join(''), 4, 20), fileName: 'f.jsonl' }),
+      () => Promise.reject(new ApiError(503, 'SERVICE_UNAVAILABLE', 'A dependency is away.')),
+      () => Promise.resolve({ body: streamOf(lines.slice(1).join(''), 4), fileName: 'f.jsonl' }),
+    ];
+    const asked: Array<string | undefined> = [];
+    const running = runExport({
+      open: (after) => {
+        asked.push(after);
+        return answers[asked.length - 1]();
+      },
+      rows: new ExportRows('jsonl'),
+      sink,
+      signal: new AbortController().signal,
+      onProgress: () => undefined,
+    });
+    await jest.runAllTimersAsync();
+    await expect(running).resolves.toMatchObject({ rows: 3, resumes: 2 });
+    expect(asked).toEqual([undefined, 't1', 't1']);
+    expect(sink.text()).toBe(lines.join(''));
+  });
+
+  it("passes on the API's refusal as it is (a 503 before anything came too), and does not resume a files archive", async () => {
     const refused = new ApiError(400, 'VALIDATION_ERROR', 'after names no response of this form.');
     const sink = memorySink();
+    const away = new ApiError(503, 'SERVICE_UNAVAILABLE', 'A dependency is away.');
+    await expect(
+      runExport({
+        open: () => Promise.reject(away),
+        rows: new ExportRows('csv'),
+        sink,
+        signal: new AbortController().signal,
+        onProgress: () => undefined,
+      }),
+    ).rejects.toBe(away);
     await expect(
       runExport({
         open: () => Promise.reject(refused),

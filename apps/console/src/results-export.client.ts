@@ -75,7 +75,7 @@ export async function runExport(options: {
         return { ...progress, fileName: opened.fileName };
       } catch (error) {
         if (signal.aborted) throw error;
-        if (!isBreak(error)) throw error;
+        if (!isBreak(error, progress.resumes > 0)) throw error;
         if (!rows) throw archiveBrokenError(progress.bytes);
         breaks = (rows.rows > rowsBefore ? 0 : breaks) + 1;
         if (breaks >= maxBreaksInARow) throw brokenError(breaks);
@@ -94,9 +94,13 @@ export async function runExport(options: {
   }
 }
 
-// A stream cut mid-way (the browser's TypeError) or a server not reached on resuming; not the API's refusal.
-function isBreak(error: unknown): boolean {
-  return error instanceof TypeError || (error instanceof ApiError && error.code === 'NETWORK');
+// A stream cut mid-way (the browser's TypeError) or a server not reached;
+// on resuming, also a server that asks to be retried (503: a dependency is
+// away, which is often why the stream broke). Not the API's refusal.
+function isBreak(error: unknown, resuming: boolean): boolean {
+  if (error instanceof TypeError) return true;
+  if (!(error instanceof ApiError)) return false;
+  return error.code === 'NETWORK' || (resuming && error.status === 503);
 }
 
 function brokenError(breaks: number): ApiError {
