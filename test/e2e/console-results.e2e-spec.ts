@@ -10,6 +10,7 @@ import {
   useTestRegions,
 } from '@formline/testing';
 import { signInToConsole } from './console.fixture';
+import { withoutSaveDialog } from './console-export.fixture';
 
 // The console's Results screen, driven in headless Chromium as the owner
 // would: responses submitted through the public API (completed ones, one
@@ -172,6 +173,7 @@ describe("the console's Results screen in a browser", () => {
 
   it('shows the answers in columns, filters them (kept in the address), exports the filtered, opens one, deletes one', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await withoutSaveDialog(context);
     const page = await context.newPage();
     await signIn(page);
     const card = page
@@ -251,11 +253,11 @@ describe("the console's Results screen in a browser", () => {
 
     // The export holds exactly these two (oldest first, the export's order).
     const january = await downloaded(page, () =>
-      page.getByRole('button', { name: 'Export these results as CSV' }).click(),
+      page.getByRole('button', { name: 'Export these results' }).click(),
     );
     expect(january.name).toBe(`${formId}-responses.csv`);
     expect(csvTokens(january.body.toString('utf8')).sort()).toEqual([tokens.alan, tokens.katherine].sort());
-    await status(page, `The export ${formId}-responses.csv is downloaded.`).waitFor();
+    await status(page, `The export of 2 responses is downloaded as ${formId}-responses.csv.`).waitFor();
 
     // Partial: the save never submitted, alone; then every state.
     await page.getByRole('button', { name: 'Clear the filters' }).click();
@@ -268,7 +270,7 @@ describe("the console's Results screen in a browser", () => {
     expect(partialCells.slice(1, 4)).toEqual(['Not submitted', 'Partial', 'Margaret Hamilton']);
     found.push(...(await audit(page, 'partial')));
     const partials = await downloaded(page, () =>
-      page.getByRole('button', { name: 'Export these results as CSV' }).click(),
+      page.getByRole('button', { name: 'Export these results' }).click(),
     );
     expect(csvTokens(partials.body.toString('utf8'))).toEqual([tokens.margaret]);
     await page.getByLabel('Responses', { exact: true }).selectOption('all');
@@ -282,7 +284,7 @@ describe("the console's Results screen in a browser", () => {
     await status(page, /^1 response on this page/).waitFor();
     expect(await shownNames(page)).toEqual(['Ada Lovelace']);
     const withCv = await downloaded(page, () =>
-      page.getByRole('button', { name: 'Export these results as CSV' }).click(),
+      page.getByRole('button', { name: 'Export these results' }).click(),
     );
     expect(csvTokens(withCv.body.toString('utf8'))).toEqual([tokens.ada]);
 

@@ -71,6 +71,29 @@ export class ApiClient {
     return { blob: await response.blob(), fileName };
   }
 
+  /**
+   * A streamed answer the API serves only with the token (an export, a files
+   * archive), opened but not read: its body is read chunk by chunk as it
+   * arrives, so nothing holds it whole. `signal` cancels the request and the
+   * reading alike.
+   */
+  async stream(
+    path: string,
+    query: Query,
+    fallbackName: string,
+    signal?: AbortSignal,
+  ): Promise<{ body: ReadableStream<Uint8Array>; fileName: string }> {
+    const token = this.token();
+    const response = await this.reach(addressOf(path, query), {
+      headers: { accept: '*/*', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      signal,
+    });
+    if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => undefined));
+    if (!response.body) throw new ApiError(response.status, 'EMPTY', 'The server answered without a body.');
+    const fileName = attachmentName(response.headers.get('content-disposition')) ?? fallbackName;
+    return { body: response.body, fileName };
+  }
+
   /** A change (PUT, POST, DELETE) with a JSON body, or none; a 204 gives back undefined. */
   async change<T>(method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const token = this.token();

@@ -1,6 +1,7 @@
 import type { ApiClient } from './api.client';
 import type { DeliveryPage } from './delivery-pages.route';
 import type { FormOfResults, ResponseItem } from './response.format';
+import type { ExportFormat } from './results-export-rows.mapper';
 import { apiFilters, type ResultsFilters } from './results-filter.route';
 
 export interface ResponsePage {
@@ -10,8 +11,8 @@ export interface ResponsePage {
 
 // The Responses API of one form, as the Results screen calls it: the form's
 // definition (its questions are the columns), a page of responses by the
-// filters and a cursor, one response, their deletion, the CSV export of what
-// the filters select, and a response's file. Each path built in one place,
+// filters and a cursor, one response, their deletion, the export of what the
+// filters select (and their files), and a response's file. Each path built in one place,
 // its ids escaped.
 export class ResponseApiClient {
   private readonly formPath: string;
@@ -51,12 +52,40 @@ export class ResponseApiClient {
     });
   }
 
-  /** Every response the filters select (not only a page), as CSV, oldest first. */
-  exportCsv(filters: ResultsFilters): Promise<{ blob: Blob; fileName: string }> {
-    return this.api.download(
+  /** How many responses the filters select (the listing's `total_items`, bounded when filtered). */
+  async count(filters: ResultsFilters, signal?: AbortSignal): Promise<number> {
+    const query = { ...apiFilters(filters), page_size: 1 };
+    return (await this.api.get<ResponsePage>(`${this.formPath}/responses`, query, signal)).total_items;
+  }
+
+  /**
+   * Every response the filters select (not only a page), oldest first, as
+   * CSV or JSON lines, streamed; `after` resumes after that response.
+   */
+  openExport(
+    filters: ResultsFilters,
+    format: ExportFormat,
+    after: string | undefined,
+    signal: AbortSignal,
+  ): Promise<{ body: ReadableStream<Uint8Array>; fileName: string }> {
+    return this.api.stream(
       `${this.formPath}/responses/export`,
-      { format: 'csv', ...apiFilters(filters) },
-      `${this.formId}-responses.csv`,
+      { format, ...apiFilters(filters), after },
+      `${this.formId}-responses.${format}`,
+      signal,
+    );
+  }
+
+  /** The files the selected responses answer with, as one tar archive, streamed. */
+  openFiles(
+    filters: ResultsFilters,
+    signal: AbortSignal,
+  ): Promise<{ body: ReadableStream<Uint8Array>; fileName: string }> {
+    return this.api.stream(
+      `${this.formPath}/responses/files`,
+      apiFilters(filters),
+      `${this.formId}-files.tar`,
+      signal,
     );
   }
 

@@ -7,6 +7,8 @@ import { type ResponsePage, ResponseApiClient } from './response-api.client';
 import { ResponseDetailView } from './response-detail.view';
 import { ResponseTableView } from './response-table.view';
 import { type FormOfResults, questionsOf, type ResponseItem, totalInWords } from './response.format';
+import { saveFile } from './results-export.client';
+import { ResultsExportView } from './results-export.view';
 import { resultsPaging, type ResultsView } from './results-filter.route';
 import { ResultsFilterView } from './results-filter.view';
 
@@ -29,7 +31,7 @@ export const resultsPageSize = 50;
 // The Results screen of one form: its responses as a table (a column a
 // question), filtered and paged as the Responses API filters and pages them,
 // one response opened whole, the selected ones deleted once confirmed, and
-// the CSV export of exactly what the filters select.
+// the export of exactly what the filters select (results-export.view.tsx).
 export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
   const responses = useMemo(() => new ResponseApiClient(api, formId), [api, formId]);
   const [form, setForm] = useState<Loaded<FormOfResults>>({ state: 'loading' });
@@ -39,7 +41,6 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const [exporting, setExporting] = useState(false);
   const [notice, setNotice] = useState('');
   const [actionProblem, setActionProblem] = useState<unknown>();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -132,19 +133,6 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
   };
   const cancelDelete = useCallback(() => setConfirming(false), []);
 
-  const exportCsv = () => {
-    setExporting(true);
-    responses
-      .exportCsv(filters)
-      .then(({ blob, fileName }) => {
-        saveFile(blob, fileName);
-        setActionProblem(undefined);
-        setNotice(`The export ${fileName} is downloaded.`);
-      })
-      .catch((error: unknown) => setActionProblem(failed(error)))
-      .finally(() => setExporting(false));
-  };
-
   const download = async (fileUrl: string, fileName: string) => {
     const fetching = responses.file(fileUrl, fileName);
     if (!fetching) {
@@ -192,9 +180,6 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
       {actionProblem !== undefined && <ProblemView error={actionProblem} />}
       {page.state === 'failed' && <ProblemView error={page.error} />}
       <div class="actions">
-        <button type="button" disabled={exporting} onClick={exportCsv}>
-          {exporting ? 'Exporting…' : 'Export these results as CSV'}
-        </button>
         <button type="button" disabled={selected.size === 0} onClick={() => setConfirming(true)}>
           Delete the selected{selected.size > 0 ? ` (${selected.size})` : ''}
         </button>
@@ -202,7 +187,7 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
           Refresh
         </button>
       </div>
-      <p class="hint">The export holds every response these filters select, on every page, oldest first.</p>
+      <ResultsExportView responses={responses} filters={filters} filtered={filtered} failed={failed} />
       {confirming && (
         <ConfirmDeletionView
           question={`Delete ${selected.size === 1 ? 'the selected response' : `the ${selected.size} selected responses`}?`}
@@ -277,18 +262,4 @@ function PageButton({ label, enabled, go }: { label: string; enabled: boolean; g
       {label}
     </button>
   );
-}
-
-// The browser's own download of bytes fetched with the token: a link to
-// them, clicked once, let go after the browser has taken them.
-function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
