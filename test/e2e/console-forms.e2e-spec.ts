@@ -96,7 +96,7 @@ describe("the console's Forms screen changing forms, in a browser", () => {
 
     // Its Edit link is the builder's address.
     await card(page, 'Event sign-up').getByRole('link', { name: 'Edit Event sign-up' }).click();
-    await page.getByRole('heading', { name: 'Edit the form', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Edit “Event sign-up”', level: 1 }).waitFor();
     expect(new URL(page.url()).hash).toBe(`#/forms/${eventId}/edit`);
     await page.goBack();
     await card(page, 'Customer feedback').waitFor();
