@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { QueueName } from '@formline/contracts';
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -47,44 +46,12 @@ export const deliveryJobSchema = z.object({
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;
 
-// The first attempts of deliveries planned together, in one job: one job's
-// cost in Redis and in the dispatcher for many deliveries. The dispatcher
-// sends them at once, and hands each delivery whose first attempt did not
-// succeed to a job of its own (a DeliveryJob, with the id `planned`), which
-// owns its retries from then on.
-export const firstAttemptsJobName = 'first-attempts';
-export const firstAttemptsPerJob = 50;
-
-export const plannedDeliverySchema = z.object({
-  deliveryId: z.string().min(1),
-  eventId: z.string().min(1),
-  webhookId: z.string().min(1),
-  requestId: z.string().max(200).optional(),
-});
-export type PlannedDeliveryItem = z.output<typeof plannedDeliverySchema>;
-
-export const firstAttemptsJobSchema = z.object({
-  deliveries: z.array(plannedDeliverySchema).min(1).max(firstAttemptsPerJob),
-});
-export type FirstAttemptsJob = z.output<typeof firstAttemptsJobSchema>;
-
-/** What a job of the queue carries: one delivery, or the first attempts of several. */
-export type QueuedDeliveryWork = DeliveryJob | FirstAttemptsJob;
-
-// Deterministic ids: a delivery's own job is one per (event, webhook), so
-// handing it over twice queues it once (BullMQ keeps one job per id), and a
-// person's redelivery is one job per attempt count. First attempts planned
-// again as the same set (an event consumed twice) are one job too; in another
-// set, the dispatcher's start of a first attempt lets only one run send.
+// Deterministic ids: an event consumed twice never enqueues twice (BullMQ
+// keeps one job per id), and a person's redelivery is one job per attempt count.
 // BullMQ refuses ':' in custom job ids, hence the dashes.
 export const deliveryJobId = {
   planned: (eventId: string, webhookId: string) => `${eventId}-${webhookId}`,
   redelivery: (deliveryId: string, attemptCount: number) => `redeliver-${deliveryId}-${attemptCount}`,
-  firstAttempts: (deliveryIds: readonly string[]) =>
-    `first-${createHash('sha256')
-      .update([...deliveryIds].sort().join(' '))
-      .digest('hex')
-      .slice(0, 32)}`,
 };
 
 // The backoff is the dispatcher's retry schedule: a failed run throws
@@ -96,8 +63,6 @@ export class RetryDeliveryLater extends Error {
   constructor(
     message: string,
     readonly delayMs: number,
-    /** An outcome the database did not take, for the run that records it. */
-    readonly unrecorded?: UnrecordedAttempt,
   ) {
     super(message);
     this.name = 'RetryDeliveryLater';
@@ -131,18 +96,12 @@ export interface PlannedDelivery {
   webhookId: string;
 }
 
-// A first-attempts job finishes once each of its deliveries succeeded, ended
-// or went to its own job: nothing in it is needed afterwards.
-function firstAttemptsJobOptions(jobId: string): JobsOptions {
-  return { ...deliveryJobOptions(jobId), removeOnComplete: true };
-}
-
 // The producing side (webhooks service).
 export class DeliveryQueue {
-  readonly queue: Queue<QueuedDeliveryWork>;
+  readonly queue: Queue<DeliveryJob>;
 
   constructor(private readonly connection: Redis) {
-    this.queue = new Queue<QueuedDeliveryWork>(deliveryQueueName, {
+    this.queue = new Queue<DeliveryJob>(deliveryQueueName, {
       connection,
       // BullMQ's log of job events (added, completed, removed, with job ids),
       // which nothing here reads: kept short, so that a purge can look
@@ -151,46 +110,16 @@ export class DeliveryQueue {
     });
   }
 
-  // The first attempts of deliveries planned together, in jobs of at most
-  // firstAttemptsPerJob, one round trip; a set already queued is kept as it is.
+  // One round trip for many deliveries; ids already queued are kept as they are.
   async addPlanned(deliveries: readonly (PlannedDelivery & { requestId?: string })[]): Promise<void> {
-    if (deliveries.length === 0) return;
-    const jobs = [];
-    for (let start = 0; start < deliveries.length; start += firstAttemptsPerJob) {
-      const data: FirstAttemptsJob = {
-        deliveries: deliveries.slice(start, start + firstAttemptsPerJob).map((delivery) => ({
-          deliveryId: delivery.id,
-          eventId: delivery.eventId,
-          webhookId: delivery.webhookId,
-          requestId: delivery.requestId,
-        })),
-      };
-      const jobId = deliveryJobId.firstAttempts(data.deliveries.map((delivery) => delivery.deliveryId));
-      jobs.push({ name: firstAttemptsJobName, data, opts: firstAttemptsJobOptions(jobId) });
-    }
-    await this.queue.addBulk(jobs);
-  }
-
-  // Deliveries whose first attempt did not succeed, each to a job of its own,
-  // due after its wait; a delivery whose job exists already keeps that one.
-  async handOver(
-    deliveries: readonly (PlannedDeliveryItem & { delayMs: number; unrecorded?: UnrecordedAttempt })[],
-  ): Promise<void> {
     if (deliveries.length === 0) return;
     await this.queue.addBulk(
       deliveries.map((delivery) => {
-        const data: DeliveryJob = {
-          deliveryId: delivery.deliveryId,
-          requestId: delivery.requestId,
-          unrecorded: delivery.unrecorded,
-        };
+        const data: DeliveryJob = { deliveryId: delivery.id, requestId: delivery.requestId };
         return {
           name: deliveryQueueName,
           data,
-          opts: {
-            ...deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId)),
-            delay: delivery.delayMs,
-          },
+          opts: deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId)),
         };
       }),
     );
@@ -223,11 +152,10 @@ export class DeliveryQueue {
     );
   }
 
-  // The jobs of deliveries about to be deleted (their form or response was):
-  // each one's own job and every redelivery asked for, whatever their state
-  // (waiting, delayed, finished), and the first-attempts jobs not yet run that
-  // carry any of them. A job running now is locked and stays: the dispatcher
-  // finds its delivery gone and ends it without sending.
+  // The jobs of deliveries about to be deleted (their form was): planned
+  // ones and every redelivery asked for, whatever their state (waiting,
+  // delayed, finished). A job running now is locked and stays: the
+  // dispatcher finds its delivery gone and ends it without sending.
   async removeForDeliveries(
     deliveries: readonly { id: string; eventId: string; webhookId: string; attemptCount: number }[],
   ): Promise<void> {
@@ -238,49 +166,7 @@ export class DeliveryQueue {
       ),
     ]);
     await Promise.all(jobIds.map((jobId) => this.queue.remove(jobId).catch(() => 0)));
-    const firstAttempts = await this.dropFromFirstAttempts(
-      new Set(deliveries.map((delivery) => delivery.id)),
-    );
-    await this.forgetEvents(new Set([...jobIds, ...firstAttempts]));
-  }
-
-  // First-attempts jobs not yet run (or failed) that carry any of `gone`:
-  // their other deliveries are handed to their own jobs (due now), then the
-  // job is removed; in that order, so that no delivery is left without a job
-  // if the removal fails (the job started meanwhile: it is locked, and the
-  // first attempt of each delivery is made once either way). Answers the ids
-  // of the jobs it removed. Such jobs wait only while no dispatcher runs, so
-  // the lists read here are short.
-  private async dropFromFirstAttempts(gone: ReadonlySet<string>): Promise<string[]> {
-    const carrying: Job<FirstAttemptsJob>[] = [];
-    const page = 500;
-    for (let start = 0; ; start += page) {
-      const jobs = await this.queue.getJobs(
-        ['waiting', 'delayed', 'prioritized', 'failed'],
-        start,
-        start + page - 1,
-      );
-      for (const job of jobs) {
-        if (job?.name !== firstAttemptsJobName) continue;
-        const parsed = firstAttemptsJobSchema.safeParse(job.data);
-        if (parsed.success && parsed.data.deliveries.some((item) => gone.has(item.deliveryId)))
-          carrying.push(job as Job<FirstAttemptsJob>);
-      }
-      if (jobs.length < page) break;
-    }
-    const removed: string[] = [];
-    for (const job of carrying) {
-      const kept = job.data.deliveries.filter((item) => !gone.has(item.deliveryId));
-      await this.handOver(kept.map((item) => ({ ...item, delayMs: 0 })));
-      if (
-        await job.remove().then(
-          () => true,
-          () => false,
-        )
-      )
-        removed.push(job.id!);
-    }
-    return removed;
+    await this.forgetEvents(new Set(jobIds));
   }
 
   // The entries of BullMQ's event log that name these jobs (their ids carry
@@ -315,29 +201,19 @@ export interface DeliveryWorkerOptions {
   fallbackRetryMs: number;
 }
 
-// The consuming side (dispatcher): `work` runs a delivery's job,
-// `workFirstAttempts` a first-attempts job. Each throws RetryDeliveryLater to
-// be tried again, UnrecoverableError to stop.
+// The consuming side (dispatcher). `work` throws RetryDeliveryLater to be
+// tried again, UnrecoverableError to stop.
 export function createDeliveryWorker(
   connection: Redis,
-  work: {
-    delivery: (job: DeliveryJob, bullJob: Job<DeliveryJob>) => Promise<void>;
-    firstAttempts: (job: FirstAttemptsJob) => Promise<void>;
-  },
+  work: (job: DeliveryJob, bullJob: Job<DeliveryJob>) => Promise<void>,
   options: DeliveryWorkerOptions,
-): Worker<QueuedDeliveryWork> {
-  return new Worker<QueuedDeliveryWork>(
+): Worker<DeliveryJob> {
+  return new Worker<DeliveryJob>(
     deliveryQueueName,
     async (job) => {
-      if (job.name === firstAttemptsJobName) {
-        const parsed = firstAttemptsJobSchema.safeParse(job.data);
-        if (!parsed.success)
-          throw new UnrecoverableError(`not a first-attempts job: ${parsed.error.message}`);
-        return work.firstAttempts(parsed.data);
-      }
       const parsed = deliveryJobSchema.safeParse(job.data);
       if (!parsed.success) throw new UnrecoverableError(`not a delivery job: ${parsed.error.message}`);
-      await work.delivery(parsed.data, job as Job<DeliveryJob>);
+      await work(parsed.data, job);
     },
     {
       connection,

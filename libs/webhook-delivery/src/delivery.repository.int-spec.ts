@@ -224,7 +224,6 @@ describe('DeliveryRepository against PostgreSQL', () => {
         body: '{"event_id":"e-start"}',
         status: DeliveryStatus.pending,
         attemptCount: 1,
-        nextAttemptAt: null,
         createdAt: row.createdAt,
         webhook: {
           id: webhookId,
@@ -263,40 +262,6 @@ describe('DeliveryRepository against PostgreSQL', () => {
     });
     await database.client.webhook.update({ where: { id: webhookId }, data: { enabled: true } });
     expect(await deliveries.startAttempt('no-such-delivery', { once: true, inFlightMs: 1000 })).toBeNull();
-  });
-
-  it('begins a first attempt only while there was none, even for two runs at once, and says when the next is due', async () => {
-    const webhookId = await newWebhook();
-    const id = await planOne(webhookId, 'e-first');
-    // Two first-attempts jobs carrying one delivery, on two connections at once: one sends.
-    const other = new DeliveryRepository(database.client);
-    const both = await Promise.all([
-      deliveries.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true }),
-      other.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true }),
-    ]);
-    expect(both.filter((started) => started!.attempt !== null)).toHaveLength(1);
-    const attempt = both.find((started) => started!.attempt !== null)!.attempt!;
-    const due = new Date(Date.now() + 30_000);
-    await deliveries.retryLater(
-      id,
-      attempt,
-      {
-        ok: false,
-        kind: SendFailureKind.http_status,
-        statusCode: 500,
-        message: 'HTTP 500',
-        durationMs: 2,
-        retryAfterMs: null,
-      },
-      due,
-    );
-    const again = await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true });
-    expect(again!.attempt).toBeNull();
-    expect(again!.delivery.nextAttemptAt?.getTime()).toBe(due.getTime());
-    // Its own job's run (not first only) begins the second.
-    expect((await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000 }))!.attempt).toMatchObject({
-      attemptNumber: 2,
-    });
   });
 
   it('answers each of many concurrent attempts for its own delivery, sharing statements', async () => {

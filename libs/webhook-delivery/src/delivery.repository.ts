@@ -44,8 +44,6 @@ export interface DeliveryToSend {
   body: string;
   status: DeliveryStatus;
   attemptCount: number;
-  /** When its next attempt is due (after a failed one), or null. */
-  nextAttemptAt: Date | null;
   createdAt: Date;
   webhook: {
     id: string;
@@ -113,7 +111,6 @@ interface StartInput {
   once: boolean;
   attemptId: string;
   inFlightMs: number;
-  firstOnly: boolean;
 }
 
 interface FinishInput {
@@ -163,7 +160,6 @@ export class DeliveryRepository {
           inputs.map((input) => input.once),
           inputs.map((input) => input.attemptId),
           inputs.map((input) => input.inFlightMs),
-          inputs.map((input) => input.firstOnly),
         ],
       });
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -222,19 +218,16 @@ export class DeliveryRepository {
   // the attempt count already includes it. Until `inFlightMs` has passed (the
   // send's timeout and a margin) the log shows it as `sending`; a newer
   // attempt ends that at once for the earlier ones (a dead dispatcher's send
-  // was taken over). With `firstOnly`, an attempt begins only if the delivery
-  // has had none (checked on the locked row: of two runs racing for it, one
-  // sends). Null when the delivery is gone.
+  // was taken over). Null when the delivery is gone.
   async startAttempt(
     deliveryId: string,
-    options: { once: boolean; inFlightMs: number; firstOnly?: boolean },
+    options: { once: boolean; inFlightMs: number },
   ): Promise<StartedDelivery | null> {
     const row = await this.starts.submit({
       deliveryId,
       once: options.once,
       attemptId: newPublicId(12),
       inFlightMs: options.inFlightMs,
-      firstOnly: options.firstOnly ?? false,
     });
     if (!row) return null;
     return {
@@ -244,7 +237,6 @@ export class DeliveryRepository {
         body: row.body,
         status: row.status,
         attemptCount: row.attemptNumber ?? row.attemptCount,
-        nextAttemptAt: row.nextAttemptAt,
         createdAt: row.createdAt,
         webhook: {
           id: row.webhookId,

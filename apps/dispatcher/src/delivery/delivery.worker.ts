@@ -17,12 +17,9 @@ import {
 import {
   createDeliveryWorker,
   type DeliveryJob,
-  DeliveryQueue,
   DeliveryRepository,
+  deliveryQueueName,
   DeliveryStatus,
-  type FirstAttemptsJob,
-  type PlannedDeliveryItem,
-  type QueuedDeliveryWork,
   RetryDeliveryLater,
   SecretBox,
   SendFailureKind,
@@ -32,11 +29,10 @@ import {
   type UnrecordedAttempt,
 } from '@formline/webhook-delivery';
 import { OutboundUrlPolicy } from '@formline/outbound-url';
-import { type Job, UnrecoverableError, type Worker } from 'bullmq';
+import { type Job, Queue, UnrecoverableError, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
 import { RetryPolicy } from './retry.policy';
-import { SendSlots } from './send-slots';
 import { sendWebhook } from './webhook.sender';
 
 // The one worker of the delivery queue. A job names a delivery; the worker
@@ -49,19 +45,12 @@ import { sendWebhook } from './webhook.sender';
 // receiver may have had it, and the takeover sends it again (at least once).
 // An attempt that ended is never sent again because its outcome could not be
 // written: the outcome waits with the job until the database takes it.
-//
-// Deliveries planned together come as one first-attempts job: their first
-// attempts run at once, each as above, and a delivery whose first attempt did
-// not succeed goes on in a job of its own (handed over with its wait, and
-// with its outcome when the database did not take it), as if it had had one
-// from the start.
 @Injectable()
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
   private readonly retries: RetryPolicy;
-  private readonly sends: SendSlots;
-  private worker?: Worker<QueuedDeliveryWork>;
-  private queue?: DeliveryQueue;
+  private worker?: Worker<DeliveryJob>;
+  private queue?: Queue;
   private depthTimer?: NodeJS.Timeout;
   // The run of each delivery under way in this process.
   private readonly running = new Map<string, Promise<void>>();
@@ -74,18 +63,13 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {
     this.retries = new RetryPolicy(config);
-    this.sends = new SendSlots(config.DISPATCHER_CONCURRENCY);
   }
 
   onApplicationBootstrap(): void {
-    this.queue = new DeliveryQueue(this.redis.duplicate());
     this.worker = createDeliveryWorker(
       this.redis.duplicate(),
-      {
-        // Each delivery runs under the request id of the submission that caused it.
-        delivery: (job, bullJob) => runWithRequestId(job.requestId, () => this.deliver(job, bullJob)),
-        firstAttempts: (job) => this.deliverFirstAttempts(job),
-      },
+      // Each job runs under the request id of the submission that caused it.
+      (job, bullJob) => runWithRequestId(job.requestId, () => this.deliver(job, bullJob)),
       {
         concurrency: this.config.DISPATCHER_CONCURRENCY,
         lockMs: this.config.DISPATCHER_LOCK_MS,
@@ -94,6 +78,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       },
     );
     this.worker.on('error', (error) => this.logger.warn(`delivery worker: ${String(error)}`));
+    this.queue = new Queue(deliveryQueueName, { connection: this.redis.duplicate() });
     this.depthTimer = setInterval(() => void this.reportDepth(), 5000);
   }
 
@@ -106,7 +91,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   // Jobs by state, for the queue-depth gauge.
   private async reportDepth(): Promise<void> {
     try {
-      const counts = await this.queue!.queue.getJobCounts('waiting', 'active', 'delayed', 'failed');
+      const counts = await this.queue!.getJobCounts('waiting', 'active', 'delayed', 'failed');
       setQueueDepth(QueueName.WebhookDelivery, counts);
     } catch {
       // Redis away: the gauge keeps its last value until it answers again.
@@ -118,88 +103,20 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   // stalled, and BullMQ handed the job out again) waits for it and then looks
   // again, rather than sending beside it.
   async deliver(job: DeliveryJob, bullJob: Job<DeliveryJob>): Promise<void> {
-    await this.exclusively(job.deliveryId, () =>
-      this.runOnce(job, {
-        firstOnly: false,
-        keep: (ended, error) => this.keepUnrecorded(bullJob, ended, error),
-      }),
-    );
-  }
-
-  // A first-attempts job: each delivery's first attempt, all at once (within
-  // the send slots); then, in one round trip, the deliveries whose first
-  // attempt did not succeed to their own jobs. If that hand-over fails (Redis
-  // away), the whole job runs again later: a delivery attempted already is
-  // not sent again by it (first attempts only), just handed over again.
-  async deliverFirstAttempts(job: FirstAttemptsJob): Promise<void> {
-    const handOver: Parameters<DeliveryQueue['handOver']>[0][number][] = [];
-    await Promise.all(
-      job.deliveries.map(async (item) => {
-        const later = await runWithRequestId(item.requestId, () => this.firstAttempt(item));
-        if (later) handOver.push({ ...item, ...later });
-      }),
-    );
-    await this.queue!.handOver(handOver);
-  }
-
-  // One delivery's first attempt. Undefined when nothing more is to be done
-  // for it (delivered, stopped, gone); else when its own job should run.
-  private async firstAttempt(
-    item: PlannedDeliveryItem,
-  ): Promise<{ delayMs: number; unrecorded?: UnrecordedAttempt } | undefined> {
-    try {
-      await this.exclusively(item.deliveryId, () =>
-        this.runOnce(
-          { deliveryId: item.deliveryId, requestId: item.requestId },
-          {
-            firstOnly: true,
-            keep: (ended, error) =>
-              Promise.reject(
-                new RetryDeliveryLater(
-                  `outcome not recorded yet: ${String(error)}`,
-                  this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
-                  ended,
-                ),
-              ),
-          },
-        ),
-      );
-      return undefined;
-    } catch (error) {
-      if (error instanceof UnrecoverableError) return undefined;
-      if (error instanceof RetryDeliveryLater)
-        return { delayMs: error.delayMs, unrecorded: error.unrecorded };
-      // It could not even begin (the database away, a secret that does not
-      // open): its own job tries again after the schedule's first wait.
-      this.logger.warn(`first attempt of delivery ${item.deliveryId} did not run: ${String(error)}`);
-      return { delayMs: this.config.WEBHOOK_RETRY_SCHEDULE_MS[0] };
-    }
-  }
-
-  // Runs `work` for a delivery once no earlier run of it in this process is
-  // still going.
-  private async exclusively(deliveryId: string, work: () => Promise<void>): Promise<void> {
-    const earlier = this.running.get(deliveryId);
+    const earlier = this.running.get(job.deliveryId);
     const run = (async () => {
       if (earlier) await earlier.catch(() => undefined);
-      await work();
+      await this.runOnce(job, bullJob);
     })();
-    this.running.set(deliveryId, run);
+    this.running.set(job.deliveryId, run);
     try {
       await run;
     } finally {
-      if (this.running.get(deliveryId) === run) this.running.delete(deliveryId);
+      if (this.running.get(job.deliveryId) === run) this.running.delete(job.deliveryId);
     }
   }
 
-  // `firstOnly`: send only if the delivery has had no attempt (a first-attempts
-  // job); else, one attempted already goes on in its own job, handed over
-  // again with the wait its last attempt set. `keep`: what to do with an
-  // outcome the database did not take.
-  private async runOnce(
-    job: DeliveryJob,
-    run: { firstOnly: boolean; keep: (ended: UnrecordedAttempt, error: unknown) => Promise<never> },
-  ): Promise<void> {
+  private async runOnce(job: DeliveryJob, bullJob: Job<DeliveryJob>): Promise<void> {
     const once = job.once === true;
     // An earlier run sent, and the database could not take the outcome: record
     // it now (this throws while the database is still away: the job runs
@@ -217,7 +134,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     const started = await this.deliveries.startAttempt(job.deliveryId, {
       once,
       inFlightMs: this.config.WEBHOOK_TIMEOUT_MS + this.config.DISPATCHER_LOCK_MS,
-      firstOnly: run.firstOnly,
     });
     // Gone with its webhook.
     if (!started) return;
@@ -227,12 +143,6 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       // Ended by an earlier run of this job, or its webhook was disabled meanwhile.
       if (delivery.status === DeliveryStatus.pending && !webhook.enabled)
         await this.deliveries.abandon(delivery.id);
-      // Attempted already by an earlier run of its first-attempts job: its own job goes on.
-      else if (delivery.status === DeliveryStatus.pending && run.firstOnly)
-        throw new RetryDeliveryLater(
-          'attempted already',
-          Math.max(0, (delivery.nextAttemptAt?.getTime() ?? 0) - Date.now()),
-        );
       return;
     }
     let secret: string | null;
@@ -244,17 +154,15 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       await this.deliveries.cancelAttempt(delivery.id, attempt);
       throw error;
     }
-    const outcome = await this.sends.run(() =>
-      sendWebhook(
-        {
-          url: webhook.url,
-          verifySsl: webhook.verifySsl,
-          body: delivery.body,
-          headers: this.headers(delivery.eventId, delivery.body, secret),
-          timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
-        },
-        this.urls,
-      ),
+    const outcome = await sendWebhook(
+      {
+        url: webhook.url,
+        verifySsl: webhook.verifySsl,
+        body: delivery.body,
+        headers: this.headers(delivery.eventId, delivery.body, secret),
+        timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+      },
+      this.urls,
     );
     recordDeliveryAttempt(outcomeOf(outcome), outcome.durationMs / 1000);
     const ended: UnrecordedAttempt = {
@@ -272,7 +180,7 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
     try {
       await this.record(delivery.id, ended);
     } catch (error) {
-      await run.keep(ended, error);
+      await this.keepUnrecorded(bullJob, ended, error);
     }
     if (ended.decision.kind === 'succeeded')
       recordDeliveryLatency((Date.now() - delivery.createdAt.getTime()) / 1000);
