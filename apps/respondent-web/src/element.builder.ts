@@ -17,8 +17,19 @@ export function el(
   return node;
 }
 
-/** The element marked to take the focus first, else the first enabled control. */
+// A page in another page's frame (a form embedded on a site, the console's
+// preview) moves the focus only once the respondent is in it: taking it as a
+// screen shows would pull a keyboard or screen-reader user out of the page
+// around the frame, unasked.
+export function mayTakeFocus(
+  view: Pick<Window, 'top' | 'self'> & { document: Pick<Document, 'hasFocus'> } = window,
+): boolean {
+  return view.top === view.self || view.document.hasFocus();
+}
+
+/** The element marked to take the focus first, else the first enabled control; only when the page may take it. */
 export function focusFirst(container: HTMLElement): void {
+  if (!mayTakeFocus()) return;
   const target =
     container.querySelector<HTMLElement>('[data-autofocus]') ??
     container.querySelector<HTMLElement>(

@@ -1,6 +1,6 @@
 import type { ThankYouScreen } from '@formline/form-definition';
 import { stagedMedia } from './block-media.view';
-import { el } from './element.builder';
+import { el, mayTakeFocus } from './element.builder';
 import { isHttpUrl } from './http-url.check';
 import type { PageContext } from './page.context';
 
@@ -47,5 +47,5 @@ export function showEnding(page: PageContext, ending: ThankYouScreen): void {
   );
   page.show(media.placed, section);
   page.live.textContent = session.recall(ending.title);
-  section.querySelector<HTMLElement>('h1')?.focus();
+  if (mayTakeFocus()) section.querySelector<HTMLElement>('h1')?.focus();
 }
