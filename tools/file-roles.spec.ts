@@ -115,7 +115,7 @@ describe('background work', () => {
   const appSources = sources.filter(({ file }) => file.startsWith('apps/'));
   const runners = /\bnew (BackgroundRounds|RetentionPruner|LeasedJobRunner|FormPurgeRunner)\b/;
   const streamConsumers = /\bnew DurableEventConsumer\b|\.consume\(/;
-  const queueWorkers = /\bcreateDeliveryWorker\(|\bnew Worker\b/;
+  const queueWorkers = /\bcreate(Delivery|FirstAttempts)Worker\(|\bnew Worker\b/;
   const kinds = [
     { suffix: '.job.ts', does: runners, what: 'a job runs on a BackgroundLoop runner' },
     { suffix: '.consumer.ts', does: streamConsumers, what: 'a consumer takes a stream' },

@@ -128,7 +128,7 @@ describe("the console's form builder in a browser", () => {
     const preview = page.frameLocator('iframe[title="Preview of the saved form"]');
     await preview.getByText('Welcome aboard').waitFor();
     // The framed page does not take the owner's focus as its screen shows.
-    expect(await page.evaluate(() => document.activeElement?.tagName)).not.toBe('IFRAME');
+    expect(await page.evaluate<string>('document.activeElement?.tagName ?? ""')).not.toBe('IFRAME');
     await preview.getByRole('button', { name: 'Start' }).click();
     await preview.getByText('Your name?').waitFor();
     const frame = page.frames().find((candidate) => candidate.url().includes(`/to/${formId}`))!;

@@ -6,10 +6,13 @@ import { OutboundUrlPolicy } from '@formline/outbound-url';
 import { DeliveryRepository, SecretBox } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
+import { DeliveryAttempts } from './delivery/delivery.attempts';
 import { DeliveryWorker } from './delivery/delivery.worker';
+import { FirstAttemptsWorker } from './delivery/first-attempts.worker';
 
-// The dispatcher is the region's BullMQ worker that delivers webhook payloads
-// and records every attempt in the region's webhooks database.
+// The dispatcher is the region's BullMQ workers (first attempts, and each
+// delivery's own job) that deliver webhook payloads and record every attempt
+// in the region's webhooks database.
 @Module({})
 export class DispatcherModule implements OnApplicationShutdown {
   constructor(
@@ -34,7 +37,9 @@ export class DispatcherModule implements OnApplicationShutdown {
           inject: [WebhooksPrismaClient],
           useFactory: (db: WebhooksPrismaClient) => new DeliveryRepository(db),
         },
+        DeliveryAttempts,
         DeliveryWorker,
+        FirstAttemptsWorker,
       ],
     };
   }

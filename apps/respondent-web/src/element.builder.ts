@@ -22,7 +22,7 @@ export function el(
 // screen shows would pull a keyboard or screen-reader user out of the page
 // around the frame, unasked.
 export function mayTakeFocus(
-  view: Pick<Window, 'top' | 'self'> & { document: Pick<Document, 'hasFocus'> } = window,
+  view: { top: unknown; self: unknown; document: Pick<Document, 'hasFocus'> } = window,
 ): boolean {
   return view.top === view.self || view.document.hasFocus();
 }

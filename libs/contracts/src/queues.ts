@@ -4,4 +4,5 @@
 // (the delivery queue: libs/webhook-delivery, delivery.queue.ts).
 export enum QueueName {
   WebhookDelivery = 'webhook-delivery',
+  WebhookFirstAttempts = 'webhook-first-attempts',
 }

@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { QueueName } from '@formline/contracts';
-import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker } from 'bullmq';
+import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sendOutcomeSchema } from './send-outcome';
@@ -10,6 +11,7 @@ import { sendOutcomeSchema } from './send-outcome';
 // dispatcher loads the delivery and its webhook when it runs the job.
 
 export const deliveryQueueName = QueueName.WebhookDelivery;
+export const firstAttemptsQueueName = QueueName.WebhookFirstAttempts;
 
 // What the dispatcher's policy decided after an attempt: done, again after
 // `delayMs`, or stop (and disable the webhook when `disableReason` is set).
@@ -46,12 +48,43 @@ export const deliveryJobSchema = z.object({
 });
 export type DeliveryJob = z.output<typeof deliveryJobSchema>;
 
-// Deterministic ids: an event consumed twice never enqueues twice (BullMQ
-// keeps one job per id), and a person's redelivery is one job per attempt count.
+// The first attempts of deliveries planned together, in one job of their own
+// queue: one job's cost in Redis and in the dispatcher for many deliveries.
+// The dispatcher sends them at once, and hands each delivery whose first
+// attempt did not succeed to a job of its own on the delivery queue (a
+// DeliveryJob, with the id `planned`), which owns its retries from then on.
+// Their own queue, so that a dispatcher takes few of them at once, and one
+// that does not know them never takes one.
+export const firstAttemptsJobName = 'first-attempts';
+export const firstAttemptsPerJob = 20;
+
+export const plannedDeliverySchema = z.object({
+  deliveryId: z.string().min(1),
+  eventId: z.string().min(1),
+  webhookId: z.string().min(1),
+  requestId: z.string().max(200).optional(),
+});
+export type PlannedDeliveryItem = z.output<typeof plannedDeliverySchema>;
+
+export const firstAttemptsJobSchema = z.object({
+  deliveries: z.array(plannedDeliverySchema).min(1).max(firstAttemptsPerJob),
+});
+export type FirstAttemptsJob = z.output<typeof firstAttemptsJobSchema>;
+
+// Deterministic ids: a delivery's own job is one per (event, webhook), so
+// handing it over twice queues it once (BullMQ keeps one job per id), and a
+// person's redelivery is one job per attempt count. First attempts planned
+// again as the same set while its job waits are that job; in another set, or
+// after it ran, the dispatcher's start of a first attempt lets only one run send.
 // BullMQ refuses ':' in custom job ids, hence the dashes.
 export const deliveryJobId = {
   planned: (eventId: string, webhookId: string) => `${eventId}-${webhookId}`,
   redelivery: (deliveryId: string, attemptCount: number) => `redeliver-${deliveryId}-${attemptCount}`,
+  firstAttempts: (deliveryIds: readonly string[]) =>
+    `first-${createHash('sha256')
+      .update([...deliveryIds].sort().join(' '))
+      .digest('hex')
+      .slice(0, 32)}`,
 };
 
 // The backoff is the dispatcher's retry schedule: a failed run throws
@@ -96,30 +129,66 @@ export interface PlannedDelivery {
   webhookId: string;
 }
 
-// The producing side (webhooks service).
+// A first-attempts job finishes once each of its deliveries succeeded, ended
+// or went to its own job: nothing in it is needed afterwards.
+function firstAttemptsJobOptions(jobId: string): JobsOptions {
+  return { ...deliveryJobOptions(jobId), removeOnComplete: true };
+}
+
+// The producing side (webhooks service), and the dispatcher's hand-over.
 export class DeliveryQueue {
   readonly queue: Queue<DeliveryJob>;
+  readonly firstAttempts: Queue<FirstAttemptsJob>;
 
   constructor(private readonly connection: Redis) {
-    this.queue = new Queue<DeliveryJob>(deliveryQueueName, {
-      connection,
-      // BullMQ's log of job events (added, completed, removed, with job ids),
-      // which nothing here reads: kept short, so that a purge can look
-      // through it whole (removeForDeliveries).
-      streams: { events: { maxLen: deliveryEventLogLength } },
-    });
+    // BullMQ's log of job events (added, completed, removed, with job ids),
+    // which nothing here reads: kept short, so that a purge can look through
+    // it whole (removeForDeliveries).
+    const streams = { events: { maxLen: deliveryEventLogLength } };
+    this.queue = new Queue<DeliveryJob>(deliveryQueueName, { connection, streams });
+    this.firstAttempts = new Queue<FirstAttemptsJob>(firstAttemptsQueueName, { connection, streams });
   }
 
-  // One round trip for many deliveries; ids already queued are kept as they are.
+  // The first attempts of deliveries planned together, in jobs of at most
+  // firstAttemptsPerJob, one round trip; a set already queued is kept as it is.
   async addPlanned(deliveries: readonly (PlannedDelivery & { requestId?: string })[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    const jobs = [];
+    for (let start = 0; start < deliveries.length; start += firstAttemptsPerJob) {
+      const data: FirstAttemptsJob = {
+        deliveries: deliveries.slice(start, start + firstAttemptsPerJob).map((delivery) => ({
+          deliveryId: delivery.id,
+          eventId: delivery.eventId,
+          webhookId: delivery.webhookId,
+          requestId: delivery.requestId,
+        })),
+      };
+      const jobId = deliveryJobId.firstAttempts(data.deliveries.map((delivery) => delivery.deliveryId));
+      jobs.push({ name: firstAttemptsJobName, data, opts: firstAttemptsJobOptions(jobId) });
+    }
+    await this.firstAttempts.addBulk(jobs);
+  }
+
+  // Deliveries whose first attempt did not succeed, each to a job of its own,
+  // due after its wait; a delivery whose job exists already keeps that one.
+  async handOver(
+    deliveries: readonly (PlannedDeliveryItem & { delayMs: number; unrecorded?: UnrecordedAttempt })[],
+  ): Promise<void> {
     if (deliveries.length === 0) return;
     await this.queue.addBulk(
       deliveries.map((delivery) => {
-        const data: DeliveryJob = { deliveryId: delivery.id, requestId: delivery.requestId };
+        const data: DeliveryJob = {
+          deliveryId: delivery.deliveryId,
+          requestId: delivery.requestId,
+          unrecorded: delivery.unrecorded,
+        };
         return {
           name: deliveryQueueName,
           data,
-          opts: deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId)),
+          opts: {
+            ...deliveryJobOptions(deliveryJobId.planned(delivery.eventId, delivery.webhookId)),
+            delay: delivery.delayMs,
+          },
         };
       }),
     );
@@ -152,10 +221,11 @@ export class DeliveryQueue {
     );
   }
 
-  // The jobs of deliveries about to be deleted (their form was): planned
-  // ones and every redelivery asked for, whatever their state (waiting,
-  // delayed, finished). A job running now is locked and stays: the
-  // dispatcher finds its delivery gone and ends it without sending.
+  // The jobs of deliveries about to be deleted (their form or response was):
+  // each one's own job and every redelivery asked for, whatever their state
+  // (waiting, delayed, finished), and the first-attempts jobs not yet run that
+  // carry any of them. A job running now is locked and stays: the dispatcher
+  // finds its delivery gone and ends it without sending.
   async removeForDeliveries(
     deliveries: readonly { id: string; eventId: string; webhookId: string; attemptCount: number }[],
   ): Promise<void> {
@@ -166,7 +236,38 @@ export class DeliveryQueue {
       ),
     ]);
     await Promise.all(jobIds.map((jobId) => this.queue.remove(jobId).catch(() => 0)));
+    await this.dropFromFirstAttempts(new Set(deliveries.map((delivery) => delivery.id)));
+    // A first-attempts job's id is a hash of its set: its log entries name no delivery.
     await this.forgetEvents(new Set(jobIds));
+  }
+
+  // First-attempts jobs not yet run (waiting, or delayed after a failed
+  // hand-over) or failed for good that carry any of `gone`: each keeps its
+  // other deliveries, or is removed when none is left. A job running now
+  // keeps the data it took, and finds the deleted deliveries gone. This
+  // queue holds only first-attempts jobs, which wait only while no
+  // dispatcher runs: the lists read here are short.
+  private async dropFromFirstAttempts(gone: ReadonlySet<string>): Promise<void> {
+    const carrying = new Map<string, Job<FirstAttemptsJob>>();
+    const page = 500;
+    for (let start = 0; ; start += page) {
+      const jobs = await this.firstAttempts.getJobs(
+        ['waiting', 'prioritized', 'delayed', 'failed'],
+        start,
+        start + page - 1,
+      );
+      for (const job of jobs) {
+        const parsed = firstAttemptsJobSchema.safeParse(job?.data);
+        if (job?.id && parsed.success && parsed.data.deliveries.some((item) => gone.has(item.deliveryId)))
+          carrying.set(job.id, job);
+      }
+      if (jobs.length < page) break;
+    }
+    for (const job of carrying.values()) {
+      const kept = job.data.deliveries.filter((item) => !gone.has(item.deliveryId));
+      if (kept.length > 0) await job.updateData({ deliveries: kept }).catch(() => undefined);
+      else await job.remove().catch(() => undefined);
+    }
   }
 
   // The entries of BullMQ's event log that name these jobs (their ids carry
@@ -185,8 +286,8 @@ export class DeliveryQueue {
     }
   }
 
-  close(): Promise<void> {
-    return this.queue.close();
+  async close(): Promise<void> {
+    await Promise.all([this.queue.close(), this.firstAttempts.close()]);
   }
 }
 
@@ -201,8 +302,8 @@ export interface DeliveryWorkerOptions {
   fallbackRetryMs: number;
 }
 
-// The consuming side (dispatcher). `work` throws RetryDeliveryLater to be
-// tried again, UnrecoverableError to stop.
+// The consuming side (dispatcher) of the delivery queue. `work` throws
+// RetryDeliveryLater to be tried again, UnrecoverableError to stop.
 export function createDeliveryWorker(
   connection: Redis,
   work: (job: DeliveryJob, bullJob: Job<DeliveryJob>) => Promise<void>,
@@ -215,17 +316,39 @@ export function createDeliveryWorker(
       if (!parsed.success) throw new UnrecoverableError(`not a delivery job: ${parsed.error.message}`);
       await work(parsed.data, job);
     },
-    {
-      connection,
-      concurrency: options.concurrency,
-      lockDuration: options.lockMs,
-      stalledInterval: options.stalledCheckMs,
-      // A job whose dispatcher died mid-send is taken over, however often that happens.
-      maxStalledCount: 100,
-      settings: {
-        backoffStrategy: (_attempts, _type, error) =>
-          error instanceof RetryDeliveryLater ? error.delayMs : options.fallbackRetryMs,
-      },
-    },
+    workerOptions(connection, options),
   );
+}
+
+// The consuming side of the first-attempts queue. `work` throws to be run
+// again later (a hand-over failed).
+export function createFirstAttemptsWorker(
+  connection: Redis,
+  work: (job: FirstAttemptsJob) => Promise<void>,
+  options: DeliveryWorkerOptions,
+): Worker<FirstAttemptsJob> {
+  return new Worker<FirstAttemptsJob>(
+    firstAttemptsQueueName,
+    async (job) => {
+      const parsed = firstAttemptsJobSchema.safeParse(job.data);
+      if (!parsed.success) throw new UnrecoverableError(`not a first-attempts job: ${parsed.error.message}`);
+      await work(parsed.data);
+    },
+    workerOptions(connection, options),
+  );
+}
+
+function workerOptions(connection: Redis, options: DeliveryWorkerOptions): WorkerOptions {
+  return {
+    connection,
+    concurrency: options.concurrency,
+    lockDuration: options.lockMs,
+    stalledInterval: options.stalledCheckMs,
+    // A job whose dispatcher died mid-send is taken over, however often that happens.
+    maxStalledCount: 100,
+    settings: {
+      backoffStrategy: (_attempts, _type, error) =>
+        error instanceof RetryDeliveryLater ? error.delayMs : options.fallbackRetryMs,
+    },
+  };
 }

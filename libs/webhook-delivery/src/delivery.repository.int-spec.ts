@@ -224,6 +224,8 @@ describe('DeliveryRepository against PostgreSQL', () => {
         body: '{"event_id":"e-start"}',
         status: DeliveryStatus.pending,
         attemptCount: 1,
+        nextAttemptAt: null,
+        inFlightUntil: null,
         createdAt: row.createdAt,
         webhook: {
           id: webhookId,
@@ -262,6 +264,56 @@ describe('DeliveryRepository against PostgreSQL', () => {
     });
     await database.client.webhook.update({ where: { id: webhookId }, data: { enabled: true } });
     expect(await deliveries.startAttempt('no-such-delivery', { once: true, inFlightMs: 1000 })).toBeNull();
+  });
+
+  it('begins a first attempt only while there was none, checked on the locked row, and says when the next is due', async () => {
+    const webhookId = await newWebhook();
+    const id = await planOne(webhookId, 'e-first');
+    // Another run holds the row and begins the first attempt meanwhile: this
+    // one's statement read no attempt as it began, then waits for the lock,
+    // and sends nothing once it has it.
+    let waiting: Promise<unknown> | undefined;
+    await database.client.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM deliveries WHERE id = ${id} FOR UPDATE`;
+      waiting = deliveries.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true });
+      // Long enough for the statement to reach the row and wait on its lock.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await tx.$executeRaw`UPDATE deliveries SET attempt_count = 1 WHERE id = ${id}`;
+    });
+    const raced = (await waiting) as Awaited<ReturnType<typeof deliveries.startAttempt>>;
+    expect(raced!.attempt).toBeNull();
+    // What it read as it began: no attempt yet (another run made it just now).
+    expect(raced!.delivery.attemptCount).toBe(0);
+    await database.client.delivery.update({ where: { id }, data: { attemptCount: 0 } });
+
+    const attempt = (await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true }))!
+      .attempt!;
+    // While that attempt is in flight, a first-only run says until when.
+    const inFlight = await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true });
+    expect(inFlight!.attempt).toBeNull();
+    expect(inFlight!.delivery.inFlightUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    const due = new Date(Date.now() + 30_000);
+    await deliveries.retryLater(
+      id,
+      attempt,
+      {
+        ok: false,
+        kind: SendFailureKind.http_status,
+        statusCode: 500,
+        message: 'HTTP 500',
+        durationMs: 2,
+        retryAfterMs: null,
+      },
+      due,
+    );
+    const again = await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000, firstOnly: true });
+    expect(again!.attempt).toBeNull();
+    expect(again!.delivery.nextAttemptAt?.getTime()).toBe(due.getTime());
+    expect(again!.delivery.inFlightUntil).toBeNull();
+    // Its own job's run (not first only) begins the second.
+    expect((await deliveries.startAttempt(id, { once: false, inFlightMs: 60_000 }))!.attempt).toMatchObject({
+      attemptNumber: 2,
+    });
   });
 
   it('answers each of many concurrent attempts for its own delivery, sharing statements', async () => {

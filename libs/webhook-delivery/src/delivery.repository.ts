@@ -44,6 +44,10 @@ export interface DeliveryToSend {
   body: string;
   status: DeliveryStatus;
   attemptCount: number;
+  /** When its next attempt is due (after a failed one), or null. */
+  nextAttemptAt: Date | null;
+  /** For a first attempt that did not begin: until when an earlier one may be in flight. */
+  inFlightUntil: Date | null;
   createdAt: Date;
   webhook: {
     id: string;
@@ -111,6 +115,7 @@ interface StartInput {
   once: boolean;
   attemptId: string;
   inFlightMs: number;
+  firstOnly: boolean;
 }
 
 interface FinishInput {
@@ -160,6 +165,7 @@ export class DeliveryRepository {
           inputs.map((input) => input.once),
           inputs.map((input) => input.attemptId),
           inputs.map((input) => input.inFlightMs),
+          inputs.map((input) => input.firstOnly),
         ],
       });
       const byId = new Map(rows.map((row) => [row.id, row]));
@@ -218,16 +224,19 @@ export class DeliveryRepository {
   // the attempt count already includes it. Until `inFlightMs` has passed (the
   // send's timeout and a margin) the log shows it as `sending`; a newer
   // attempt ends that at once for the earlier ones (a dead dispatcher's send
-  // was taken over). Null when the delivery is gone.
+  // was taken over). With `firstOnly`, an attempt begins only if the delivery
+  // has had none (checked on the locked row: of two runs racing for it, one
+  // sends). Null when the delivery is gone.
   async startAttempt(
     deliveryId: string,
-    options: { once: boolean; inFlightMs: number },
+    options: { once: boolean; inFlightMs: number; firstOnly?: boolean },
   ): Promise<StartedDelivery | null> {
     const row = await this.starts.submit({
       deliveryId,
       once: options.once,
       attemptId: newPublicId(12),
       inFlightMs: options.inFlightMs,
+      firstOnly: options.firstOnly ?? false,
     });
     if (!row) return null;
     return {
@@ -237,6 +246,8 @@ export class DeliveryRepository {
         body: row.body,
         status: row.status,
         attemptCount: row.attemptNumber ?? row.attemptCount,
+        nextAttemptAt: row.nextAttemptAt,
+        inFlightUntil: row.inFlightUntil,
         createdAt: row.createdAt,
         webhook: {
           id: row.webhookId,

@@ -11,17 +11,26 @@ const interruptedMessage =
 // array a column, row i of each array for delivery i. Every part of a
 // statement sees the rows as they were when it began; a delivery's status is
 // checked again on the row it locks.
+// A first attempt (`first_only`) begins only while the delivery has none: the
+// condition is checked again on the locked row, so of two runs that race for
+// one delivery only one sends.
 export const startAttemptSql = `WITH input AS (
-    SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::int[])
-      AS i(delivery_id, once, attempt_id, in_flight_ms)),
+    SELECT * FROM unnest($1::text[], $2::boolean[], $3::text[], $4::int[], $5::boolean[])
+      AS i(delivery_id, once, attempt_id, in_flight_ms, first_only)),
   target AS (
-    SELECT i.delivery_id, i.once, i.attempt_id, i.in_flight_ms, d.event_id, d.body, d.status,
-      d.attempt_count, d.created_at, w.id AS webhook_id, w.url, w.enabled, w.verify_ssl, w.secret_sealed
+    SELECT i.delivery_id, i.once, i.attempt_id, i.in_flight_ms, i.first_only, d.event_id, d.body, d.status,
+      d.attempt_count, d.next_attempt_at, d.created_at, w.id AS webhook_id, w.url, w.enabled, w.verify_ssl,
+      w.secret_sealed,
+      -- Until when an attempt of a delivery attempted already may still be in
+      -- flight: read only for a first attempt that may not begin.
+      CASE WHEN i.first_only AND d.attempt_count > 0 THEN
+        (SELECT max(a.in_flight_until) FROM delivery_attempts a WHERE a.delivery_id = d.id) END AS in_flight_until
     FROM input i JOIN deliveries d ON d.id = i.delivery_id JOIN webhooks w ON w.id = d.webhook_id),
   counted AS (
     UPDATE deliveries d SET attempt_count = d.attempt_count + 1, updated_at = ${utcNow}
     FROM target t
     WHERE d.id = t.delivery_id AND (t.once OR (d.status = 'pending' AND t.enabled))
+      AND (NOT t.first_only OR d.attempt_count = 0)
     RETURNING d.id, d.attempt_count),
   taken_over AS (
     UPDATE delivery_attempts a SET in_flight_until = NULL
@@ -32,7 +41,9 @@ export const startAttemptSql = `WITH input AS (
       ${utcNow} + t.in_flight_ms * interval '1 millisecond'
     FROM counted c JOIN target t ON t.delivery_id = c.id RETURNING id, delivery_id)
   SELECT t.delivery_id AS id, t.event_id AS "eventId", t.body, t.status::text AS status,
-    t.attempt_count AS "attemptCount", t.created_at AT TIME ZONE 'UTC' AS "createdAt",
+    t.attempt_count AS "attemptCount", t.next_attempt_at AT TIME ZONE 'UTC' AS "nextAttemptAt",
+    t.in_flight_until AT TIME ZONE 'UTC' AS "inFlightUntil",
+    t.created_at AT TIME ZONE 'UTC' AS "createdAt",
     t.webhook_id AS "webhookId", t.url, t.enabled, t.verify_ssl AS "verifySsl",
     t.secret_sealed AS "secretSealed", b.id AS "attemptId", c.attempt_count AS "attemptNumber"
   FROM target t LEFT JOIN counted c ON c.id = t.delivery_id LEFT JOIN begun b ON b.delivery_id = t.delivery_id`;

@@ -13,6 +13,7 @@ import { OutboundUrlPolicy } from '@formline/outbound-url';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { DispatcherConfig } from '@formline/app-config';
+import { DeliveryAttempts } from './delivery.attempts';
 import { DeliveryWorker } from './delivery.worker';
 
 // The worker between a receiver's answer and the database: an outcome the
@@ -40,6 +41,7 @@ describe('DeliveryWorker', () => {
   const config = {
     WEBHOOK_TIMEOUT_MS: 5000,
     DISPATCHER_LOCK_MS: 2000,
+    DISPATCHER_CONCURRENCY: 4,
     WEBHOOK_RETRY_SCHEDULE_MS: [500, 1000],
     WEBHOOK_RETRY_JITTER: 0,
     WEBHOOK_RETRY_AFTER_MAX_MS: 60_000,
@@ -80,7 +82,8 @@ describe('DeliveryWorker', () => {
   }
 
   function workerWith(repository: DeliveryRepository, secrets = {} as SecretBox): DeliveryWorker {
-    return new DeliveryWorker(repository, {} as Redis, secrets, new OutboundUrlPolicy(['127.0.0.1']), config);
+    const attempts = new DeliveryAttempts(repository, secrets, new OutboundUrlPolicy(['127.0.0.1']), config);
+    return new DeliveryWorker(attempts, {} as Redis, config);
   }
 
   function jobOf(data: DeliveryJob) {

@@ -8,8 +8,8 @@ import { eventually, scratchWebhooksDatabase, type ScratchDatabase, testInfra } 
 import {
   DeliveryQueue,
   DeliveryRepository,
-  deliveryJobId,
   DeliveryStatus,
+  firstAttemptsJobName,
   SendFailureKind,
 } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
@@ -31,6 +31,11 @@ describe('submission events into deliveries', () => {
   let database: ScratchDatabase<WebhooksPrismaClient>;
   let redis: Redis;
   let queue: DeliveryQueue;
+  // The first-attempts job that carries a delivery (no dispatcher runs them here).
+  const firstAttemptsJobOf = async (deliveryId: string) =>
+    (await queue.firstAttempts.getJobs(['waiting', 'delayed', 'active', 'completed'])).find((job) =>
+      job.data.deliveries.some((item) => item.deliveryId === deliveryId),
+    );
   let deliveries: DeliveryRepository;
   let nats: NatsConnection;
   let consumer: SubmissionConsumer;
@@ -159,10 +164,15 @@ describe('submission events into deliveries', () => {
       const { account_id: _account, ...payload } = row.eventId === completed.event_id ? completed : partial;
       expect(JSON.parse(row.body)).toEqual(payload);
       const job = await eventually(
-        () => queue.queue.getJob(deliveryJobId.planned(row.eventId, row.webhookId)),
+        () => firstAttemptsJobOf(row.id),
         (found) => found !== undefined,
       );
-      expect(job?.data).toEqual({ deliveryId: row.id });
+      expect(job?.name).toBe(firstAttemptsJobName);
+      expect(job?.data).toEqual({
+        deliveries: expect.arrayContaining([
+          { deliveryId: row.id, eventId: row.eventId, webhookId: row.webhookId },
+        ]),
+      });
     }
   });
 
@@ -183,7 +193,7 @@ describe('submission events into deliveries', () => {
         durationMs: 1,
       },
     );
-    await queue.queue.remove(deliveryJobId.planned(submitted.event_id, hook));
+    await queue.firstAttempts.remove((await firstAttemptsJobOf(row.id))!.id!);
 
     // The same event again (another message id, past JetStream's de-duplication),
     // then a marker behind it: once the marker is planned, so was the repeat.
@@ -198,7 +208,7 @@ describe('submission events into deliveries', () => {
         `${marker.event_id} ${DeliveryStatus.pending}`,
       ].sort(),
     );
-    expect(await queue.queue.getJob(deliveryJobId.planned(submitted.event_id, hook))).toBeUndefined();
+    expect(await firstAttemptsJobOf(row.id)).toBeUndefined();
   });
 
   it('skips an event it cannot read, and plans those behind it', async () => {

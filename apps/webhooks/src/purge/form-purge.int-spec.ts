@@ -73,12 +73,23 @@ describe('form purge (webhooks database and delivery queue)', () => {
     return planned;
   }
 
+  // The first-attempts jobs (none runs here) that carry any of the deliveries.
+  const firstAttemptsJobIds = async (deliveries: readonly PlannedDelivery[]) => {
+    const ids = new Set(deliveries.map((delivery) => delivery.id));
+    return (await queue.firstAttempts.getJobs(['waiting', 'delayed', 'completed', 'failed']))
+      .filter(
+        (job) => 'deliveries' in job.data && job.data.deliveries.some((item) => ids.has(item.deliveryId)),
+      )
+      .map((job) => job.id!);
+  };
   const jobIdsOf = (deliveries: readonly PlannedDelivery[]) => [
     ...deliveries.map((delivery) => deliveryJobId.planned(delivery.eventId, delivery.webhookId)),
     deliveryJobId.redelivery(deliveries[0].id, 1),
   ];
   const jobsLeft = async (deliveries: readonly PlannedDelivery[]) =>
-    (await Promise.all(jobIdsOf(deliveries).map((id) => queue.queue.getJob(id)))).filter(Boolean).length;
+    (await Promise.all(jobIdsOf(deliveries).map((id) => queue.queue.getJob(id)))).filter(Boolean).length +
+    (await firstAttemptsJobIds(deliveries)).length;
+  // Entries of the delivery queue's log naming the deliveries' jobs.
   const loggedEvents = async (deliveries: readonly PlannedDelivery[]) => {
     const ids = new Set(jobIdsOf(deliveries));
     const entries = await redis.xrange(queue.queue.keys.events, '-', '+');
@@ -119,11 +130,35 @@ describe('form purge (webhooks database and delivery queue)', () => {
     }));
   }
 
+  it("takes deleted deliveries out of a first-attempts job not yet run, keeping the others', and removes it when none is left", async () => {
+    const delivery = (id: string) => ({
+      id: `${id}-${run}`,
+      eventId: `e-${id}-${run}`,
+      webhookId: `w-${run}`,
+    });
+    const [a1, a2, b1] = [delivery('a1'), delivery('a2'), delivery('b1')];
+    await queue.addPlanned([a1, a2, b1]);
+    const carrying = async (id: string) =>
+      (await queue.firstAttempts.getJobs(['waiting'])).filter((job) =>
+        job.data.deliveries.some((item) => item.deliveryId === id),
+      );
+    const [job] = await carrying(b1.id);
+    await queue.removeForDeliveries([a1, a2].map((one) => ({ ...one, attemptCount: 0 })));
+    expect(
+      (await queue.firstAttempts.getJob(job.id!))?.data.deliveries.map((item) => item.deliveryId),
+    ).toEqual([b1.id]);
+    // Nothing of them went to a job of its own: the first-attempts job still carries b1.
+    expect(await queue.queue.getJob(deliveryJobId.planned(b1.eventId, b1.webhookId))).toBeUndefined();
+    await queue.removeForDeliveries([{ ...b1, attemptCount: 0 }]);
+    expect(await queue.firstAttempts.getJob(job.id!)).toBeUndefined();
+  });
+
   it('purges the form in batches across a worker that died, once, and leaves the other form whole', async () => {
     const gone = await seed(purged, 4);
     const other = await seed(kept, 2);
     expect(await rowsOf(purged)).toEqual({ webhooks: 2, deliveries: 8, attempts: 8 });
-    expect(await jobsLeft(gone)).toBe(9);
+    // One first-attempts job for the form's deliveries, and a redelivery.
+    expect(await jobsLeft(gone)).toBe(2);
     expect(await loggedEvents(gone)).toBeGreaterThan(0);
     await purges.table.request({ formId: purged, accountId: 'account', deletedAt: new Date() });
 
@@ -148,6 +183,6 @@ describe('form purge (webhooks database and delivery queue)', () => {
     expect(await purges.table.pending()).toEqual([]);
 
     expect(await rowsOf(kept)).toEqual({ webhooks: 2, deliveries: 4, attempts: 4 });
-    expect(await jobsLeft(other)).toBe(5);
+    expect(await jobsLeft(other)).toBe(2);
   });
 });

@@ -1,0 +1,44 @@
+import { SendSlots } from './send-slots';
+
+// A promise opened from outside.
+function gate(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe('SendSlots', () => {
+  it('runs at most its size at once, the waiting ones in arrival order', async () => {
+    const slots = new SendSlots(2);
+    let running = 0;
+    let most = 0;
+    const order: number[] = [];
+    const gates = Array.from({ length: 5 }, gate);
+    const runs = gates.map((gate, index) =>
+      slots.run(async () => {
+        running++;
+        most = Math.max(most, running);
+        order.push(index);
+        await gate.promise;
+        running--;
+        return index;
+      }),
+    );
+    await Promise.resolve();
+    expect(order).toEqual([0, 1]);
+    gates[1].resolve();
+    await runs[1];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(order).toEqual([0, 1, 2]);
+    gates.forEach((gate) => gate.resolve());
+    expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('gives the slot back when a send throws', async () => {
+    const slots = new SendSlots(1);
+    await expect(slots.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    await expect(slots.run(() => Promise.resolve('sent'))).resolves.toBe('sent');
+  });
+});
