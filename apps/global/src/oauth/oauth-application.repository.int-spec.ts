@@ -111,6 +111,8 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
       scopes: [
         'accounts:read',
         'forms:read',
+        'forms:write',
+        'themes:read',
         'workspaces:read',
         'webhooks:read',
         'webhooks:write',
