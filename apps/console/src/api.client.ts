@@ -1,4 +1,4 @@
-import { type ConsoleTexts, englishTexts } from './console.texts';
+import { type ConsoleTexts, englishTexts, type TextKey, type TextParams } from './console.texts';
 
 // The console's only way to the server: the public API on its own origin
 // (the page's policy allows no other), with the signed-in token. Every answer
@@ -18,10 +18,15 @@ export class ApiError extends Error {
     readonly details: string[] = [],
     /** The details that name a field, each whole, for a screen to show where it is. */
     readonly fieldProblems: FieldProblem[] = [],
-    /** The server gave no description: `description` is the console's own. */
-    readonly unexplained = false,
+    /** A failure the console words itself (no description from the server): said in its language. */
+    readonly words?: { key: TextKey; params?: TextParams },
   ) {
     super(description);
+  }
+
+  /** A failure in the console's own words: English as its description, any language when said. */
+  static inWords(status: number, code: string, key: TextKey, params?: TextParams): ApiError {
+    return new ApiError(status, code, englishTexts.t(key, params), [], [], { key, params });
   }
 
   /** The token is no good any more (revoked, expired, unknown): sign in again. */
@@ -93,7 +98,7 @@ export class ApiClient {
       signal,
     });
     if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => undefined));
-    if (!response.body) throw new ApiError(response.status, 'EMPTY', englishTexts.t('error.empty'));
+    if (!response.body) throw ApiError.inWords(response.status, 'EMPTY', 'error.empty');
     const fileName = attachmentName(response.headers.get('content-disposition')) ?? fallbackName;
     return { body: response.body, fileName };
   }
@@ -193,9 +198,10 @@ function errorFrom(status: number, body: unknown): ApiError {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const code = typeof fields.code === 'string' ? bounded(fields.code, 64) : `HTTP_${status}`;
   const explained = typeof fields.description === 'string' && fields.description.trim() !== '';
+  const unexplained = { key: 'error.unexplained', params: { status: String(status) } } as const;
   const description = explained
     ? bounded(fields.description as string)
-    : englishTexts.t('error.unexplained', { status: String(status) });
+    : englishTexts.t(unexplained.key, unexplained.params);
   const details = Array.isArray(fields.details)
     ? fields.details
         .slice(0, 5)
@@ -216,7 +222,7 @@ function errorFrom(status: number, body: unknown): ApiError {
           : [];
       })
     : [];
-  return new ApiError(status, code, description, details, fieldProblems, !explained);
+  return new ApiError(status, code, description, details, fieldProblems, explained ? undefined : unexplained);
 }
 
 /** What to tell the person about a failure, in one sentence (the details apart). */
@@ -224,11 +230,8 @@ function errorFrom(status: number, body: unknown): ApiError {
 // itself (a server out of reach, its wrappers) is in the console's language.
 export function errorInWords(error: unknown, texts: ConsoleTexts = englishTexts): string {
   if (error instanceof ApiError) {
-    if (error.code === 'NETWORK') return texts.t('error.network');
-    if (error.code === 'EMPTY') return texts.t('error.empty');
-    const description = error.unexplained
-      ? texts.t('error.unexplained', { status: String(error.status) })
-      : error.description;
+    const description = error.words ? texts.t(error.words.key, error.words.params) : error.description;
+    if (error.code === 'NETWORK') return description;
     if (error.code === 'RATE_LIMITED') return texts.t('error.rateLimited', { description });
     return texts.t('error.withCode', { description, code: error.code });
   }

@@ -23,7 +23,8 @@ const services: ConsoleServices = {
   location,
   history,
   texts: new TextsClient((input, init) => fetch(input, init), CONSOLE_TEXT_FILES),
-  languages: navigator.languages,
+  // The browser's language first (its own setting), then the others it accepts.
+  languages: [navigator.language, ...navigator.languages],
   document,
 };
 const root = document.getElementById('console');

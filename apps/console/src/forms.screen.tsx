@@ -120,7 +120,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
     setBusyId(form.id);
     setNotice('');
     formsApi
-      .duplicate(form.id)
+      .duplicate(form.id, texts)
       .then(({ copy, messagesProblem }) => {
         setPage(1);
         setFocusId(copy.id);
