@@ -96,6 +96,9 @@ describe('file roles', () => {
       'route', // where the console is, in the address's fragment
       'mapper', // one shape into another (an editor's fields into a request body)
       'format', // the API's records in words
+      'texts', // the console's words in its language: the catalog, t()
+      'language', // which language the console speaks
+      'context', // what every component under the app reads (the texts)
     ];
     const consoleFiles = sources.filter(({ file }) => file.startsWith('apps/console/src/'));
     expect(consoleFiles.length).toBeGreaterThan(10);

@@ -1,3 +1,5 @@
+import { type ConsoleTexts, englishTexts, type TextKey, type TextParams } from './console.texts';
+
 // The console's only way to the server: the public API on its own origin
 // (the page's policy allows no other), with the signed-in token. Every answer
 // that is not a success becomes an ApiError in words a person can act on,
@@ -16,8 +18,15 @@ export class ApiError extends Error {
     readonly details: string[] = [],
     /** The details that name a field, each whole, for a screen to show where it is. */
     readonly fieldProblems: FieldProblem[] = [],
+    /** A failure the console words itself (no description from the server): said in its language. */
+    readonly words?: { key: TextKey; params?: TextParams },
   ) {
     super(description);
+  }
+
+  /** A failure in the console's own words: English as its description, any language when said. */
+  static inWords(status: number, code: string, key: TextKey, params?: TextParams): ApiError {
+    return new ApiError(status, code, englishTexts.t(key, params), [], [], { key, params });
   }
 
   /** The token is no good any more (revoked, expired, unknown): sign in again. */
@@ -89,7 +98,7 @@ export class ApiClient {
       signal,
     });
     if (!response.ok) throw errorFrom(response.status, await response.json().catch(() => undefined));
-    if (!response.body) throw new ApiError(response.status, 'EMPTY', 'The server answered without a body.');
+    if (!response.body) throw ApiError.inWords(response.status, 'EMPTY', 'error.empty');
     const fileName = attachmentName(response.headers.get('content-disposition')) ?? fallbackName;
     return { body: response.body, fileName };
   }
@@ -149,11 +158,7 @@ export class ApiClient {
       return await this.send(address, { ...init, credentials: 'omit', cache: 'no-store' });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
-      throw new ApiError(
-        0,
-        'NETWORK',
-        'The server could not be reached. Check the connection, then try again.',
-      );
+      throw new ApiError(0, 'NETWORK', englishTexts.t('error.network'));
     }
   }
 
@@ -192,10 +197,11 @@ const maxFieldProblems = 50;
 function errorFrom(status: number, body: unknown): ApiError {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const code = typeof fields.code === 'string' ? bounded(fields.code, 64) : `HTTP_${status}`;
-  const description =
-    typeof fields.description === 'string' && fields.description.trim() !== ''
-      ? bounded(fields.description)
-      : `The server answered ${status} without saying why. Try again in a moment.`;
+  const explained = typeof fields.description === 'string' && fields.description.trim() !== '';
+  const unexplained = { key: 'error.unexplained', params: { status: String(status) } } as const;
+  const description = explained
+    ? bounded(fields.description as string)
+    : englishTexts.t(unexplained.key, unexplained.params);
   const details = Array.isArray(fields.details)
     ? fields.details
         .slice(0, 5)
@@ -216,15 +222,18 @@ function errorFrom(status: number, body: unknown): ApiError {
           : [];
       })
     : [];
-  return new ApiError(status, code, description, details, fieldProblems);
+  return new ApiError(status, code, description, details, fieldProblems, explained ? undefined : unexplained);
 }
 
 /** What to tell the person about a failure, in one sentence (the details apart). */
-export function errorInWords(error: unknown): string {
+// The API's description stays in the API's words; what the console says
+// itself (a server out of reach, its wrappers) is in the console's language.
+export function errorInWords(error: unknown, texts: ConsoleTexts = englishTexts): string {
   if (error instanceof ApiError) {
-    if (error.code === 'NETWORK') return error.description;
-    if (error.code === 'RATE_LIMITED') return `Too many requests for now. ${error.description}`;
-    return `${error.description} (${error.code})`;
+    const description = error.words ? texts.t(error.words.key, error.words.params) : error.description;
+    if (error.code === 'NETWORK') return description;
+    if (error.code === 'RATE_LIMITED') return texts.t('error.rateLimited', { description });
+    return texts.t('error.withCode', { description, code: error.code });
   }
-  return 'Something went wrong in the console. Reload the page to try again.';
+  return texts.t('error.console');
 }

@@ -1,4 +1,5 @@
 import { type EditableChoice, type EditableQuestion, moved } from './builder-form.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   question: EditableQuestion;
@@ -14,6 +15,7 @@ interface Props {
 // down by buttons (no dragging, so the keyboard does it all), removed, and a
 // choice added at the end; a multiple choice's two switches beside them.
 export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLater }: Props) {
+  const { t } = useTexts();
   const { choices } = question;
   const setChoices = (next: EditableChoice[]) => onChange({ choices: next });
   const move = (index: number, delta: number) => {
@@ -25,11 +27,11 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
   };
   return (
     <fieldset>
-      <legend>Choices</legend>
+      <legend>{t('choices.legend')}</legend>
       <ol class="choices">
         {choices.map((choice, index) => (
           <li key={choice.key}>
-            <label for={`${prefix}-choice-${index}`}>Choice {index + 1}</label>
+            <label for={`${prefix}-choice-${index}`}>{t('builder.choiceN', { n: index + 1 })}</label>
             <input
               id={`${prefix}-choice-${index}`}
               type="text"
@@ -47,7 +49,8 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
                 disabled={index === 0}
                 onClick={() => move(index, -1)}
               >
-                Move up<span class="visually-hidden"> choice {index + 1}</span>
+                {t('row.moveUp')}
+                <span class="visually-hidden">{t('choices.which', { n: index + 1 })}</span>
               </button>
               <button
                 type="button"
@@ -55,7 +58,8 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
                 disabled={index === choices.length - 1}
                 onClick={() => move(index, 1)}
               >
-                Move down<span class="visually-hidden"> choice {index + 1}</span>
+                {t('row.moveDown')}
+                <span class="visually-hidden">{t('choices.which', { n: index + 1 })}</span>
               </button>
               <button
                 type="button"
@@ -65,7 +69,8 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
                   focusLater(`${prefix}-choice-${Math.max(0, index - 1)}`);
                 }}
               >
-                Remove<span class="visually-hidden"> choice {index + 1}</span>
+                {t('row.remove')}
+                <span class="visually-hidden">{t('choices.which', { n: index + 1 })}</span>
               </button>
             </span>
           </li>
@@ -74,11 +79,14 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
       <button
         type="button"
         onClick={() => {
-          setChoices([...choices, { key: newKey(), label: `Choice ${choices.length + 1}`, source: {} }]);
+          setChoices([
+            ...choices,
+            { key: newKey(), label: t('builder.choiceN', { n: choices.length + 1 }), source: {} },
+          ]);
           focusLater(`${prefix}-choice-${choices.length}`);
         }}
       >
-        Add a choice
+        {t('choices.add')}
       </button>
       {question.type === 'multiple_choice' && (
         <>
@@ -88,7 +96,7 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
               checked={question.allowMultiple}
               onChange={(event) => onChange({ allowMultiple: event.currentTarget.checked })}
             />
-            Allow more than one choice
+            {t('choices.multiple')}
           </label>
           <label class="check">
             <input
@@ -96,7 +104,7 @@ export function BuilderChoicesView({ question, prefix, onChange, newKey, focusLa
               checked={question.allowOther}
               onChange={(event) => onChange({ allowOther: event.currentTarget.checked })}
             />
-            Offer “Other” with a text box
+            {t('choices.other')}
           </label>
         </>
       )}

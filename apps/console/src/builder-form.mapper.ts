@@ -5,22 +5,24 @@
 // group's questions, a choice's id) rides along untouched in `source`, so a
 // save changes only what was edited and the API keeps every id.
 
+import { type ConsoleTexts, englishTexts } from './console.texts';
+
 export type Json = Record<string, unknown>;
 
 /** The types the builder edits with its own inputs; any other is kept and edited as JSON. */
 export const questionTypes = [
-  { type: 'short_text', label: 'Short text' },
-  { type: 'long_text', label: 'Long text' },
-  { type: 'email', label: 'Email' },
-  { type: 'number', label: 'Number' },
-  { type: 'multiple_choice', label: 'Multiple choice' },
-  { type: 'dropdown', label: 'Dropdown' },
-  { type: 'yes_no', label: 'Yes or no' },
-  { type: 'rating', label: 'Rating' },
-  { type: 'opinion_scale', label: 'Opinion scale' },
-  { type: 'date', label: 'Date' },
-  { type: 'file_upload', label: 'File upload' },
-  { type: 'statement', label: 'Statement' },
+  { type: 'short_text', label: 'type.shortText' },
+  { type: 'long_text', label: 'type.longText' },
+  { type: 'email', label: 'type.email' },
+  { type: 'number', label: 'type.number' },
+  { type: 'multiple_choice', label: 'type.multipleChoice' },
+  { type: 'dropdown', label: 'type.dropdown' },
+  { type: 'yes_no', label: 'type.yesNo' },
+  { type: 'rating', label: 'type.rating' },
+  { type: 'opinion_scale', label: 'type.opinionScale' },
+  { type: 'date', label: 'type.date' },
+  { type: 'file_upload', label: 'type.fileUpload' },
+  { type: 'statement', label: 'type.statement' },
 ] as const;
 export type QuestionType = (typeof questionTypes)[number]['type'];
 
@@ -37,8 +39,9 @@ export function isEditedType(type: string): type is QuestionType {
   return questionTypes.some((known) => known.type === type);
 }
 
-export function typeLabel(type: string): string {
-  return questionTypes.find((known) => known.type === type)?.label ?? type.replace(/_/g, ' ');
+export function typeLabel(type: string, { t }: ConsoleTexts = englishTexts): string {
+  const known = questionTypes.find((listed) => listed.type === type);
+  return known ? t(known.label) : type.replace(/_/g, ' ');
 }
 
 export interface EditableChoice {
@@ -137,10 +140,14 @@ export function editableQuestionOf(field: Json, newKey: () => string): EditableQ
 }
 
 /** A new question of a type, with what the API needs of it (choices, steps). */
-export function newQuestion(type: QuestionType, newKey: () => string): EditableQuestion {
+export function newQuestion(
+  type: QuestionType,
+  newKey: () => string,
+  { t }: ConsoleTexts = englishTexts,
+): EditableQuestion {
   const question = editableQuestionOf({ type, title: '' }, newKey);
   if (choiceTypes.includes(type)) {
-    question.choices = ['Choice 1', 'Choice 2'].map((label) => ({ key: newKey(), label, source: {} }));
+    question.choices = [1, 2].map((n) => ({ key: newKey(), label: t('builder.choiceN', { n }), source: {} }));
   }
   if (scaleTypes.includes(type)) question.steps = String(stepBounds[type].initial);
   return question;
@@ -275,11 +282,15 @@ export function moved<T>(items: readonly T[], index: number, delta: number): T[]
 }
 
 /** Why a hidden field's name would be refused, in the API's rule; undefined when it is fine. */
-export function hiddenNameProblem(name: string, taken: readonly string[]): string | undefined {
-  if (name === '') return 'Type a name.';
-  if (!/^[a-z0-9_]+$/.test(name)) return 'Use lowercase letters, digits and _ only.';
-  if (['__proto__', 'constructor', 'prototype'].includes(name)) return 'That name is reserved.';
-  if (taken.includes(name)) return 'The form already has a hidden field of that name.';
+export function hiddenNameProblem(
+  name: string,
+  taken: readonly string[],
+  { t }: ConsoleTexts = englishTexts,
+): string | undefined {
+  if (name === '') return t('hidden.noName');
+  if (!/^[a-z0-9_]+$/.test(name)) return t('hidden.badName');
+  if (['__proto__', 'constructor', 'prototype'].includes(name)) return t('hidden.reserved');
+  if (taken.includes(name)) return t('hidden.taken');
   return undefined;
 }
 

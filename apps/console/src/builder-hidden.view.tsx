@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { hiddenNameProblem } from './builder-form.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   hidden: string[];
@@ -10,12 +11,14 @@ interface Props {
 // Hidden fields: the names a form's link may carry values for (`?source=…`),
 // added by name, checked against the API's rule before they are, and removed.
 export function BuilderHiddenView({ hidden, onChange, focusLater }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const [typed, setTyped] = useState('');
   const [problem, setProblem] = useState<string>();
   return (
     <section aria-labelledby="builder-hidden">
-      <h2 id="builder-hidden">Hidden fields</h2>
-      {hidden.length === 0 && <p>None.</p>}
+      <h2 id="builder-hidden">{t('detail.hidden')}</h2>
+      {hidden.length === 0 && <p>{t('hidden.none')}</p>}
       <ul class="hidden-fields">
         {hidden.map((name, index) => (
           <li key={name}>
@@ -27,7 +30,8 @@ export function BuilderHiddenView({ hidden, onChange, focusLater }: Props) {
                 focusLater('hidden-name');
               }}
             >
-              Remove<span class="visually-hidden"> the hidden field {name}</span>
+              {t('row.remove')}
+              <span class="visually-hidden">{t('hidden.which', { name })}</span>
             </button>
           </li>
         ))}
@@ -38,7 +42,7 @@ export function BuilderHiddenView({ hidden, onChange, focusLater }: Props) {
         onSubmit={(event) => {
           event.preventDefault();
           const name = typed.trim();
-          const found = hiddenNameProblem(name, hidden);
+          const found = hiddenNameProblem(name, hidden, texts);
           setProblem(found);
           if (found) return;
           onChange([...hidden, name]);
@@ -46,7 +50,7 @@ export function BuilderHiddenView({ hidden, onChange, focusLater }: Props) {
         }}
       >
         <div class="field">
-          <label for="hidden-name">Name of a hidden field</label>
+          <label for="hidden-name">{t('hidden.label')}</label>
           <input
             id="hidden-name"
             type="text"
@@ -58,7 +62,7 @@ export function BuilderHiddenView({ hidden, onChange, focusLater }: Props) {
             onInput={(event) => setTyped(event.currentTarget.value)}
           />
           <p id="hidden-name-hint" class="hint">
-            Lowercase letters, digits and _.
+            {t('hidden.hint')}
           </p>
           {problem && (
             <p id="hidden-name-problem" class="field-problem">
@@ -66,7 +70,7 @@ export function BuilderHiddenView({ hidden, onChange, focusLater }: Props) {
             </p>
           )}
         </div>
-        <button type="submit">Add the hidden field</button>
+        <button type="submit">{t('hidden.add')}</button>
       </form>
     </section>
   );

@@ -1,3 +1,5 @@
+import { type ConsoleTexts, englishTexts, type TextKey, type TextParams } from './console.texts';
+
 // The builder's JSON view: the text the owner types into a form definition,
 // and a path the API names (`fields[2].properties.choices[0].label`) into the
 // line and column of the text where it is. JSON.parse says neither where a
@@ -50,17 +52,20 @@ class Reader {
   private at = 0;
   readonly paths = new Map<string, number>();
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly texts: ConsoleTexts,
+  ) {}
 
   document(): unknown {
     const value = this.value([], 0);
     this.space();
-    if (this.at < this.text.length) this.fail('Unexpected text after the end of the JSON');
+    if (this.at < this.text.length) this.fail('jsonRead.trailing');
     return value;
   }
 
-  private fail(message: string): never {
-    throw new JsonProblem(this.at, message);
+  private fail(key: TextKey, params?: TextParams): never {
+    throw new JsonProblem(this.at, this.texts.t(key, params));
   }
 
   private space(): void {
@@ -70,7 +75,7 @@ class Reader {
   }
 
   private value(path: Array<string | number>, depth: number): unknown {
-    if (depth > maxDepth) this.fail('The JSON nests too deep');
+    if (depth > maxDepth) this.fail('jsonRead.deep');
     this.space();
     if (!this.paths.has(pathText(path))) this.paths.set(pathText(path), this.at);
     const char = this.text[this.at];
@@ -93,7 +98,8 @@ class Reader {
       this.at = numberPattern.lastIndex;
       return Number(number[0]);
     }
-    this.fail(char === undefined ? 'The JSON ends too early' : `Unexpected ${JSON.stringify(char)}`);
+    if (char === undefined) this.fail('jsonRead.early');
+    this.fail('jsonRead.unexpected', { char: JSON.stringify(char) });
   }
 
   private object(path: Array<string | number>, depth: number): Record<string, unknown> {
@@ -106,13 +112,13 @@ class Reader {
     }
     for (;;) {
       this.space();
-      if (this.text[this.at] !== '"') this.fail('Expected a property name in double quotes');
+      if (this.text[this.at] !== '"') this.fail('jsonRead.name');
       const keyAt = this.at;
       const key = this.string();
       // The line of `"key":` is where the owner looks for a property.
       this.paths.set(pathText([...path, key]), keyAt);
       this.space();
-      if (this.text[this.at] !== ':') this.fail('Expected ":" after the property name');
+      if (this.text[this.at] !== ':') this.fail('jsonRead.colon');
       this.at += 1;
       // As JSON.parse: an own property, even one named __proto__.
       Object.defineProperty(result, key, {
@@ -127,7 +133,7 @@ class Reader {
       if (next === '}') return result;
       if (next !== ',') {
         this.at -= 1;
-        this.fail('Expected "," or "}" after a property');
+        this.fail('jsonRead.afterProperty');
       }
     }
   }
@@ -148,7 +154,7 @@ class Reader {
       if (next === ']') return result;
       if (next !== ',') {
         this.at -= 1;
-        this.fail('Expected "," or "]" after an item');
+        this.fail('jsonRead.afterItem');
       }
     }
   }
@@ -158,12 +164,12 @@ class Reader {
     this.at += 1;
     for (;;) {
       const char = this.text[this.at];
-      if (char === undefined) this.fail('A string is not closed');
+      if (char === undefined) this.fail('jsonRead.unclosed');
       if (char === '"') {
         this.at += 1;
         return result;
       }
-      if (char < ' ') this.fail('A string holds a line break or control character (write it as \\n)');
+      if (char < ' ') this.fail('jsonRead.control');
       if (char === '\\') {
         const escaped = this.text[this.at + 1];
         if (escaped === 'u' && /^[0-9a-fA-F]{4}$/.test(this.text.slice(this.at + 2, this.at + 6))) {
@@ -171,7 +177,7 @@ class Reader {
           this.at += 6;
           continue;
         }
-        if (escaped === undefined || !(escaped in escapes)) this.fail('Unknown escape in a string');
+        if (escaped === undefined || !(escaped in escapes)) this.fail('jsonRead.escape');
         result += escapes[escaped];
         this.at += 2;
         continue;
@@ -183,8 +189,8 @@ class Reader {
 }
 
 /** The value of the text, or where and why it is not JSON. */
-export function readJson(text: string): JsonRead {
-  const reader = new Reader(text);
+export function readJson(text: string, texts: ConsoleTexts = englishTexts): JsonRead {
+  const reader = new Reader(text, texts);
   try {
     return { ok: true, value: reader.document(), paths: reader.paths };
   } catch (error) {

@@ -1,6 +1,7 @@
 import { useRef } from 'preact/hooks';
 import type { FieldProblem } from './api.client';
 import { positionOfPath, readJson, type TextPosition } from './builder-json.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   text: string;
@@ -14,8 +15,10 @@ interface Props {
 // where, as it is typed; what the API refuses at a save is listed with the
 // line of the text its path names, and a button selects that line.
 export function BuilderJsonView({ text, onText, problems }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const area = useRef<HTMLTextAreaElement>(null);
-  const read = readJson(text);
+  const read = readJson(text, texts);
   const located = problems.map((problem) => ({ ...problem, at: positionOfPath(text, problem.field) }));
   const show = (position: TextPosition) => {
     const element = area.current;
@@ -42,9 +45,9 @@ export function BuilderJsonView({ text, onText, problems }: Props) {
       </h2>
       {!read.ok && (
         <p id="builder-json-syntax" class="field-problem" role="status">
-          Not valid JSON: {read.message} at line {read.line}, column {read.column}.{' '}
+          {t('json.invalid', { message: read.message, line: read.line, column: read.column })}{' '}
           <button type="button" class="inline" onClick={() => show(read)}>
-            Show line {read.line}
+            {t('json.showLine', { line: read.line })}
           </button>
         </p>
       )}
@@ -52,13 +55,13 @@ export function BuilderJsonView({ text, onText, problems }: Props) {
         <ul id="builder-json-problems" class="json-problems">
           {located.map((problem) => (
             <li key={problem.field}>
-              {problem.at ? `Line ${problem.at.line}, ` : ''}
+              {problem.at ? t('json.lineOf', { line: problem.at.line }) : ''}
               <code>{problem.field}</code>: {problem.description}
               {problem.at && (
                 <>
                   {' '}
                   <button type="button" class="inline" onClick={() => problem.at && show(problem.at)}>
-                    Show line {problem.at.line}
+                    {t('json.showLine', { line: problem.at.line })}
                   </button>
                 </>
               )}
@@ -67,7 +70,7 @@ export function BuilderJsonView({ text, onText, problems }: Props) {
         </ul>
       )}
       <div class="field">
-        <label for="builder-json-text">The form definition</label>
+        <label for="builder-json-text">{t('json.label')}</label>
         <textarea
           id="builder-json-text"
           ref={area}
@@ -81,7 +84,7 @@ export function BuilderJsonView({ text, onText, problems }: Props) {
           onInput={(event) => onText(event.currentTarget.value)}
         />
         <p id="builder-json-hint" class="hint">
-          As the API takes it (PUT /forms/{'{id}'}): every question type, logic, variables and settings.
+          {t('json.hint')}
         </p>
       </div>
     </section>

@@ -1,4 +1,5 @@
 import type { PreviewAddress } from './builder-preview.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   address: NonNullable<PreviewAddress>;
@@ -14,33 +15,24 @@ interface Props {
 // are cross-origin requests the API does not allow, so answering the preview
 // records nothing.
 export function BuilderPreviewView({ address, version }: Props) {
+  const { t } = useTexts();
   const page = 'framed' in address ? address.framed : address.elsewhere;
   return (
     <section class="preview" aria-labelledby="builder-preview">
-      <h2 id="builder-preview">Preview</h2>
+      <h2 id="builder-preview">{t('preview.heading')}</h2>
       {'framed' in address ? (
-        <p class="hint">
-          The saved form, as respondents see it; it loads again after each save. Answers given here are not
-          recorded.
-        </p>
+        <p class="hint">{t('preview.framed')}</p>
       ) : (
-        <p class="hint">
-          This form's page is served on its region's address, {address.regionOrigin}, where the console can
-          preview it: open the console there, or the page itself.
-        </p>
+        <p class="hint">{t('preview.elsewhere', { origin: address.regionOrigin })}</p>
       )}
       <p>
         <a href={page} target="_blank" rel="noopener noreferrer">
-          Open the form's page<span class="visually-hidden"> (new tab)</span>
+          {t('preview.open')}
+          <span class="visually-hidden">{t('preview.newTab')}</span>
         </a>
       </p>
       {'framed' in address && (
-        <iframe
-          key={version}
-          src={address.framed}
-          title="Preview of the saved form"
-          sandbox="allow-scripts"
-        />
+        <iframe key={version} src={address.framed} title={t('preview.title')} sandbox="allow-scripts" />
       )}
     </section>
   );

@@ -1,4 +1,5 @@
 import { type EditableQuestion, scaleTypes, stepBounds, textTypes } from './builder-form.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   question: EditableQuestion;
@@ -80,15 +81,16 @@ function NumberInput({
 // longest answer, a number's bounds, a scale's steps and labels, a
 // statement's button. Choices have their own view.
 export function BuilderPropertiesView({ question, prefix, onChange }: Props) {
+  const { t } = useTexts();
   const { type } = question;
   if (textTypes.includes(type)) {
     return (
       <NumberInput
         id={`${prefix}-max-length`}
-        label="Longest answer (characters)"
+        label={t('props.maxLength')}
         value={question.maxLength}
         min={1}
-        hint="Empty: no limit of its own."
+        hint={t('props.noLimit')}
         onInput={(maxLength) => onChange({ maxLength })}
       />
     );
@@ -98,16 +100,16 @@ export function BuilderPropertiesView({ question, prefix, onChange }: Props) {
       <div class="pair">
         <NumberInput
           id={`${prefix}-min`}
-          label="Smallest number"
+          label={t('props.min')}
           value={question.minValue}
-          hint="Empty: no lower bound."
+          hint={t('props.noMin')}
           onInput={(minValue) => onChange({ minValue })}
         />
         <NumberInput
           id={`${prefix}-max`}
-          label="Largest number"
+          label={t('props.max')}
           value={question.maxValue}
-          hint="Empty: no upper bound."
+          hint={t('props.noMax')}
           onInput={(maxValue) => onChange({ maxValue })}
         />
       </div>
@@ -119,11 +121,11 @@ export function BuilderPropertiesView({ question, prefix, onChange }: Props) {
       <>
         <NumberInput
           id={`${prefix}-steps`}
-          label="Steps"
+          label={t('props.steps')}
           value={question.steps}
           min={bounds.min}
           max={bounds.max}
-          hint={`From ${bounds.min} to ${bounds.max}.`}
+          hint={t('props.stepsHint', { min: bounds.min, max: bounds.max })}
           onInput={(steps) => onChange({ steps })}
         />
         {type === 'opinion_scale' && (
@@ -134,23 +136,23 @@ export function BuilderPropertiesView({ question, prefix, onChange }: Props) {
                 checked={question.startAtOne}
                 onChange={(event) => onChange({ startAtOne: event.currentTarget.checked })}
               />
-              Start the scale at 1 (not 0)
+              {t('props.startAtOne')}
             </label>
             <BuilderTextInput
               id={`${prefix}-label-left`}
-              label="Label of the lowest step"
+              label={t('props.labelLeft')}
               value={question.labelLeft}
               onInput={(labelLeft) => onChange({ labelLeft })}
             />
             <BuilderTextInput
               id={`${prefix}-label-center`}
-              label="Label of the middle step"
+              label={t('props.labelCenter')}
               value={question.labelCenter}
               onInput={(labelCenter) => onChange({ labelCenter })}
             />
             <BuilderTextInput
               id={`${prefix}-label-right`}
-              label="Label of the highest step"
+              label={t('props.labelRight')}
               value={question.labelRight}
               onInput={(labelRight) => onChange({ labelRight })}
             />
@@ -163,9 +165,9 @@ export function BuilderPropertiesView({ question, prefix, onChange }: Props) {
     return (
       <BuilderTextInput
         id={`${prefix}-button`}
-        label="Button text"
+        label={t('props.buttonText')}
         value={question.buttonText}
-        hint="Empty: the page's own word."
+        hint={t('props.pageWord')}
         onInput={(buttonText) => onChange({ buttonText })}
       />
     );

@@ -2,6 +2,7 @@ import type { FieldProblem } from './api.client';
 import { BuilderChoicesView } from './builder-choices.view';
 import { choiceTypes, type EditableQuestion, isEditedType, typeLabel } from './builder-form.mapper';
 import { BuilderPropertiesView } from './builder-properties.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   question: EditableQuestion;
@@ -21,6 +22,8 @@ interface Props {
 // builder has no inputs for (a group, a matrix, a payment…) keeps its title
 // here and the rest in the JSON view.
 export function BuilderQuestionView(props: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const { question, index, count, problems, onChange, onMove, onRemove } = props;
   const prefix = `q${index}`;
   const number = index + 1;
@@ -29,7 +32,7 @@ export function BuilderQuestionView(props: Props) {
   return (
     <li class="question" aria-labelledby={`${prefix}-heading`}>
       <h3 id={`${prefix}-heading`} tabIndex={-1}>
-        {number}. {typeLabel(question.type)}
+        {t('question.heading', { number, type: typeLabel(question.type, texts) })}
       </h3>
       {problems.length > 0 && (
         <ul id={problemsId} class="field-problem">
@@ -42,7 +45,9 @@ export function BuilderQuestionView(props: Props) {
         </ul>
       )}
       <div class="field">
-        <label for={`${prefix}-title`}>{question.type === 'statement' ? 'Text' : 'Question'}</label>
+        <label for={`${prefix}-title`}>
+          {question.type === 'statement' ? t('question.text') : t('insights.question')}
+        </label>
         <input
           id={`${prefix}-title`}
           type="text"
@@ -55,7 +60,7 @@ export function BuilderQuestionView(props: Props) {
       </div>
       {edited && (
         <div class="field">
-          <label for={`${prefix}-description`}>Description</label>
+          <label for={`${prefix}-description`}>{t('question.description')}</label>
           <textarea
             id={`${prefix}-description`}
             rows={2}
@@ -72,7 +77,7 @@ export function BuilderQuestionView(props: Props) {
             checked={question.required}
             onChange={(event) => onChange({ required: event.currentTarget.checked })}
           />
-          Required
+          {t('question.required')}
         </label>
       )}
       {edited && <BuilderPropertiesView question={question} prefix={prefix} onChange={onChange} />}
@@ -85,16 +90,19 @@ export function BuilderQuestionView(props: Props) {
           focusLater={props.focusLater}
         />
       )}
-      {!edited && <p class="hint">The rest of this question is edited in the JSON view.</p>}
+      {!edited && <p class="hint">{t('question.inJson')}</p>}
       <p class="row-actions">
         <button type="button" id={`${prefix}-up`} disabled={index === 0} onClick={() => onMove(-1)}>
-          Move up<span class="visually-hidden"> question {number}</span>
+          {t('row.moveUp')}
+          <span class="visually-hidden">{t('question.which', { number })}</span>
         </button>
         <button type="button" id={`${prefix}-down`} disabled={index === count - 1} onClick={() => onMove(1)}>
-          Move down<span class="visually-hidden"> question {number}</span>
+          {t('row.moveDown')}
+          <span class="visually-hidden">{t('question.which', { number })}</span>
         </button>
         <button type="button" class="danger" onClick={onRemove}>
-          Remove<span class="visually-hidden"> question {number}</span>
+          {t('row.remove')}
+          <span class="visually-hidden">{t('question.which', { number })}</span>
         </button>
       </p>
     </li>

@@ -8,6 +8,7 @@ import {
   questionTypes,
 } from './builder-form.mapper';
 import { BuilderQuestionView } from './builder-question.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   questions: EditableQuestion[];
@@ -22,6 +23,8 @@ interface Props {
 // Focus follows what was done: to a new question's text, to a moved
 // question's button, to the question after one removed.
 export function BuilderQuestionsView({ questions, problems, onChange, newKey, focusLater }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const [adding, setAdding] = useState<QuestionType>('short_text');
   const move = (index: number, delta: number) => {
     onChange(moved(questions, index, delta));
@@ -32,9 +35,9 @@ export function BuilderQuestionsView({ questions, problems, onChange, newKey, fo
   return (
     <section aria-labelledby="builder-questions">
       <h2 id="builder-questions" tabIndex={-1}>
-        Questions
+        {t('builder.questions')}
       </h2>
-      {questions.length === 0 && <p>No questions yet.</p>}
+      {questions.length === 0 && <p>{t('builder.noQuestions')}</p>}
       <ol class="questions">
         {questions.map((question, index) => (
           <BuilderQuestionView
@@ -61,12 +64,12 @@ export function BuilderQuestionsView({ questions, problems, onChange, newKey, fo
         class="add-question"
         onSubmit={(event) => {
           event.preventDefault();
-          onChange([...questions, newQuestion(adding, newKey)]);
+          onChange([...questions, newQuestion(adding, newKey, texts)]);
           focusLater(`q${questions.length}-title`);
         }}
       >
         <div class="field">
-          <label for="add-question-type">Type of the new question</label>
+          <label for="add-question-type">{t('builder.newType')}</label>
           <select
             id="add-question-type"
             value={adding}
@@ -74,12 +77,12 @@ export function BuilderQuestionsView({ questions, problems, onChange, newKey, fo
           >
             {questionTypes.map(({ type, label }) => (
               <option key={type} value={type}>
-                {label}
+                {t(label)}
               </option>
             ))}
           </select>
         </div>
-        <button type="submit">Add the question</button>
+        <button type="submit">{t('builder.addQuestion')}</button>
       </form>
     </section>
   );

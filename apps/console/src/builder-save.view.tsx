@@ -1,6 +1,7 @@
 import { ApiError } from './api.client';
 import type { SaveState } from './builder-save.flow';
 import { ProblemView } from './problem.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   state: SaveState;
@@ -17,16 +18,17 @@ interface Props {
 // on: loading the newer version, which drops the edits here; the builder
 // never writes over it.
 export function BuilderSaveView({ state, unsaved, onSave, onLoadNewer, loadingNewer, blocked }: Props) {
+  const { t } = useTexts();
   const status =
     state.kind === 'saving'
-      ? 'Saving…'
+      ? t('action.saving')
       : state.kind === 'saved' && !unsaved
-        ? 'Saved. The preview shows this version.'
+        ? t('save.saved')
         : state.kind === 'reloaded'
-          ? 'The newer version is loaded; the changes made here before it were not kept.'
+          ? t('save.reloaded')
           : unsaved
-            ? 'Changes not saved yet.'
-            : 'No changes since the last save.';
+            ? t('save.unsaved')
+            : t('save.unchanged');
   return (
     <div class="save-bar">
       <p class="actions">
@@ -36,7 +38,7 @@ export function BuilderSaveView({ state, unsaved, onSave, onLoadNewer, loadingNe
           disabled={state.kind === 'saving' || state.kind === 'conflict'}
           onClick={onSave}
         >
-          Save
+          {t('save.button')}
         </button>
         <span role="status">{status}</span>
       </p>
@@ -47,13 +49,10 @@ export function BuilderSaveView({ state, unsaved, onSave, onLoadNewer, loadingNe
       )}
       {state.kind === 'conflict' && (
         <div class="problem conflict" role="alert">
-          <p>
-            Someone saved this form after you loaded it. Your changes are not saved: saving them would
-            overwrite theirs.
-          </p>
+          <p>{t('save.conflict')}</p>
           <p>
             <button type="button" disabled={loadingNewer} onClick={onLoadNewer}>
-              Load the newer version (your changes here are dropped)
+              {t('save.loadNewer')}
             </button>
           </p>
         </div>
@@ -61,9 +60,7 @@ export function BuilderSaveView({ state, unsaved, onSave, onLoadNewer, loadingNe
       {(state.kind === 'refused' || state.kind === 'failed') && <ProblemView error={state.error} />}
       {state.kind === 'refused' &&
         state.error instanceof ApiError &&
-        state.error.fieldProblems.length > 5 && (
-          <p class="hint">Each problem is also shown at its question, or at its line in the JSON view.</p>
-        )}
+        state.error.fieldProblems.length > 5 && <p class="hint">{t('save.problemsHint')}</p>}
     </div>
   );
 }

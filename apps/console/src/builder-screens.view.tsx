@@ -1,5 +1,6 @@
 import type { EditableScreen } from './builder-form.mapper';
 import { BuilderTextInput } from './builder-properties.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   welcome?: EditableScreen;
@@ -19,16 +20,17 @@ function ScreenFields({
   screen: EditableScreen;
   onChange: (screen: EditableScreen) => void;
 }) {
+  const { t } = useTexts();
   return (
     <>
       <BuilderTextInput
         id={`${prefix}-title`}
-        label="Title"
+        label={t('create.title')}
         value={screen.title}
         onInput={(title) => onChange({ ...screen, title })}
       />
       <div class="field">
-        <label for={`${prefix}-description`}>Description</label>
+        <label for={`${prefix}-description`}>{t('question.description')}</label>
         <textarea
           id={`${prefix}-description`}
           rows={2}
@@ -39,9 +41,9 @@ function ScreenFields({
       </div>
       <BuilderTextInput
         id={`${prefix}-button`}
-        label="Button text"
+        label={t('props.buttonText')}
         value={screen.buttonText}
-        hint="Empty: the page's own word."
+        hint={t('props.pageWord')}
         onInput={(buttonText) => onChange({ ...screen, buttonText })}
       />
     </>
@@ -52,30 +54,35 @@ function ScreenFields({
 // (after the last), each switched on or off by a box; without an ending of
 // its own the form ends on the API's default one.
 export function BuilderScreensView({ welcome, ending, onWelcome, onEnding }: Props) {
+  const { t } = useTexts();
   return (
     <section aria-labelledby="builder-screens">
-      <h2 id="builder-screens">Welcome and ending</h2>
+      <h2 id="builder-screens">{t('screens.heading')}</h2>
       <fieldset>
-        <legend>Welcome screen</legend>
+        <legend>{t('screens.welcome')}</legend>
         <label class="check">
           <input
             type="checkbox"
             checked={welcome !== undefined}
-            onChange={(event) => onWelcome(event.currentTarget.checked ? blank('Welcome') : undefined)}
+            onChange={(event) =>
+              onWelcome(event.currentTarget.checked ? blank(t('screens.welcomeTitle')) : undefined)
+            }
           />
-          Show a welcome screen
+          {t('screens.showWelcome')}
         </label>
         {welcome && <ScreenFields prefix="welcome" screen={welcome} onChange={onWelcome} />}
       </fieldset>
       <fieldset>
-        <legend>Ending</legend>
+        <legend>{t('detail.ending')}</legend>
         <label class="check">
           <input
             type="checkbox"
             checked={ending !== undefined}
-            onChange={(event) => onEnding(event.currentTarget.checked ? blank('Thank you!') : undefined)}
+            onChange={(event) =>
+              onEnding(event.currentTarget.checked ? blank(t('screens.endingTitle')) : undefined)
+            }
           />
-          End on a screen of this form's own (otherwise the default ending)
+          {t('screens.ownEnding')}
         </label>
         {ending && <ScreenFields prefix="ending" screen={ending} onChange={onEnding} />}
       </fieldset>

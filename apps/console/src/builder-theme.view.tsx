@@ -1,6 +1,7 @@
 import type { ListedTheme } from './builder-api.client';
 import { themeIdOf } from './builder-form.mapper';
 import { ProblemView } from './problem.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   /** The form's theme address; "" when it has none (the API's default). */
@@ -15,14 +16,15 @@ interface Props {
 // The form's theme, one of the account's (GET /themes, read-only): the form
 // points at it by its address.
 export function BuilderThemeView({ themeHref, themes, origin, onChange }: Props) {
+  const { t } = useTexts();
   const current = themeIdOf(themeHref) ?? '';
   const listed = themes.state === 'loaded' ? themes.value : [];
   return (
     <section aria-labelledby="builder-theme">
-      <h2 id="builder-theme">Theme</h2>
+      <h2 id="builder-theme">{t('theme.heading')}</h2>
       {themes.state === 'failed' && <ProblemView error={themes.error} />}
       <div class="field">
-        <label for="builder-theme-choice">Theme of the form</label>
+        <label for="builder-theme-choice">{t('theme.label')}</label>
         <select
           id="builder-theme-choice"
           value={current}
@@ -32,9 +34,9 @@ export function BuilderThemeView({ themeHref, themes, origin, onChange }: Props)
             onChange(id ? `${origin}/themes/${encodeURIComponent(id)}` : '');
           }}
         >
-          {current === '' && <option value="">The default theme</option>}
+          {current === '' && <option value="">{t('theme.default')}</option>}
           {current !== '' && !listed.some((theme) => theme.id === current) && (
-            <option value={current}>The form's theme ({current})</option>
+            <option value={current}>{t('theme.formsOwn', { id: current })}</option>
           )}
           {listed.map((theme) => (
             <option key={theme.id} value={theme.id}>

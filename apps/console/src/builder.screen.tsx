@@ -21,6 +21,7 @@ import { BuilderScreensView } from './builder-screens.view';
 import { BuilderThemeView } from './builder-theme.view';
 import { hashOf } from './console.route';
 import { ProblemView } from './problem.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   api: ApiClient;
@@ -43,6 +44,8 @@ const newKey = () => crypto.randomUUID();
 // JSON; saved with PUT and If-Match, so a save never overwrites a version
 // saved by someone else since; and the saved form's real page beside it.
 export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const client = useMemo(() => new BuilderApiClient(api, formId), [api, formId]);
   const [saved, setSaved] = useState<Loaded<Saved>>({ state: 'loading' });
   const [edited, setEdited] = useState<EditableForm>();
@@ -100,13 +103,13 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
     return (
       <main id="main" class="builder-screen" tabIndex={-1}>
         <p>
-          <a href={hashOf({ screen: 'forms' })}>Back to the forms</a>
+          <a href={hashOf({ screen: 'forms' })}>{t('nav.backToForms')}</a>
         </p>
-        <h1>Edit a form</h1>
+        <h1>{t('builder.heading')}</h1>
         {saved.state === 'failed' ? (
           <ProblemView error={saved.error} />
         ) : (
-          <p role="status">Loading the form…</p>
+          <p role="status">{t('builder.loading')}</p>
         )}
       </main>
     );
@@ -126,9 +129,9 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
       setBlocked(undefined);
       return;
     }
-    const read = readJson(jsonText);
+    const read = readJson(jsonText, texts);
     if (!read.ok || typeof read.value !== 'object' || read.value === null || Array.isArray(read.value)) {
-      setBlocked('The JSON must be a valid form definition (an object) before going back to the builder.');
+      setBlocked(t('builder.jsonNotObject'));
       return;
     }
     setEdited(editableFormOf(read.value as Json, newKey));
@@ -139,11 +142,9 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
   const saveNow = () => {
     let body: unknown = formOf(edited);
     if (mode === 'json') {
-      const read = readJson(jsonText);
+      const read = readJson(jsonText, texts);
       if (!read.ok) {
-        setBlocked(
-          `Not saved: the text is not valid JSON (${read.message} at line ${read.line}, column ${read.column}).`,
-        );
+        setBlocked(t('builder.notJson', { message: read.message, line: read.line, column: read.column }));
         return;
       }
       body = read.value;
@@ -186,10 +187,10 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
   return (
     <main id="main" class="builder-screen" tabIndex={-1}>
       <p>
-        <a href={hashOf({ screen: 'forms' })}>Back to the forms</a>
+        <a href={hashOf({ screen: 'forms' })}>{t('nav.backToForms')}</a>
       </p>
       <h1 ref={heading} tabIndex={-1}>
-        Edit “{(saved.value.form.title as string) || 'Untitled form'}”
+        {t('builder.headingOf', { title: (saved.value.form.title as string) || t('form.untitled') })}
       </h1>
       <BuilderSaveView
         state={save}
@@ -202,9 +203,9 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
       {loadProblem !== undefined && <ProblemView error={loadProblem} />}
       <div class="builder-columns">
         <div class="builder-edit">
-          <p class="modes" role="group" aria-label="How to edit">
+          <p class="modes" role="group" aria-label={t('builder.modes')}>
             <button type="button" aria-pressed={mode === 'builder'} onClick={() => switchTo('builder')}>
-              Questions and screens
+              {t('builder.modeBuilder')}
             </button>
             <button type="button" aria-pressed={mode === 'json'} onClick={() => switchTo('json')}>
               JSON
@@ -222,7 +223,7 @@ export function BuilderScreen({ api, formId, onSignInEnded }: Props) {
           ) : (
             <>
               <div class="field">
-                <label for="builder-title">Title of the form</label>
+                <label for="builder-title">{t('builder.title')}</label>
                 <input
                   id="builder-title"
                   type="text"

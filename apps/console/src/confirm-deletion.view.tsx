@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
+import { useTexts } from './texts.context';
 
 interface Props {
   /** The question, e.g. "Delete the webhook orders?". */
@@ -26,6 +27,7 @@ export function ConfirmDeletionView({
   onConfirm,
   onCancel,
 }: Props) {
+  const { t } = useTexts();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   useEffect(() => {
@@ -41,7 +43,7 @@ export function ConfirmDeletionView({
       <p>{children}</p>
       <div class="actions">
         <button type="button" class="danger" disabled={deleting} onClick={onConfirm}>
-          {deleting ? 'Deleting…' : confirmLabel}
+          {deleting ? t('action.deleting') : confirmLabel}
         </button>
         <button type="button" onClick={onCancel}>
           {cancelLabel}

@@ -2,6 +2,7 @@ import type { WorkspaceResource } from '@formline/contracts';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { titleMaxLength } from './form-copy.mapper';
 import { ProblemView } from './problem.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   workspaces: WorkspaceResource[];
@@ -19,6 +20,7 @@ interface Props {
 // anything is sent, and the API's own refusal shows above the buttons.
 // Escape (wherever focus is), or Cancel, leaves it.
 export function CreateFormView({ workspaces, workspaceId, creating, problem, onCreate, onCancel }: Props) {
+  const { t } = useTexts();
   const [title, setTitle] = useState('');
   const [chosen, setChosen] = useState(
     () =>
@@ -39,7 +41,7 @@ export function CreateFormView({ workspaces, workspaceId, creating, problem, onC
 
   return (
     <section class="editor" aria-labelledby="create-form-title">
-      <h2 id="create-form-title">New form</h2>
+      <h2 id="create-form-title">{t('forms.new')}</h2>
       <form
         noValidate
         onSubmit={(event) => {
@@ -58,7 +60,7 @@ export function CreateFormView({ workspaces, workspaceId, creating, problem, onC
         }}
       >
         <div class="field">
-          <label for="create-form-title-input">Title</label>
+          <label for="create-form-title-input">{t('create.title')}</label>
           <input
             id="create-form-title-input"
             ref={input}
@@ -71,13 +73,13 @@ export function CreateFormView({ workspaces, workspaceId, creating, problem, onC
           />
           {untitled && (
             <p id="create-form-title-problem" class="field-problem" role="alert">
-              Give the form a title: respondents see it.
+              {t('create.untitled')}
             </p>
           )}
         </div>
         {workspaces.length > 0 && (
           <div class="field">
-            <label for="create-form-workspace">Workspace</label>
+            <label for="create-form-workspace">{t('create.workspace')}</label>
             <select
               id="create-form-workspace"
               value={chosen}
@@ -85,22 +87,21 @@ export function CreateFormView({ workspaces, workspaceId, creating, problem, onC
             >
               {workspaces.map((workspace) => (
                 <option key={workspace.id} value={workspace.id}>
-                  {workspace.name}
-                  {workspace.shared ? ' (shared)' : ''}
+                  {workspace.shared ? t('create.shared', { workspace: workspace.name }) : workspace.name}
                 </option>
               ))}
             </select>
           </div>
         )}
-        <p class="hint">The form starts with no questions: add them with its Edit link.</p>
+        <p class="hint">{t('create.hint')}</p>
         {problem !== undefined && <ProblemView error={problem} />}
         <div class="actions">
           {/* Not disabled while sending: a disabled button would drop the focus it holds. */}
           <button type="submit" class="primary" aria-disabled={creating}>
-            {creating ? 'Creating…' : 'Create the form'}
+            {creating ? t('create.creating') : t('create.submit')}
           </button>
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('action.cancel')}
           </button>
         </div>
       </form>

@@ -1,4 +1,6 @@
+import type { TextKey } from './console.texts';
 import { attemptOutcome, type Delivery, deliveryStanding, latency } from './delivery.format';
+import { useTexts } from './texts.context';
 
 interface Props {
   delivery: Delivery;
@@ -12,35 +14,37 @@ interface Props {
 // and what the receiver answered. A list of term-and-value pairs rather than
 // a table, so a phone shows it without scrolling sideways.
 export function DeliveryItemView({ delivery, replaying, onReplay }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const titleId = `delivery-${delivery.id}-title`;
   return (
     <li class={`delivery ${delivery.status}`} aria-labelledby={titleId}>
       <h2 id={titleId}>
-        {statusWord[delivery.status]}: event {delivery.event_id}
+        {t('item.title', { status: t(statusWord[delivery.status]), event: delivery.event_id })}
       </h2>
-      <p class="meta">Created {new Date(delivery.created_at).toLocaleString()}</p>
-      <p class="standing">{deliveryStanding(delivery)}</p>
+      <p class="meta">{t('item.created', { when: texts.dateTime(delivery.created_at) })}</p>
+      <p class="standing">{deliveryStanding(delivery, new Date(), texts)}</p>
       {delivery.attempts.length > 0 && (
-        <ol class="attempts" aria-label={`Attempts of event ${delivery.event_id}, newest first`}>
+        <ol class="attempts" aria-label={t('item.attempts', { event: delivery.event_id })}>
           {delivery.attempts.map((attempt) => (
             <li key={attempt.attempted_at}>
               <dl>
-                <dt>Time</dt>
-                <dd>{new Date(attempt.attempted_at).toLocaleString()}</dd>
-                <dt>Outcome</dt>
-                <dd>{attemptOutcome(attempt)}</dd>
-                <dt>Latency</dt>
-                <dd>{latency(attempt.duration_ms)}</dd>
+                <dt>{t('item.time')}</dt>
+                <dd>{texts.dateTime(attempt.attempted_at)}</dd>
+                <dt>{t('item.outcome')}</dt>
+                <dd>{attemptOutcome(attempt, texts)}</dd>
+                <dt>{t('item.latency')}</dt>
+                <dd>{latency(attempt.duration_ms, texts)}</dd>
                 {attempt.error && (
                   <>
-                    <dt>Answer</dt>
+                    <dt>{t('item.answer')}</dt>
                     <dd class="answer">{attempt.error}</dd>
                   </>
                 )}
                 {attempt.next_retry_at && (
                   <>
-                    <dt>Next try</dt>
-                    <dd>{new Date(attempt.next_retry_at).toLocaleString()}</dd>
+                    <dt>{t('item.nextTry')}</dt>
+                    <dd>{texts.dateTime(attempt.next_retry_at)}</dd>
                   </>
                 )}
               </dl>
@@ -49,15 +53,15 @@ export function DeliveryItemView({ delivery, replaying, onReplay }: Props) {
         </ol>
       )}
       <button type="button" disabled={replaying} onClick={() => onReplay(delivery)}>
-        {replaying ? 'Replaying…' : 'Replay'}
-        <span class="visually-hidden"> the delivery of event {delivery.event_id}</span>
+        {replaying ? t('item.replaying') : t('item.replay')}
+        <span class="visually-hidden">{t('item.replayWhat', { event: delivery.event_id })}</span>
       </button>
     </li>
   );
 }
 
-const statusWord: Record<Delivery['status'], string> = {
-  pending: 'Pending',
-  succeeded: 'Delivered',
-  failed: 'Failed',
+const statusWord: Record<Delivery['status'], TextKey> = {
+  pending: 'item.pending',
+  succeeded: 'item.delivered',
+  failed: 'item.failed',
 };

@@ -10,6 +10,7 @@ import { ProblemView } from './problem.view';
 import { ReplayFailedView } from './replay-failed.view';
 import type { ReplayWindow } from './replay-window.mapper';
 import { WebhookApiClient } from './webhook-api.client';
+import { useTexts } from './texts.context';
 
 interface Props {
   api: ApiClient;
@@ -33,6 +34,7 @@ const soonMs = 60_000;
 // (Refresh), after a replay, and while a delivery is still pending. Every
 // failed delivery of a window can be replayed at once too (ReplayFailedView).
 export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }: Props) {
+  const { t } = useTexts();
   const webhooks = useMemo(() => new WebhookApiClient(api, formId), [api, formId]);
   const [webhook, setWebhook] = useState<WebhookResource>();
   const [log, setLog] = useState<Loaded<Delivery[]>>({ state: 'loading' });
@@ -91,7 +93,7 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
       .redeliver(tag, delivery.id)
       .then(() => {
         setActionProblem(undefined);
-        setNotice(`The delivery of event ${delivery.event_id} is sent again.`);
+        setNotice(t('log.replayed', { event: delivery.event_id }));
         setVersion((current) => current + 1);
       })
       .catch((error: unknown) => setActionProblem(failed(error)))
@@ -107,8 +109,8 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
         setActionProblem(undefined);
         setNotice(
           redelivered === 0
-            ? 'No failed delivery was created in that window: nothing is sent.'
-            : `${redelivered} failed ${redelivered === 1 ? 'delivery is' : 'deliveries are'} sent again.${more ? ' More are left in the window: replay again to send them.' : ''}`,
+            ? t('log.noneToReplay')
+            : t(more ? 'log.replayedSomeMore' : 'log.replayedSome', { count: redelivered }),
         );
         // The newest page, where the replayed ones show as they settle.
         if (page.before || page.after) to({});
@@ -130,27 +132,27 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
   );
   const summary =
     log.state === 'loading'
-      ? 'Loading the delivery log…'
+      ? t('log.loading')
       : log.state === 'failed'
         ? ''
         : items.length === 0
           ? first
-            ? 'No delivery yet: events are listed here once sent.'
-            : 'No deliveries on this page.'
-          : `${items.length} ${items.length === 1 ? 'delivery' : 'deliveries'} on this page, newest first.`;
+            ? t('log.none')
+            : t('log.noneOnPage')
+          : t('log.count', { count: items.length });
 
   return (
     <main id="main" class="delivery-log-screen" tabIndex={-1}>
       <p>
-        <a href={hashOf({ screen: 'webhooks', formId })}>Back to the webhooks</a>
+        <a href={hashOf({ screen: 'webhooks', formId })}>{t('log.back')}</a>
       </p>
       <h1 ref={heading} tabIndex={-1}>
-        Delivery log of {tag}
+        {t('log.heading', { tag })}
       </h1>
       {webhook && (
         <p class="meta">
-          {webhook.url}, {webhook.enabled ? 'on' : 'off'}
-          {webhook.disabled_reason ? `: turned off by delivery, ${webhook.disabled_reason}` : ''}
+          {t(webhook.enabled ? 'log.webhookOn' : 'log.webhookOff', { url: webhook.url })}
+          {webhook.disabled_reason ? t('webhooks.disabledBy', { reason: webhook.disabled_reason }) : ''}
         </p>
       )}
       <p class="summary" role="status">
@@ -160,7 +162,7 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
       {log.state === 'failed' && <ProblemView error={log.error} />}
       <div class="actions">
         <button type="button" onClick={() => setVersion((current) => current + 1)}>
-          Refresh
+          {t('log.refresh')}
         </button>
       </div>
       <ReplayFailedView replaying={bulk.replaying} problem={bulk.problem} onReplay={replayFailed} />
@@ -175,10 +177,10 @@ export function DeliveryLogScreen({ api, formId, tag, page, go, onSignInEnded }:
         ))}
       </ul>
       {(paging.newer || paging.older) && (
-        <nav class="pages" aria-label="Pages of the delivery log">
-          <PageButton label="Newest" to={paging.newest} go={to} />
-          <PageButton label="Newer" to={paging.newer} go={to} />
-          <PageButton label="Older" to={paging.older} go={to} />
+        <nav class="pages" aria-label={t('log.pages')}>
+          <PageButton label={t('log.newest')} to={paging.newest} go={to} />
+          <PageButton label={t('log.newer')} to={paging.newer} go={to} />
+          <PageButton label={t('log.older')} to={paging.older} go={to} />
         </nav>
       )}
     </main>

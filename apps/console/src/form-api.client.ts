@@ -1,6 +1,7 @@
 import type { ApiClient } from './api.client';
 import { copyBodyOf } from './form-copy.mapper';
 import type { ListedForm } from './form-list.view';
+import { type ConsoleTexts, englishTexts } from './console.texts';
 
 // The Create API's forms as the Forms screen changes them: a new form, a
 // copy, a deletion, and how many responses a deletion would take. Each path
@@ -27,12 +28,15 @@ export class FormApiClient {
    * the copy. The copy exists once created: a refusal of its texts comes
    * back beside it, not instead of it.
    */
-  async duplicate(formId: string): Promise<{ copy: ListedForm; messagesProblem?: unknown }> {
+  async duplicate(
+    formId: string,
+    texts: ConsoleTexts = englishTexts,
+  ): Promise<{ copy: ListedForm; messagesProblem?: unknown }> {
     const [form, messages] = await Promise.all([
       this.api.get<Record<string, unknown>>(this.path(formId)),
       this.api.get<Record<string, string>>(`${this.path(formId)}/messages`),
     ]);
-    const copy = await this.api.change<ListedForm>('POST', '/forms', copyBodyOf(form));
+    const copy = await this.api.change<ListedForm>('POST', '/forms', copyBodyOf(form, texts));
     if (Object.keys(messages).length === 0) return { copy };
     try {
       await this.api.change<undefined>('PUT', `${this.path(copy.id)}/messages`, messages);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { hashOf } from './console.route';
+import { useTexts } from './texts.context';
 
 /** What the console reads of an item of GET /forms. */
 export interface ListedForm {
@@ -25,6 +26,8 @@ interface Props {
 // a button that copies it; links to edit the form and to its results,
 // insights and webhooks; and buttons to duplicate and delete it.
 export function FormListView({ forms, busyId, focusId, onFocused, onDuplicate, onDelete }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const [copied, setCopied] = useState('');
   // By its id, once the list read again holds it (a new form is not there before).
   useEffect(() => {
@@ -36,24 +39,24 @@ export function FormListView({ forms, busyId, focusId, onFocused, onDuplicate, o
   }, [focusId, forms]);
 
   const copy = (form: ListedForm, link: string) => {
-    const said = `Copied the share link of “${form.title || 'Untitled form'}”.`;
+    const said = t('list.copied', { title: form.title || t('form.untitled') });
     // Not there at all outside a secure context (an http:// address other than localhost).
     if (!navigator.clipboard) {
-      setCopied('The browser gives no clipboard here: select the link and copy it yourself.');
+      setCopied(t('list.noClipboard'));
       return;
     }
     navigator.clipboard
       .writeText(link)
       // The same sentence twice would not be announced again: a copy after a copy says so anew.
       .then(() => setCopied((current) => (current === said ? `${said} ` : said)))
-      .catch(() => setCopied('The browser refused the clipboard: select the link and copy it yourself.'));
+      .catch(() => setCopied(t('list.clipboardRefused')));
   };
   return (
     <>
       <ul class="forms">
         {forms.map((form) => {
           const link = form._links?.display ?? `${location.origin}/to/${encodeURIComponent(form.id)}`;
-          const title = form.title || 'Untitled form';
+          const title = form.title || t('form.untitled');
           const titleId = `form-${form.id}-title`;
           const busy = busyId === form.id;
           return (
@@ -62,11 +65,11 @@ export function FormListView({ forms, busyId, focusId, onFocused, onDuplicate, o
                 {title}
               </h3>
               {form.last_updated_at && (
-                <p class="meta">Last changed {new Date(form.last_updated_at).toLocaleString()}</p>
+                <p class="meta">{t('list.lastChanged', { when: texts.dateTime(form.last_updated_at) })}</p>
               )}
               <p class="share">
                 <span class="share-label" id={`form-${form.id}-link`}>
-                  Share link
+                  {t('list.shareLink')}
                 </span>
                 <a
                   href={link}
@@ -75,15 +78,17 @@ export function FormListView({ forms, busyId, focusId, onFocused, onDuplicate, o
                   aria-describedby={`form-${form.id}-link`}
                 >
                   {link}
-                  <span class="visually-hidden"> (the page of {title} for respondents, new tab)</span>
+                  <span class="visually-hidden">{t('list.sharePage', { title })}</span>
                 </a>
                 <button type="button" onClick={() => copy(form, link)}>
-                  Copy link<span class="visually-hidden"> of {title}</span>
+                  {t('list.copyLink')}
+                  <span class="visually-hidden">{t('list.ofTitle', { title })}</span>
                 </button>
               </p>
               <p class="links">
                 <a href={hashOf({ screen: 'builder', formId: form.id })}>
-                  Edit<span class="visually-hidden"> {title}</span>
+                  {t('list.edit')}
+                  <span class="visually-hidden">{t('list.theTitle', { title })}</span>
                 </a>
                 <a
                   href={hashOf({
@@ -92,22 +97,27 @@ export function FormListView({ forms, busyId, focusId, onFocused, onDuplicate, o
                     view: { filters: { state: 'completed' }, page: {} },
                   })}
                 >
-                  Results<span class="visually-hidden"> of {title}</span>
+                  {t('list.results')}
+                  <span class="visually-hidden">{t('list.ofTitle', { title })}</span>
                 </a>
                 <a href={hashOf({ screen: 'insights', formId: form.id })}>
-                  Insights<span class="visually-hidden"> of {title}</span>
+                  {t('list.insights')}
+                  <span class="visually-hidden">{t('list.ofTitle', { title })}</span>
                 </a>
                 <a href={hashOf({ screen: 'webhooks', formId: form.id })}>
-                  Webhooks<span class="visually-hidden"> of {title}</span>
+                  {t('list.webhooks')}
+                  <span class="visually-hidden">{t('list.ofTitle', { title })}</span>
                 </a>
               </p>
               <div class="actions">
                 {/* Waiting, not disabled: a disabled button would drop the focus it holds. */}
                 <button type="button" aria-disabled={busy} onClick={() => busy || onDuplicate(form)}>
-                  Duplicate<span class="visually-hidden"> {title}</span>
+                  {t('list.duplicate')}
+                  <span class="visually-hidden">{t('list.theTitle', { title })}</span>
                 </button>
                 <button type="button" aria-disabled={busy} onClick={() => busy || onDelete(form)}>
-                  Delete<span class="visually-hidden"> {title}</span>
+                  {t('list.delete')}
+                  <span class="visually-hidden">{t('list.theTitle', { title })}</span>
                 </button>
               </div>
             </li>

@@ -9,6 +9,7 @@ import { formDeletionInWords, formDeletionQuestion } from './form-deletion.forma
 import { FormListView, type ListedForm } from './form-list.view';
 import { ProblemView } from './problem.view';
 import { WorkspaceListView } from './workspace-list.view';
+import { useTexts } from './texts.context';
 
 interface Page<T> {
   total_items: number;
@@ -36,6 +37,8 @@ type Deleting = { form: ListedForm; responses: number | undefined; busy: boolean
 // in the status line, or by the API's words when it fails, and focus goes to
 // what changed: the form made, or the list a form left.
 export function FormsScreen({ api, onSignInEnded }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const formsApi = useMemo(() => new FormApiClient(api), [api]);
   const [workspaces, setWorkspaces] = useState<Loaded<WorkspaceResource[]>>({ state: 'loading' });
   const [workspaceId, setWorkspaceId] = useState<string>();
@@ -104,7 +107,11 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
         setPage(1);
         if (workspaceId !== undefined) setWorkspaceId(workspace?.id);
         setFocusId(form.id);
-        changed(`The form “${form.title}” is created${workspace ? ` in ${workspace.name}` : ''}.`);
+        changed(
+          workspace
+            ? t('forms.createdIn', { title: form.title, workspace: workspace.name })
+            : t('forms.created', { title: form.title }),
+        );
       })
       .catch((error: unknown) => setCreating({ busy: false, problem: failed(error).error }));
   };
@@ -113,12 +120,14 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
     setBusyId(form.id);
     setNotice('');
     formsApi
-      .duplicate(form.id)
+      .duplicate(form.id, texts)
       .then(({ copy, messagesProblem }) => {
         setPage(1);
         setFocusId(copy.id);
-        const made = `The form “${copy.title}” is created, a copy of “${form.title}”`;
-        changed(messagesProblem === undefined ? `${made}.` : `${made}, without its page texts:`);
+        const names = { title: copy.title, original: form.title };
+        changed(
+          messagesProblem === undefined ? t('forms.copied', names) : t('forms.copiedWithoutTexts', names),
+        );
         if (messagesProblem !== undefined) setActionProblem(failed(messagesProblem).error);
       })
       .catch((error: unknown) => setActionProblem(failed(error).error))
@@ -143,7 +152,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
       .delete(form.id)
       .then(() => {
         setDeleting(undefined);
-        changed(`The form “${form.title}” is deleted.`);
+        changed(t('forms.deleted', { title: form.title }));
         formsTitle.current?.focus();
       })
       .catch((error: unknown) => {
@@ -164,7 +173,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
 
   return (
     <main id="main" class="forms-screen" tabIndex={-1}>
-      <h1>Forms</h1>
+      <h1>{t('forms.heading')}</h1>
       {!creating && (
         <button
           type="button"
@@ -175,7 +184,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
             setCreating({ busy: false });
           }}
         >
-          New form
+          {t('forms.new')}
         </button>
       )}
       {creating && (
@@ -203,7 +212,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
         {workspaces.state === 'failed' && <ProblemView error={workspaces.error} />}
         <section class="found" aria-labelledby="forms-title">
           <h2 id="forms-title" tabIndex={-1} ref={formsTitle}>
-            {chosen ? `Forms in ${chosen.name}` : 'All forms'}
+            {chosen ? t('forms.inWorkspace', { workspace: chosen.name }) : t('forms.all')}
           </h2>
           <form
             role="search"
@@ -214,7 +223,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
               setPage(1);
             }}
           >
-            <label for="form-search">Search by title</label>
+            <label for="form-search">{t('forms.searchLabel')}</label>
             <input
               id="form-search"
               type="search"
@@ -225,7 +234,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
                 setPage(1);
               }}
             />
-            <button type="submit">Search</button>
+            <button type="submit">{t('forms.search')}</button>
           </form>
           <p class="notice-line" role="status">
             {notice}
@@ -233,9 +242,9 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
           {actionProblem !== undefined && <ProblemView error={actionProblem} />}
           {deleting && (
             <ConfirmDeletionView
-              question={formDeletionQuestion(deleting.form.title)}
-              confirmLabel="Yes, delete the form and all it holds"
-              cancelLabel="Keep it"
+              question={formDeletionQuestion(deleting.form.title, texts)}
+              confirmLabel={t('forms.deleteConfirm')}
+              cancelLabel={t('forms.deleteCancel')}
               deleting={deleting.busy}
               onConfirm={() => remove(deleting.form)}
               onCancel={() => {
@@ -243,7 +252,7 @@ export function FormsScreen({ api, onSignInEnded }: Props) {
                 setFocusId(deleting.form.id);
               }}
             >
-              {formDeletionInWords(deleting.responses)}
+              {formDeletionInWords(deleting.responses, texts)}
             </ConfirmDeletionView>
           )}
           <FormsFound forms={forms} search={search} page={page} onPage={setPage}>
@@ -278,15 +287,18 @@ function FormsFound({
   /** The list of the forms found. */
   children: (found: ListedForm[]) => ComponentChildren;
 }) {
+  const { t } = useTexts();
   if (forms.state === 'failed') return <ProblemView error={forms.error} />;
   const found = forms.state === 'loaded' ? forms.value : undefined;
   const summary = !found
-    ? 'Loading forms…'
+    ? t('forms.loading')
     : found.total_items === 0
       ? search
-        ? `No form's title holds “${search}”.`
-        : 'No forms here yet.'
-      : `${found.total_items} ${found.total_items === 1 ? 'form' : 'forms'}${search ? ` with “${search}” in the title` : ''}.`;
+        ? t('forms.noneFound', { search })
+        : t('forms.none')
+      : search
+        ? t('forms.countFound', { count: found.total_items, search })
+        : t('forms.count', { count: found.total_items });
   return (
     <>
       <p class="summary" role="status">
@@ -294,15 +306,13 @@ function FormsFound({
       </p>
       {found && children(found.items)}
       {found && found.page_count > 1 && (
-        <nav class="pages" aria-label="Pages of forms">
+        <nav class="pages" aria-label={t('forms.pages')}>
           <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-            Previous page
+            {t('pages.previous')}
           </button>
-          <span>
-            Page {page} of {found.page_count}
-          </span>
+          <span>{t('pages.pageOf', { page, count: found.page_count })}</span>
           <button type="button" disabled={page >= found.page_count} onClick={() => onPage(page + 1)}>
-            Next page
+            {t('pages.next')}
           </button>
         </nav>
       )}

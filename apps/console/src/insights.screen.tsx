@@ -7,6 +7,7 @@ import { InsightsApiClient } from './insights-api.client';
 import { InsightsDropoffView } from './insights-dropoff.view';
 import { InsightsFiguresView } from './insights-figures.view';
 import { ProblemView } from './problem.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   api: ApiClient;
@@ -21,6 +22,7 @@ type Loaded<T> = { state: 'loading' } | { state: 'failed'; error: unknown } | { 
 // question, and the distribution of the answers of each question that has
 // one. Two calls of the public API, each failing on its own in words.
 export function InsightsScreen({ api, formId, onSignInEnded }: Props) {
+  const { t } = useTexts();
   const insights = useMemo(() => new InsightsApiClient(api, formId), [api, formId]);
   const [summary, setSummary] = useState<Loaded<InsightsSummary>>({ state: 'loading' });
   const [answers, setAnswers] = useState<Loaded<InsightsAnswers>>({ state: 'loading' });
@@ -49,13 +51,13 @@ export function InsightsScreen({ api, formId, onSignInEnded }: Props) {
   return (
     <main id="main" class="insights-screen" tabIndex={-1}>
       <p>
-        <a href={hashOf({ screen: 'forms' })}>Back to the forms</a>
+        <a href={hashOf({ screen: 'forms' })}>{t('nav.backToForms')}</a>
       </p>
       <h1 ref={heading} tabIndex={-1}>
-        Insights
+        {t('insights.heading')}
       </h1>
       <p class="summary" role="status">
-        {loading ? 'Loading the insights…' : ''}
+        {loading ? t('insights.loading') : ''}
       </p>
       {summary.state === 'failed' && <ProblemView error={summary.error} />}
       {summary.state === 'loaded' && <InsightsFiguresView summary={summary.value.form} />}
@@ -63,11 +65,9 @@ export function InsightsScreen({ api, formId, onSignInEnded }: Props) {
       {answers.state === 'failed' && <ProblemView error={answers.error} />}
       {answers.state === 'loaded' && (
         <section aria-labelledby="insights-answers">
-          <h2 id="insights-answers">Answers</h2>
-          <p class="hint">
-            Of the {answers.value.form.responses_count} completed responses, each question's answers.
-          </p>
-          {answers.value.fields.length === 0 && <p>No question here has answers to count.</p>}
+          <h2 id="insights-answers">{t('insights.answers')}</h2>
+          <p class="hint">{t('insights.answersHint', { count: answers.value.form.responses_count })}</p>
+          {answers.value.fields.length === 0 && <p>{t('insights.noAnswers')}</p>}
           {answers.value.fields.map((field) => (
             <AnswerDistributionView key={field.id} field={field} />
           ))}
@@ -75,7 +75,7 @@ export function InsightsScreen({ api, formId, onSignInEnded }: Props) {
       )}
       <p>
         <a href={hashOf({ screen: 'results', formId, view: { filters: { state: 'completed' }, page: {} } })}>
-          See the responses
+          {t('insights.seeResponses')}
         </a>
       </p>
     </main>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { ProblemView } from './problem.view';
 import { localInputValue, type ReplayWindow, replayWindowOf } from './replay-window.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   replaying: boolean;
@@ -14,24 +15,26 @@ interface Props {
 // while, in one request rather than a Replay per delivery. The window starts
 // a day back unless changed; an empty end means now.
 export function ReplayFailedView({ replaying, problem, onReplay }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const [since, setSince] = useState(() => localInputValue(new Date(Date.now() - 24 * 60 * 60 * 1000)));
   const [until, setUntil] = useState('');
   const [mistake, setMistake] = useState<string>();
   return (
     <section class="replay-failed" aria-labelledby="replay-failed-title">
-      <h2 id="replay-failed-title">Replay failed deliveries</h2>
+      <h2 id="replay-failed-title">{t('replay.heading')}</h2>
       <form
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const window = replayWindowOf(since, until);
+          const window = replayWindowOf(since, until, texts);
           setMistake(window.ok ? undefined : window.message);
           if (window.ok) onReplay(window.body);
         }}
       >
         <div class="window">
           <div class="field">
-            <label for="replay-since">Created from</label>
+            <label for="replay-since">{t('replay.since')}</label>
             <input
               id="replay-since"
               type="datetime-local"
@@ -41,7 +44,7 @@ export function ReplayFailedView({ replaying, problem, onReplay }: Props) {
             />
           </div>
           <div class="field">
-            <label for="replay-until">Until (empty: now)</label>
+            <label for="replay-until">{t('replay.until')}</label>
             <input
               id="replay-until"
               type="datetime-local"
@@ -57,7 +60,7 @@ export function ReplayFailedView({ replaying, problem, onReplay }: Props) {
         )}
         {problem !== undefined && <ProblemView error={problem} />}
         <button type="submit" disabled={replaying}>
-          {replaying ? 'Replaying…' : 'Replay every failed delivery of this window'}
+          {replaying ? t('item.replaying') : t('replay.submit')}
         </button>
       </form>
     </section>

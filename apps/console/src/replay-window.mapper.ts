@@ -1,3 +1,5 @@
+import { type ConsoleTexts, englishTexts } from './console.texts';
+
 // The window of "Replay failed deliveries" as the browser's date-and-time
 // inputs give it (local time, no zone: "2026-01-01T10:30") into the API's
 // body, in UTC: the API reads a time without a zone as UTC, so sending the
@@ -9,15 +11,19 @@ export interface ReplayWindow {
 
 export type ReplayWindowResult = { ok: true; body: ReplayWindow } | { ok: false; message: string };
 
-export function replayWindowOf(sinceLocal: string, untilLocal: string): ReplayWindowResult {
+export function replayWindowOf(
+  sinceLocal: string,
+  untilLocal: string,
+  { t }: ConsoleTexts = englishTexts,
+): ReplayWindowResult {
   const since = localTime(sinceLocal);
-  if (!since) return { ok: false, message: 'Give the date and time the window starts.' };
+  if (!since) return { ok: false, message: t('replay.noSince') };
   if (untilLocal === '') return { ok: true, body: { since: since.toISOString() } };
   const until = localTime(untilLocal);
-  if (!until) return { ok: false, message: 'The end of the window is not a date and time.' };
+  if (!until) return { ok: false, message: t('replay.badUntil') };
   // An end to the minute means through that minute (the API takes its second).
   if (untilLocal.length === 16) until.setSeconds(59);
-  if (until < since) return { ok: false, message: 'The window ends before it starts.' };
+  if (until < since) return { ok: false, message: t('replay.backwards') };
   return { ok: true, body: { since: since.toISOString(), until: until.toISOString() } };
 }
 

@@ -1,5 +1,6 @@
 import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TextKey } from './console.texts';
 import { ProblemView } from './problem.view';
 import {
   type Answer,
@@ -12,6 +13,7 @@ import {
   responseTypeInWords,
 } from './response.format';
 import { shortName, submittedInWords } from './response-table.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   response: ResponseItem;
@@ -23,12 +25,12 @@ interface Props {
   onDownload: (fileUrl: string, fileName: string) => Promise<void>;
 }
 
-const metadataLabels: Array<[string, string]> = [
-  ['user_agent', 'User agent'],
-  ['platform', 'Platform'],
-  ['browser', 'Browser'],
-  ['referer', 'Referrer'],
-  ['network_id', 'Network id'],
+const metadataLabels: Array<[string, TextKey]> = [
+  ['user_agent', 'detail.userAgent'],
+  ['platform', 'insights.platform'],
+  ['browser', 'detail.browser'],
+  ['referer', 'detail.referrer'],
+  ['network_id', 'detail.networkId'],
 ];
 
 // One response whole: every question with its answer (or that it was not
@@ -36,6 +38,8 @@ const metadataLabels: Array<[string, string]> = [
 // score and ending, and its metadata. A file answer is downloaded through
 // the API's file route (it needs the token, so it is a button, not a link).
 export function ResponseDetailView({ response, questions, hidden, closeHref, onDownload }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const heading = useRef<HTMLHeadingElement>(null);
   const [problem, setProblem] = useState<unknown>();
   useEffect(() => heading.current?.focus(), [response.token]);
@@ -50,15 +54,15 @@ export function ResponseDetailView({ response, questions, hidden, closeHref, onD
     onDownload(url, name).catch((error: unknown) => setProblem(error));
   };
   const answerCell = (question: Question | undefined, answer: Answer | undefined) => {
-    const words = answerInWords(answer, question);
+    const words = answerInWords(answer, question, texts);
     const url = fileUrlOf(answer);
-    if (!answer) return <dd class="unanswered">Not answered</dd>;
+    if (!answer) return <dd class="unanswered">{t('detail.notAnswered')}</dd>;
     return (
       <dd>
         {words}
         {url && (
           <button type="button" class="inline" onClick={() => download(url, fileNameOf(url))}>
-            Download {fileNameOf(url)}
+            {t('detail.download', { file: fileNameOf(url) })}
           </button>
         )}
       </dd>
@@ -68,23 +72,23 @@ export function ResponseDetailView({ response, questions, hidden, closeHref, onD
   return (
     <section class="response" aria-labelledby="response-title">
       <h2 id="response-title" tabIndex={-1} ref={heading}>
-        Response {shortName(response.token)}
+        {t('detail.heading', { name: shortName(response.token) })}
       </h2>
       <p>
-        <a href={closeHref}>Close the response</a>
+        <a href={closeHref}>{t('detail.close')}</a>
       </p>
       {problem !== undefined && <ProblemView error={problem} />}
       <dl class="facts">
-        <dt>State</dt>
-        <dd>{responseTypeInWords(response.response_type)}</dd>
-        <dt>Submitted</dt>
-        <dd>{submittedInWords(response)}</dd>
-        <dt>Landed</dt>
-        <dd>{new Date(response.landed_at).toLocaleString()}</dd>
-        <dt>Token</dt>
+        <dt>{t('table.state')}</dt>
+        <dd>{responseTypeInWords(response.response_type, texts)}</dd>
+        <dt>{t('table.submitted')}</dt>
+        <dd>{submittedInWords(response, texts)}</dd>
+        <dt>{t('detail.landed')}</dt>
+        <dd>{texts.dateTime(response.landed_at)}</dd>
+        <dt>{t('detail.token')}</dt>
         <dd class="answer">{response.token}</dd>
       </dl>
-      <h3>Answers</h3>
+      <h3>{t('insights.answers')}</h3>
       <dl class="facts">
         {questions.map((question) => (
           <Fragment key={question.id}>
@@ -94,46 +98,48 @@ export function ResponseDetailView({ response, questions, hidden, closeHref, onD
         ))}
         {others.map((answer, i) => (
           <Fragment key={`other-${i}`}>
-            <dt>{answer.field?.ref ?? answer.field?.id ?? 'A question'} (no longer in the form)</dt>
+            <dt>
+              {t('detail.gone', { question: answer.field?.ref ?? answer.field?.id ?? t('detail.aQuestion') })}
+            </dt>
             {answerCell(undefined, answer)}
           </Fragment>
         ))}
       </dl>
       {hiddenNames.length > 0 && (
         <>
-          <h3>Hidden fields</h3>
+          <h3>{t('detail.hidden')}</h3>
           <dl class="facts">
             {hiddenNames.map((name) => (
               <Fragment key={name}>
                 <dt>{name}</dt>
-                <dd>{typeof hiddenValues[name] === 'string' ? hiddenValues[name] : 'None'}</dd>
+                <dd>{typeof hiddenValues[name] === 'string' ? hiddenValues[name] : t('detail.none')}</dd>
               </Fragment>
             ))}
           </dl>
         </>
       )}
-      <h3>Score and ending</h3>
+      <h3>{t('detail.scoreAndEnding')}</h3>
       <dl class="facts">
-        <dt>Score</dt>
+        <dt>{t('detail.score')}</dt>
         <dd>{response.calculated?.score ?? 0}</dd>
         {(response.variables ?? [])
           .filter((variable) => variable.key !== 'score')
           .map((variable) => (
             <Fragment key={String(variable.key)}>
-              <dt>Variable {String(variable.key)}</dt>
+              <dt>{t('detail.variable', { name: String(variable.key) })}</dt>
               <dd>{plain(variable[String(variable.type)])}</dd>
             </Fragment>
           ))}
-        <dt>Ending</dt>
-        <dd>{response.ending?.ref ?? 'None reached'}</dd>
+        <dt>{t('detail.ending')}</dt>
+        <dd>{response.ending?.ref ?? t('detail.noEnding')}</dd>
       </dl>
-      <h3>Metadata</h3>
+      <h3>{t('detail.metadata')}</h3>
       <dl class="facts">
         {metadataLabels.map(([key, label]) => (
           <Fragment key={key}>
-            <dt>{label}</dt>
+            <dt>{t(label)}</dt>
             <dd class="answer">
-              {typeof metadata[key] === 'string' && metadata[key] !== '' ? metadata[key] : 'None'}
+              {typeof metadata[key] === 'string' && metadata[key] !== '' ? metadata[key] : t('detail.none')}
             </dd>
           </Fragment>
         ))}

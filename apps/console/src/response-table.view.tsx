@@ -1,3 +1,4 @@
+import { type ConsoleTexts, englishTexts } from './console.texts';
 import {
   answerInWords,
   answersById,
@@ -6,6 +7,7 @@ import {
   responseTypeInWords,
   wasSubmitted,
 } from './response.format';
+import { useTexts } from './texts.context';
 
 interface Props {
   questions: Question[];
@@ -20,8 +22,8 @@ interface Props {
 /** A response's short name: the start of its token, as the table and the response view show it. */
 export const shortName = (token: string) => token.slice(0, 8);
 
-export const submittedInWords = (response: ResponseItem) =>
-  wasSubmitted(response) ? new Date(response.submitted_at).toLocaleString() : 'Not submitted';
+export const submittedInWords = (response: ResponseItem, texts: ConsoleTexts = englishTexts) =>
+  wasSubmitted(response) ? texts.dateTime(response.submitted_at) : texts.t('response.notSubmitted');
 
 // A page of responses as a table: a row a response (its name opens it
 // whole, a box selects it), its submitted time and state, then a column a
@@ -35,25 +37,27 @@ export function ResponseTableView({
   onSelectAll,
   openHref,
 }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const all = responses.length > 0 && responses.every((response) => selected.has(response.token));
   return (
     <div class="table-scroll" role="region" aria-labelledby="responses-caption" tabIndex={0}>
       <table class="responses">
-        <caption id="responses-caption">Responses, newest first</caption>
+        <caption id="responses-caption">{t('table.caption')}</caption>
         <thead>
           <tr>
             <th scope="col" class="select">
               <input
                 type="checkbox"
-                aria-label="Select every response on this page"
+                aria-label={t('table.selectAll')}
                 checked={all}
                 disabled={responses.length === 0}
                 onChange={(event) => onSelectAll(event.currentTarget.checked)}
               />
             </th>
-            <th scope="col">Response</th>
-            <th scope="col">Submitted</th>
-            <th scope="col">State</th>
+            <th scope="col">{t('table.response')}</th>
+            <th scope="col">{t('table.submitted')}</th>
+            <th scope="col">{t('table.state')}</th>
             {questions.map((question) => (
               <th scope="col" key={question.id}>
                 {question.title}
@@ -70,20 +74,20 @@ export function ResponseTableView({
                 <td class="select">
                   <input
                     type="checkbox"
-                    aria-label={`Select response ${name}`}
+                    aria-label={t('table.select', { name })}
                     checked={selected.has(response.token)}
                     onChange={(event) => onSelect(response.token, event.currentTarget.checked)}
                   />
                 </td>
                 <th scope="row">
-                  <a href={openHref(response.token)} aria-label={`Open response ${name}`}>
+                  <a href={openHref(response.token)} aria-label={t('table.open', { name })}>
                     {name}
                   </a>
                 </th>
-                <td>{submittedInWords(response)}</td>
-                <td>{responseTypeInWords(response.response_type)}</td>
+                <td>{submittedInWords(response, texts)}</td>
+                <td>{responseTypeInWords(response.response_type, texts)}</td>
                 {questions.map((question) => (
-                  <td key={question.id}>{answerInWords(answers.get(question.id), question)}</td>
+                  <td key={question.id}>{answerInWords(answers.get(question.id), question, texts)}</td>
                 ))}
               </tr>
             );

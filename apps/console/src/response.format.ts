@@ -1,3 +1,5 @@
+import { type ConsoleTexts, englishTexts } from './console.texts';
+
 // A form's responses in words: which questions are the columns of the
 // Results table (from the form's definition), and each answer as a person
 // reads it, by its answer type (Typeform's response model).
@@ -100,7 +102,12 @@ export function fileNameOf(url: unknown): string {
 }
 
 /** An answer's value as a person reads it; empty when there is none. */
-export function answerInWords(answer: Answer | undefined, question?: Pick<Question, 'type'>): string {
+export function answerInWords(
+  answer: Answer | undefined,
+  question?: Pick<Question, 'type'>,
+  texts: ConsoleTexts = englishTexts,
+): string {
+  const { t } = texts;
   if (!answer?.type || !Object.hasOwn(answer, answer.type)) return '';
   const value = answer[answer.type];
   const fields = record(value);
@@ -114,38 +121,39 @@ export function answerInWords(answer: Answer | undefined, question?: Pick<Questi
       return typeof value === 'number' ? String(value) : text(value);
     case 'boolean': {
       const legal = (question?.type ?? answer.field?.type) === 'legal';
-      if (value === true) return legal ? 'Accepted' : 'Yes';
-      if (value === false) return legal ? 'Not accepted' : 'No';
+      if (value === true) return t(legal ? 'answer.accepted' : 'answer.yes');
+      if (value === false) return t(legal ? 'answer.notAccepted' : 'answer.no');
       return text(value);
     }
     case 'date':
-      return dateInWords(text(value));
+      return dateInWords(text(value), texts);
     case 'choice':
       return fields.label !== undefined
         ? text(fields.label)
         : fields.other !== undefined
-          ? `Other: ${text(fields.other)}`
+          ? t('answer.otherIs', { other: text(fields.other) })
           : '';
     case 'choices': {
       const labels = Array.isArray(fields.labels) ? fields.labels.map(text) : [];
       const ranked = (question?.type ?? answer.field?.type) === 'ranking';
       const listed = ranked ? labels.map((label, i) => `${i + 1}. ${label}`) : labels;
-      if (fields.other !== undefined) listed.push(`Other: ${text(fields.other)}`);
+      if (fields.other !== undefined) listed.push(t('answer.otherIs', { other: text(fields.other) }));
       return listed.join(', ');
     }
     case 'file_url':
       return fileNameOf(value);
     case 'payment': {
       const parts = [text(fields.amount)];
-      if (fields.name !== undefined) parts.push(`by ${text(fields.name)}`);
-      if (fields.last4 !== undefined) parts.push(`(card ending ${text(fields.last4)})`);
-      if (fields.success === false) parts.push('failed');
+      if (fields.name !== undefined) parts.push(t('payment.by', { name: text(fields.name) }));
+      if (fields.last4 !== undefined) parts.push(t('payment.card', { last4: text(fields.last4) }));
+      if (fields.success === false) parts.push(t('payment.failed'));
       return parts.join(' ');
     }
     case 'multi_format': {
       if (fields.format === 'text') return text(fields.text);
-      const kind = fields.format === 'audio' ? 'Audio' : 'Video';
-      return `${kind}: ${fileNameOf(fields.file_url)}`;
+      return t(fields.format === 'audio' ? 'answer.audio' : 'answer.video', {
+        file: fileNameOf(fields.file_url),
+      });
     }
     default:
       return text(value);
@@ -163,18 +171,26 @@ export function fileUrlOf(answer: Answer | undefined): string | undefined {
 }
 
 /** A day as the API writes it (`2026-03-05`), in words (`5 Mar 2026`), or as it came. */
-export function dateInWords(day: string): string {
+export function dateInWords(day: string, texts: ConsoleTexts = englishTexts): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(day);
   if (!match) return day;
   const month = months[Number(match[2]) - 1];
-  return month ? `${Number(match[3])} ${month} ${match[1]}` : day;
+  if (!month) return day;
+  // English keeps its own short months; another language writes the day its way.
+  return texts.language === 'en'
+    ? `${Number(match[3])} ${month} ${match[1]}`
+    : texts.day(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))), {
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+      });
 }
 
 /** Completed, or how far an unfinished response got. */
-export function responseTypeInWords(type: string | undefined): string {
-  if (type === 'partial') return 'Partial';
-  if (type === 'started') return 'Started, nothing answered';
-  return 'Completed';
+export function responseTypeInWords(type: string | undefined, { t }: ConsoleTexts = englishTexts): string {
+  if (type === 'partial') return t('response.partial');
+  if (type === 'started') return t('response.started');
+  return t('filters.completed');
 }
 
 /** A response not yet submitted shows Typeform's zero time as its submitted_at. */
@@ -189,9 +205,9 @@ export function wasSubmitted(response: Pick<ResponseItem, 'response_type' | 'sub
 const countBound = 1000;
 
 /** How many responses the first page's `total_items` says there are. */
-export function totalInWords(total: number, filtered: boolean): string {
-  if (!filtered) return `${total} in all`;
-  return total >= countBound ? `${total} or more matching` : `${total} matching`;
+export function totalInWords(total: number, filtered: boolean, { t }: ConsoleTexts = englishTexts): string {
+  if (!filtered) return t('response.inAll', { count: total });
+  return t(total >= countBound ? 'response.orMoreMatching' : 'response.matching', { count: total });
 }
 
 function record(value: unknown): Record<string, unknown> {

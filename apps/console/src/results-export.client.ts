@@ -104,20 +104,13 @@ function isBreak(error: unknown, resuming: boolean): boolean {
 }
 
 function brokenError(breaks: number): ApiError {
-  return new ApiError(
-    0,
-    'EXPORT_BROKEN',
-    `The connection broke ${breaks} times in a row without a new response coming. Nothing is saved; try again later.`,
-  );
+  return ApiError.inWords(0, 'EXPORT_BROKEN', 'export.broken', { count: breaks });
 }
 
 function archiveBrokenError(bytes: number): ApiError {
-  const megabytes = (bytes / 1024 / 1024).toFixed(1);
-  return new ApiError(
-    0,
-    'DOWNLOAD_BROKEN',
-    `The connection broke after ${megabytes} MB of the files archive. Nothing is saved; download the files again.`,
-  );
+  return ApiError.inWords(0, 'DOWNLOAD_BROKEN', 'export.archiveBroken', {
+    size: (bytes / 1024 / 1024).toFixed(1),
+  });
 }
 
 interface SaveFilePicker {

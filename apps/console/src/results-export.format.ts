@@ -1,3 +1,4 @@
+import { type ConsoleTexts, englishTexts, type TextKey } from './console.texts';
 import type { ExportProgress } from './results-export.client';
 import type { ExportFormat } from './results-export-rows.mapper';
 
@@ -5,14 +6,17 @@ import type { ExportFormat } from './results-export-rows.mapper';
 
 /** What an export is called, and how its file is typed, by format. */
 export const exportKinds = {
-  csv: { label: 'CSV', description: 'CSV file', mediaType: 'text/csv', extension: '.csv' },
+  csv: { label: 'export.csv', description: 'export.csvFile', mediaType: 'text/csv', extension: '.csv' },
   jsonl: {
-    label: 'JSON lines',
-    description: 'JSON lines file',
+    label: 'export.jsonl',
+    description: 'export.jsonlFile',
     mediaType: 'application/x-ndjson',
     extension: '.jsonl',
   },
-} as const satisfies Record<ExportFormat, unknown>;
+} as const satisfies Record<
+  ExportFormat,
+  { label: TextKey; description: TextKey; mediaType: string; extension: string }
+>;
 
 // The listing counts filtered matches up to this bound (and says that many when there are more).
 const countBound = 1000;
@@ -26,45 +30,67 @@ export function exactTotal(totalItems: number, filtered: boolean): number | unde
   return filtered && totalItems >= countBound ? undefined : totalItems;
 }
 
-const count = (n: number) => n.toLocaleString('en-GB');
-
-export function bytesInWords(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  return `${(bytes / 1024 / 1024 / 1024).toFixed(2)} GB`;
+export function bytesInWords(bytes: number, texts: ConsoleTexts = englishTexts): string {
+  const { t } = texts;
+  // So many decimals, always ("3.0 MB"), in the language's way of writing them.
+  const fixed = (value: number, digits: number) =>
+    texts.number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  if (bytes < 1024) return t('bytes.b', { count: bytes });
+  if (bytes < 1024 * 1024) return t('bytes.kb', { size: fixed(bytes / 1024, 0) });
+  if (bytes < 1024 * 1024 * 1024) return t('bytes.mb', { size: fixed(bytes / 1024 / 1024, 1) });
+  return t('bytes.gb', { size: fixed(bytes / 1024 / 1024 / 1024, 2) });
 }
 
-const responses = (n: number) => `${count(n)} ${n === 1 ? 'response' : 'responses'}`;
+const responses = (n: number, texts: ConsoleTexts) =>
+  texts.t('export.responses', { count: n, number: texts.number(n) });
 
 /** "N responses so far (of M)", or the bytes of a files archive; and that it resumed, when it did. */
-export function progressInWords(progress: ExportProgress, total?: number): string {
+export function progressInWords(
+  progress: ExportProgress,
+  total?: number,
+  texts: ConsoleTexts = englishTexts,
+): string {
+  const { t } = texts;
   const so =
     progress.rows === undefined
-      ? `${bytesInWords(progress.bytes)} of files so far.`
-      : `${responses(progress.rows)} so far${total === undefined ? '' : ` of ${count(total)}`}.`;
-  return progress.resumes === 0 ? so : `${so} ${resumedInWords(progress.resumes)}`;
+      ? t('export.filesSoFar', { size: bytesInWords(progress.bytes, texts) })
+      : total === undefined
+        ? t('export.soFar', { responses: responses(progress.rows, texts) })
+        : t('export.soFarOf', { responses: responses(progress.rows, texts), total: texts.number(total) });
+  return progress.resumes === 0
+    ? so
+    : t('export.andResumed', { so, resumed: resumedInWords(progress.resumes, texts) });
 }
 
-function resumedInWords(resumes: number): string {
-  return `The connection broke ${resumes === 1 ? 'once' : `${resumes} times`}; the export went on after the last whole response, without starting over.`;
+function resumedInWords(resumes: number, { t }: ConsoleTexts): string {
+  return t('export.resumed', { count: resumes });
 }
 
 /** The outcome, once the export is whole. */
 export function doneInWords(
   progress: ExportProgress & { fileName: string },
   where: 'file' | 'download',
+  texts: ConsoleTexts = englishTexts,
 ): string {
-  const what =
+  const { t } = texts;
+  const file = progress.fileName;
+  const done =
     progress.rows === undefined
-      ? `The files archive (${bytesInWords(progress.bytes)})`
-      : `The export of ${responses(progress.rows)}`;
-  const landed =
-    where === 'file' ? `is saved to ${progress.fileName}` : `is downloaded as ${progress.fileName}`;
-  return `${what} ${landed}.${progress.resumes === 0 ? '' : ` ${resumedInWords(progress.resumes)}`}`;
+      ? t(where === 'file' ? 'export.archiveSaved' : 'export.archiveDownloaded', {
+          size: bytesInWords(progress.bytes, texts),
+          file,
+        })
+      : t(where === 'file' ? 'export.saved' : 'export.downloaded', {
+          responses: responses(progress.rows, texts),
+          file,
+        });
+  return progress.resumes === 0
+    ? done
+    : t('export.andResumed', { so: done, resumed: resumedInWords(progress.resumes, texts) });
 }
 
-export function cancelledInWords(progress: ExportProgress): string {
-  const after = progress.rows === undefined ? bytesInWords(progress.bytes) : responses(progress.rows);
-  return `The export is cancelled after ${after}; nothing is saved.`;
+export function cancelledInWords(progress: ExportProgress, texts: ConsoleTexts = englishTexts): string {
+  const after =
+    progress.rows === undefined ? bytesInWords(progress.bytes, texts) : responses(progress.rows, texts);
+  return texts.t('export.cancelled', { after });
 }

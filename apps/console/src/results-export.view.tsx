@@ -11,6 +11,7 @@ import {
 } from './results-export.format';
 import { type ExportFormat, ExportRows } from './results-export-rows.mapper';
 import type { ResultsFilters } from './results-filter.route';
+import { useTexts } from './texts.context';
 
 interface Props {
   responses: ResponseApiClient;
@@ -32,6 +33,8 @@ const speakEveryMs = 1000;
 // (responses so far, a bar when the count is exact), cancelled at will, and
 // resumed where the connection broke (results-export.client.ts).
 export function ResultsExportView({ responses, filters, filtered, failed }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [running, setRunning] = useState<Running>();
   const [progress, setProgress] = useState<ExportProgress>({ bytes: 0, resumes: 0 });
@@ -65,7 +68,7 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
     setProgress(next);
     if (!resumed && Date.now() - spokenAt.current < speakEveryMs) return;
     spokenAt.current = Date.now();
-    setSaid(progressInWords(next, totalNow.current));
+    setSaid(progressInWords(next, totalNow.current, texts));
   };
 
   const start = async (what: Running) => {
@@ -77,14 +80,14 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
     // First, while the click still allows the browser's dialog.
     const chosen = await chosenFileSink(
       suggested,
-      kind?.description ?? 'Tar archive',
+      kind ? t(kind.description) : t('export.tarArchive'),
       kind?.mediaType ?? 'application/x-tar',
       kind?.extension ?? '.tar',
     ).catch((error: unknown) => {
       setProblem(error);
       return null;
     });
-    if (chosen === null) return setSaid('No file was chosen: nothing is exported.');
+    if (chosen === null) return setSaid(t('export.noFile'));
     const sink = chosen ?? downloadSink(kind?.mediaType ?? 'application/x-tar');
     const controller = new AbortController();
     abort.current = controller;
@@ -94,7 +97,7 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
     spokenAt.current = 0;
     setProgress(first);
     setTotal(undefined);
-    setSaid(kind ? 'Exporting…' : 'Downloading the files…');
+    setSaid(kind ? t('export.exporting') : t('export.downloading'));
     setRunning(what);
     if (kind) {
       responses
@@ -117,9 +120,9 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
         signal: controller.signal,
         onProgress,
       });
-      setSaid(doneInWords(done, sink.where));
+      setSaid(doneInWords(done, sink.where, texts));
     } catch (error) {
-      if (controller.signal.aborted) setSaid(cancelledInWords(latest.current));
+      if (controller.signal.aborted) setSaid(cancelledInWords(latest.current, texts));
       else {
         setSaid('');
         setProblem(failed(error));
@@ -132,9 +135,9 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
 
   return (
     <section class="export" aria-labelledby="export-title">
-      <h2 id="export-title">Export</h2>
+      <h2 id="export-title">{t('export.heading')}</h2>
       <fieldset class="formats">
-        <legend>Format</legend>
+        <legend>{t('export.format')}</legend>
         {(Object.keys(exportKinds) as ExportFormat[]).map((name) => (
           <label key={name} class="check">
             <input
@@ -145,7 +148,7 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
               disabled={running !== undefined}
               onChange={() => setFormat(name)}
             />
-            {exportKinds[name].label}
+            {t(exportKinds[name].label)}
           </label>
         ))}
       </fieldset>
@@ -156,7 +159,7 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
           disabled={running !== undefined}
           onClick={() => void start('responses')}
         >
-          {running === 'responses' ? 'Exporting…' : 'Export these results'}
+          {running === 'responses' ? t('export.exporting') : t('export.start')}
         </button>
         <button
           ref={filesButton}
@@ -164,21 +167,18 @@ export function ResultsExportView({ responses, filters, filtered, failed }: Prop
           disabled={running !== undefined}
           onClick={() => void start('files')}
         >
-          {running === 'files' ? 'Downloading the files…' : 'Download their files'}
+          {running === 'files' ? t('export.downloading') : t('export.files')}
         </button>
         {running && (
           <button ref={cancelButton} type="button" onClick={() => abort.current?.abort()}>
-            Cancel the export
+            {t('export.cancel')}
           </button>
         )}
       </div>
-      <p class="hint">
-        The export holds every response these filters select, on every page, oldest first; their files come as
-        one tar archive, a folder a response.
-      </p>
+      <p class="hint">{t('export.hint')}</p>
       {running === 'responses' && total !== undefined && (
         <p class="export-progress">
-          <label for="export-progress">Responses exported</label>{' '}
+          <label for="export-progress">{t('export.progress')}</label>{' '}
           <progress id="export-progress" max={Math.max(total, 1)} value={progress.rows ?? 0} />
         </p>
       )}

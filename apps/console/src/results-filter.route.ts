@@ -1,4 +1,5 @@
 import type { Query } from './api.client';
+import { type ConsoleTexts, englishTexts } from './console.texts';
 import { type DeliveryPage, deliveryPaging, type DeliveryPaging } from './delivery-pages.route';
 
 // The Results screen's filters, its page and the response opened, in the
@@ -75,17 +76,18 @@ export function queryOfResultsView(view: ResultsView): string {
 /** What a person typed into the filters, checked: the filters, or what is wrong. */
 export function checkedFilters(
   filters: ResultsFilters,
+  { t }: ConsoleTexts = englishTexts,
 ): { ok: true; filters: ResultsFilters } | { ok: false; message: string } {
   const clean = withoutEmpty({ ...filters, query: filters.query?.trim() });
   if (clean.query && clean.query.length > maxQuery)
-    return { ok: false, message: `Search for at most ${maxQuery} characters.` };
+    return { ok: false, message: t('filters.longQuery', { max: maxQuery }) };
   for (const name of ['since', 'until'] as const) {
     const value = clean[name];
     if (value && !(day.test(value) && isDay(value)))
-      return { ok: false, message: `The ${name === 'since' ? 'first' : 'last'} day is not a date.` };
+      return { ok: false, message: t(name === 'since' ? 'filters.badSince' : 'filters.badUntil') };
   }
   if (clean.since && clean.until && clean.until < clean.since) {
-    return { ok: false, message: 'The last day comes before the first day.' };
+    return { ok: false, message: t('filters.backwards') };
   }
   return { ok: true, filters: clean };
 }

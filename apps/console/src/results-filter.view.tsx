@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
+import type { TextKey } from './console.texts';
 import type { Question } from './response.format';
 import { checkedFilters, type ResponseState, type ResultsFilters } from './results-filter.route';
+import { useTexts } from './texts.context';
 
 interface Props {
   filters: ResultsFilters;
@@ -8,10 +10,10 @@ interface Props {
   onApply: (filters: ResultsFilters) => void;
 }
 
-const stateLabels: Record<ResponseState, string> = {
-  completed: 'Completed',
-  partial: 'Partial (not submitted)',
-  all: 'All',
+const stateLabels: Record<ResponseState, TextKey> = {
+  completed: 'filters.completed',
+  partial: 'filters.partial',
+  all: 'filters.all',
 };
 
 // The Results screen's filters, as the Responses API takes them: search
@@ -19,6 +21,8 @@ const stateLabels: Record<ResponseState, string> = {
 // Sent on asking (Show, or Enter in a field), never at each key: each change
 // is an address of its own, kept in the browser's history.
 export function ResultsFilterView({ filters, questions, onApply }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const [typed, setTyped] = useState<ResultsFilters>(filters);
   const [problem, setProblem] = useState('');
   const set = (change: Partial<ResultsFilters>) => setTyped((current) => ({ ...current, ...change }));
@@ -28,17 +32,17 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
       aria-labelledby="filters-title"
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = checkedFilters(typed);
+        const checked = checkedFilters(typed, texts);
         if (!checked.ok) return setProblem(checked.message);
         setProblem('');
         onApply(checked.filters);
       }}
     >
       <h2 id="filters-title" class="visually-hidden">
-        Filters
+        {t('filters.heading')}
       </h2>
       <div class="field grow">
-        <label for="results-query">Search the answers</label>
+        <label for="results-query">{t('filters.query')}</label>
         <input
           id="results-query"
           type="search"
@@ -48,7 +52,7 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
         />
       </div>
       <div class="field">
-        <label for="results-since">First day</label>
+        <label for="results-since">{t('filters.since')}</label>
         <input
           id="results-since"
           type="date"
@@ -57,7 +61,7 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
         />
       </div>
       <div class="field">
-        <label for="results-until">Last day</label>
+        <label for="results-until">{t('filters.until')}</label>
         <input
           id="results-until"
           type="date"
@@ -66,7 +70,7 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
         />
       </div>
       <div class="field">
-        <label for="results-state">Responses</label>
+        <label for="results-state">{t('insights.responses')}</label>
         <select
           id="results-state"
           value={typed.state}
@@ -74,19 +78,19 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
         >
           {(Object.keys(stateLabels) as ResponseState[]).map((state) => (
             <option key={state} value={state}>
-              {stateLabels[state]}
+              {t(stateLabels[state])}
             </option>
           ))}
         </select>
       </div>
       <div class="field">
-        <label for="results-answered">Answered the question</label>
+        <label for="results-answered">{t('filters.answered')}</label>
         <select
           id="results-answered"
           value={typed.answered ?? ''}
           onChange={(event) => set({ answered: event.currentTarget.value || undefined })}
         >
-          <option value="">Any question</option>
+          <option value="">{t('filters.anyQuestion')}</option>
           {questions.map((question) => (
             <option key={question.id} value={question.id}>
               {question.title}
@@ -96,7 +100,7 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
       </div>
       <div class="filter-actions">
         <button type="submit" class="primary">
-          Show
+          {t('filters.show')}
         </button>
         <button
           type="button"
@@ -106,7 +110,7 @@ export function ResultsFilterView({ filters, questions, onApply }: Props) {
             onApply({ state: 'completed' });
           }}
         >
-          Clear the filters
+          {t('filters.clear')}
         </button>
       </div>
       {problem && (

@@ -11,6 +11,7 @@ import { saveFile } from './results-export.client';
 import { ResultsExportView } from './results-export.view';
 import { resultsPaging, type ResultsView } from './results-filter.route';
 import { ResultsFilterView } from './results-filter.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   api: ApiClient;
@@ -33,6 +34,8 @@ export const resultsPageSize = 50;
 // one response opened whole, the selected ones deleted once confirmed, and
 // the export of exactly what the filters select (results-export.view.tsx).
 export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const responses = useMemo(() => new ResponseApiClient(api, formId), [api, formId]);
   const [form, setForm] = useState<Loaded<FormOfResults>>({ state: 'loading' });
   const [page, setPage] = useState<Loaded<ResponsePage>>({ state: 'loading' });
@@ -122,9 +125,7 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
         setActionProblem(undefined);
         setConfirming(false);
         setSelected(new Set());
-        setNotice(
-          tokens.length === 1 ? 'The response is deleted.' : `${tokens.length} responses are deleted.`,
-        );
+        setNotice(t('results.deleted', { count: tokens.length }));
         if (view.open && tokens.includes(view.open)) to({ open: undefined });
         setVersion((current) => current + 1);
       })
@@ -136,7 +137,7 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
   const download = async (fileUrl: string, fileName: string) => {
     const fetching = responses.file(fileUrl, fileName);
     if (!fetching) {
-      throw new ApiError(0, 'NOT_A_FILE', "The answer's address is not a file of this form's responses.");
+      throw ApiError.inWords(0, 'NOT_A_FILE', 'results.notAFile');
     }
     const { blob, fileName: named } = await fetching.catch((error: unknown) => {
       throw failed(error);
@@ -146,23 +147,31 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
 
   const summary =
     page.state === 'loading'
-      ? 'Loading responses…'
+      ? t('results.loading')
       : page.state === 'failed'
         ? ''
         : items.length === 0
           ? first
             ? filtered || filters.state !== 'completed'
-              ? 'No response matches these filters.'
-              : 'No completed response yet.'
-            : 'No responses on this page.'
-          : `${items.length} ${items.length === 1 ? 'response' : 'responses'} on this page, newest first${first ? ` (${totalInWords(page.value.total_items, filtered)})` : ''}.`;
+              ? t('results.noneMatch')
+              : t('results.noneYet')
+            : t('results.noneOnPage')
+          : first
+            ? t('results.countFirst', {
+                count: items.length,
+                total: totalInWords(page.value.total_items, filtered, texts),
+              })
+            : t('results.count', { count: items.length });
   // Until the form is read (or when it cannot be), the heading names no form.
-  const title = form.state === 'loaded' ? `Results of “${form.value.title || 'Untitled form'}”` : 'Results';
+  const title =
+    form.state === 'loaded'
+      ? t('results.headingOf', { title: form.value.title || t('form.untitled') })
+      : t('results.heading');
 
   return (
     <main id="main" class="results-screen" tabIndex={-1}>
       <p>
-        <a href={hashOf({ screen: 'forms' })}>Back to the forms</a>
+        <a href={hashOf({ screen: 'forms' })}>{t('nav.backToForms')}</a>
       </p>
       <h1 ref={heading} tabIndex={-1}>
         {title}
@@ -181,32 +190,31 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
       {page.state === 'failed' && <ProblemView error={page.error} />}
       <div class="actions">
         <button type="button" disabled={selected.size === 0} onClick={() => setConfirming(true)}>
-          Delete the selected{selected.size > 0 ? ` (${selected.size})` : ''}
+          {selected.size > 0
+            ? t('results.deleteSelectedCount', { count: selected.size })
+            : t('results.deleteSelected')}
         </button>
         <button type="button" onClick={() => setVersion((current) => current + 1)}>
-          Refresh
+          {t('log.refresh')}
         </button>
       </div>
       <ResultsExportView responses={responses} filters={filters} filtered={filtered} failed={failed} />
       {confirming && (
         <ConfirmDeletionView
-          question={`Delete ${selected.size === 1 ? 'the selected response' : `the ${selected.size} selected responses`}?`}
-          confirmLabel={`Yes, delete ${selected.size === 1 ? 'it' : `all ${selected.size}`}`}
-          cancelLabel={`Keep ${selected.size === 1 ? 'it' : 'them'}`}
+          question={t('results.deleteQuestion', { count: selected.size })}
+          confirmLabel={t('results.deleteConfirm', { count: selected.size })}
+          cancelLabel={t('results.deleteCancel', { count: selected.size })}
           deleting={deleting}
           onConfirm={deleteSelected}
           onCancel={cancelDelete}
         >
-          Their answers, hidden fields and metadata, and the files respondents uploaded with them, are deleted
-          for good: they leave these results, the exports and the insights, and cannot be brought back.
-          Webhook deliveries already sent are not taken back.
+          {t('results.deleteWhat')}
         </ConfirmDeletionView>
       )}
       {view.open && opened.state === 'failed' && <ProblemView error={opened.error} />}
       {view.open && opened.state === 'loaded' && !opened.value && (
         <p class="notice">
-          That response is not here any more (deleted, or never of this form).{' '}
-          <a href={hrefOf({ open: undefined })}>Close</a>
+          {t('results.gone')} <a href={hrefOf({ open: undefined })}>{t('results.close')}</a>
         </p>
       )}
       {view.open && opened.state === 'loaded' && opened.value && (
@@ -234,19 +242,19 @@ export function ResultsScreen({ api, formId, view, go, onSignInEnded }: Props) {
         openHref={(token) => hrefOf({ open: token })}
       />
       {(paging.newer || paging.older) && (
-        <nav class="pages" aria-label="Pages of responses">
+        <nav class="pages" aria-label={t('results.pages')}>
           <PageButton
-            label="Newest"
+            label={t('log.newest')}
             enabled={Boolean(paging.newest)}
             go={() => to({ page: {}, open: undefined })}
           />
           <PageButton
-            label="Newer"
+            label={t('log.newer')}
             enabled={Boolean(paging.newer)}
             go={() => paging.newer && to({ page: paging.newer, open: undefined })}
           />
           <PageButton
-            label="Older"
+            label={t('log.older')}
             enabled={Boolean(paging.older)}
             go={() => paging.older && to({ page: paging.older, open: undefined })}
           />

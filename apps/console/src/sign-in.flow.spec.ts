@@ -86,6 +86,7 @@ describe("the console's sign-in", () => {
     expect(await comeBack(url, { error: 'access_denied' })).toEqual({
       kind: 'refused',
       message: expect.stringContaining('chose not to'),
+      key: 'signIn.denied',
     });
     expect(await flow.finish('')).toEqual({ kind: 'none' });
   });

@@ -1,3 +1,4 @@
+import { englishTexts, type TextKey, type TextParams } from './console.texts';
 import type { ApiClient } from './api.client';
 import { consoleClientId, consoleRedirectUri, consoleScopes } from './console-client.settings';
 import { challengeOf, randomUrlSafe } from './pkce.crypto';
@@ -5,7 +6,7 @@ import type { SessionStore } from './session.store';
 
 export type SignInOutcome =
   | { kind: 'signed-in'; token: string }
-  | { kind: 'refused'; message: string }
+  | { kind: 'refused'; message: string; key: TextKey; params?: TextParams }
   /** An ordinary visit: no sign-in was coming back. */
   | { kind: 'none' };
 
@@ -57,19 +58,12 @@ export class SignInFlow {
     const pending = this.store.takePending();
     // A code this tab did not ask for (an attacker's, RFC 6749 10.12) is never exchanged.
     if (!pending || params.get('state') !== pending.state) {
-      return {
-        kind: 'refused',
-        message: 'This sign-in was not started from this tab, or was already used. Sign in again.',
-      };
+      return refused('signIn.foreign');
     }
     if (error !== null) {
-      return {
-        kind: 'refused',
-        message:
-          error === 'access_denied'
-            ? 'You chose not to let the console in. Sign in again when you are ready.'
-            : `The sign-in was refused: ${bounded(params.get('error_description') ?? error)}`,
-      };
+      return error === 'access_denied'
+        ? refused('signIn.denied')
+        : refused('signIn.refused', { why: bounded(params.get('error_description') ?? error) });
     }
     const answer = await this.api.postForm<{ access_token?: unknown }>('/oauth/token', {
       grant_type: 'authorization_code',
@@ -79,7 +73,7 @@ export class SignInFlow {
       code_verifier: pending.verifier,
     });
     if (typeof answer?.access_token !== 'string') {
-      return { kind: 'refused', message: 'The server gave no token. Sign in again.' };
+      return refused('signIn.noToken');
     }
     this.keep(answer.access_token);
     return { kind: 'signed-in', token: answer.access_token };
@@ -106,4 +100,10 @@ export class SignInFlow {
     this.current = token;
     this.store.keepToken(token);
   }
+}
+
+// A refusal in words: the key for the console's language, and the English
+// text for whoever reads the outcome without texts.
+function refused(key: TextKey, params?: TextParams): SignInOutcome {
+  return { kind: 'refused', message: englishTexts.t(key, params), key, ...(params ? { params } : {}) };
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ProblemView } from './problem.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   /** Why the console is signed out, when it did not sign out on request. */
@@ -12,6 +13,7 @@ interface Props {
 // The first screen when signed out: what the console is, and one button to
 // the region's own sign-in page (the password is typed there, never here).
 export function SignInScreen({ message, signOutProblem, onSignIn }: Props) {
+  const { t } = useTexts();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<unknown>();
   const signIn = () => {
@@ -23,8 +25,8 @@ export function SignInScreen({ message, signOutProblem, onSignIn }: Props) {
   };
   return (
     <main id="main" class="sign-in">
-      <h1>Formline console</h1>
-      <p>Sign in with your Formline account to see your workspaces and forms.</p>
+      <h1>{t('console.title')}</h1>
+      <p>{t('signIn.intro')}</p>
       {message && (
         <p class="notice" role="status">
           {message}
@@ -32,13 +34,13 @@ export function SignInScreen({ message, signOutProblem, onSignIn }: Props) {
       )}
       {signOutProblem !== undefined && (
         <>
-          <p>The server could not be told to end the sign-in:</p>
+          <p>{t('signIn.signOutProblem')}</p>
           <ProblemView error={signOutProblem} />
         </>
       )}
       {failure !== undefined && <ProblemView error={failure} />}
       <button type="button" class="primary" onClick={signIn} disabled={busy}>
-        {busy ? 'Opening the sign-in page…' : 'Sign in'}
+        {busy ? t('signIn.opening') : t('signIn.button')}
       </button>
     </main>
   );

@@ -1,4 +1,5 @@
 import type { WebhookInput, WebhookResource } from '@formline/contracts';
+import { type ConsoleTexts, englishTexts } from './console.texts';
 
 // The webhook editor's fields, and the body of PUT /forms/{id}/webhooks/{tag}
 // they become. The secret is write-only in the console: the API does give it
@@ -46,29 +47,32 @@ export function draftOf(webhook?: WebhookResource): WebhookDraft {
   };
 }
 
-export function problemsOf(draft: WebhookDraft, creating: boolean): DraftProblem[] {
+export function problemsOf(
+  draft: WebhookDraft,
+  creating: boolean,
+  { t }: ConsoleTexts = englishTexts,
+): DraftProblem[] {
   const problems: DraftProblem[] = [];
   const tag = draft.tag.trim();
   if (creating) {
-    if (tag === '') problems.push({ field: 'tag', message: 'Give the webhook a tag (its name in the API).' });
+    if (tag === '') problems.push({ field: 'tag', message: t('webhook.noTag') });
     else if (tag.length > tagMaxLength || !tagPattern.test(tag) || tag.includes('..'))
       problems.push({
         field: 'tag',
-        message: `A tag starts with a letter or digit and holds only letters, digits, “_”, “-” and “.” (no “..”), at most ${tagMaxLength}.`,
+        message: t('webhook.badTag', { max: tagMaxLength }),
       });
-    else if (prototypeNames.includes(tag))
-      problems.push({ field: 'tag', message: 'A tag may not be __proto__, constructor or prototype.' });
+    else if (prototypeNames.includes(tag)) problems.push({ field: 'tag', message: t('webhook.reservedTag') });
   }
   const url = draft.url.trim();
-  if (url === '') problems.push({ field: 'url', message: 'Give the address the webhook posts to.' });
+  if (url === '') problems.push({ field: 'url', message: t('webhook.noUrl') });
   else if (url.length > urlMaxLength || !/^https?:\/\//i.test(url))
-    problems.push({ field: 'url', message: 'The address is an https:// (or allowed http://) URL.' });
+    problems.push({ field: 'url', message: t('webhook.badUrl') });
   if (draft.secret.length > secretMaxLength)
-    problems.push({ field: 'secret', message: `A secret has at most ${secretMaxLength} characters.` });
+    problems.push({ field: 'secret', message: t('webhook.longSecret', { max: secretMaxLength }) });
   if (!draft.formResponse && !draft.formResponsePartial)
     problems.push({
       field: 'event_types',
-      message: 'Choose at least one kind of event, or the webhook would never be sent anything.',
+      message: t('webhook.noEvents'),
     });
   return problems;
 }

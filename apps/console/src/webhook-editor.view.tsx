@@ -10,6 +10,7 @@ import {
   tagMaxLength,
   urlMaxLength,
 } from './webhook-draft.mapper';
+import { useTexts } from './texts.context';
 
 interface Props {
   /** The webhook changed; none: a new one. */
@@ -26,6 +27,8 @@ interface Props {
 // and the switches. Mistakes the console can see are said beside their
 // field before anything is sent; the API's own refusal shows above the buttons.
 export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }: Props) {
+  const texts = useTexts();
+  const { t } = texts;
   const creating = webhook === undefined;
   const [draft, setDraft] = useState<WebhookDraft>(() => draftOf(webhook));
   const [shown, setShown] = useState<DraftProblem[]>([]);
@@ -48,13 +51,13 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
   return (
     <section class="editor" aria-labelledby="editor-title">
       <h2 id="editor-title" tabIndex={-1} ref={heading}>
-        {creating ? 'New webhook' : `Change the webhook ${webhook.tag}`}
+        {creating ? t('webhooks.new') : t('webhook.change', { tag: webhook.tag })}
       </h2>
       <form
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
-          const problems = problemsOf(draft, creating);
+          const problems = problemsOf(draft, creating, texts);
           setShown(problems);
           if (problems.length === 0) onSave(draft);
         }}
@@ -62,7 +65,7 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
       >
         {creating && (
           <div class="field">
-            <label for="webhook-tag">Tag</label>
+            <label for="webhook-tag">{t('webhook.tag')}</label>
             <input
               id="webhook-tag"
               type="text"
@@ -76,7 +79,7 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
           </div>
         )}
         <div class="field">
-          <label for="webhook-url">Address (URL)</label>
+          <label for="webhook-url">{t('webhook.url')}</label>
           <input
             id="webhook-url"
             type="url"
@@ -91,7 +94,9 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
           {fieldProblem('url')}
         </div>
         <div class="field">
-          <label for="webhook-secret">{creating || !webhook.secret ? 'Secret' : 'New secret'}</label>
+          <label for="webhook-secret">
+            {creating || !webhook.secret ? t('webhook.secret') : t('webhook.newSecret')}
+          </label>
           <input
             id="webhook-secret"
             type="password"
@@ -104,9 +109,7 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
             {...(problemOf('secret') ? { 'aria-invalid': true } : {})}
           />
           <p id="webhook-secret-hint" class="hint">
-            {creating || !webhook.secret
-              ? 'Optional. Deliveries are signed with it; it is never shown again.'
-              : 'A secret is set and stays unless you type a new one. It is never shown.'}
+            {creating || !webhook.secret ? t('webhook.secretHint') : t('webhook.secretSetHint')}
           </p>
           {fieldProblem('secret')}
           {!creating && webhook.secret && (
@@ -116,21 +119,21 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
                 checked={draft.removeSecret}
                 onChange={(event) => set({ removeSecret: event.currentTarget.checked })}
               />
-              Remove the secret (deliveries are no longer signed)
+              {t('webhook.removeSecret')}
             </label>
           )}
         </div>
         <fieldset
           {...(problemOf('event_types') ? { 'aria-describedby': 'webhook-event_types-problem' } : {})}
         >
-          <legend>Events sent</legend>
+          <legend>{t('webhook.events')}</legend>
           <label class="check">
             <input
               type="checkbox"
               checked={draft.formResponse}
               onChange={(event) => set({ formResponse: event.currentTarget.checked })}
             />
-            Completed submissions (form_response)
+            {t('webhook.formResponse')}
           </label>
           <label class="check">
             <input
@@ -138,7 +141,7 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
               checked={draft.formResponsePartial}
               onChange={(event) => set({ formResponsePartial: event.currentTarget.checked })}
             />
-            Partial responses (form_response_partial)
+            {t('webhook.formResponsePartial')}
           </label>
           {fieldProblem('event_types')}
         </fieldset>
@@ -148,7 +151,7 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
             checked={draft.enabled}
             onChange={(event) => set({ enabled: event.currentTarget.checked })}
           />
-          On (events are sent)
+          {t('webhook.enabled')}
         </label>
         <label class="check">
           <input
@@ -156,15 +159,15 @@ export function WebhookEditorView({ webhook, saving, problem, onSave, onCancel }
             checked={draft.verifySsl}
             onChange={(event) => set({ verifySsl: event.currentTarget.checked })}
           />
-          Verify the receiver's TLS certificate
+          {t('webhook.verifySsl')}
         </label>
         {problem !== undefined && <ProblemView error={problem} />}
         <div class="actions">
           <button type="submit" class="primary" disabled={saving}>
-            {saving ? 'Saving…' : creating ? 'Create the webhook' : 'Save the changes'}
+            {saving ? t('action.saving') : creating ? t('webhook.create') : t('webhook.save')}
           </button>
           <button type="button" onClick={onCancel}>
-            Cancel
+            {t('action.cancel')}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@ import type { WebhookResource } from '@formline/contracts';
 import { hashOf } from './console.route';
 import { LastDeliveryView } from './last-delivery.view';
 import type { WebhookApiClient } from './webhook-api.client';
+import { useTexts } from './texts.context';
 
 interface Props {
   webhooks: WebhookApiClient;
@@ -28,39 +29,44 @@ export function WebhookListView({
   onEdit,
   onDelete,
 }: Props) {
+  const { t } = useTexts();
   return (
     <ul class="webhooks">
       {items.map((webhook) => {
         const titleId = `webhook-${webhook.tag}-title`;
-        const named = <span class="visually-hidden"> {webhook.tag}</span>;
+        const named = <span class="visually-hidden">{t('list.theTitle', { title: webhook.tag })}</span>;
         return (
           <li key={webhook.tag} aria-labelledby={titleId}>
             <h2 id={titleId}>{webhook.tag}</h2>
             <p class="url">{webhook.url}</p>
             <p class={webhook.enabled ? 'state on' : 'state off'}>
-              {webhook.enabled ? 'On' : 'Off'}
-              {webhook.disabled_reason ? `: turned off by delivery, ${webhook.disabled_reason}` : ''}
+              {webhook.enabled ? t('webhooks.on') : t('webhooks.off')}
+              {webhook.disabled_reason ? t('webhooks.disabledBy', { reason: webhook.disabled_reason }) : ''}
             </p>
             <LastDeliveryView webhooks={webhooks} tag={webhook.tag} version={version} />
             <div class="actions">
               <button type="button" disabled={busy === webhook.tag} onClick={() => onToggle(webhook)}>
-                {webhook.enabled ? 'Turn off' : 'Turn on'}
+                {webhook.enabled ? t('webhooks.turnOff') : t('webhooks.turnOn')}
                 {named}
               </button>
               <button type="button" disabled={busy === webhook.tag} onClick={() => onTest(webhook)}>
-                Send a test<span class="visually-hidden"> delivery to {webhook.tag}</span>
+                {t('webhooks.sendTest')}
+                <span class="visually-hidden">{t('webhooks.sendTestTo', { tag: webhook.tag })}</span>
               </button>
               <button type="button" onClick={() => onEdit(webhook)}>
-                Edit{named}
+                {t('list.edit')}
+                {named}
               </button>
               <a
                 class="button-link"
                 href={hashOf({ screen: 'deliveries', formId: webhooks.formId, tag: webhook.tag, page: {} })}
               >
-                Delivery log{named}
+                {t('webhooks.deliveryLog')}
+                {named}
               </a>
               <button type="button" disabled={busy === webhook.tag} onClick={() => onDelete(webhook)}>
-                Delete{named}
+                {t('list.delete')}
+                {named}
               </button>
             </div>
           </li>

@@ -8,6 +8,7 @@ import { WebhookApiClient } from './webhook-api.client';
 import { bodyOf, type WebhookDraft } from './webhook-draft.mapper';
 import { WebhookEditorView } from './webhook-editor.view';
 import { WebhookListView } from './webhook-list.view';
+import { useTexts } from './texts.context';
 
 interface Props {
   api: ApiClient;
@@ -23,6 +24,7 @@ type Editing = { webhook?: WebhookResource; saving: boolean; problem?: unknown }
 // test, deleting it once confirmed, and a link to its delivery log. Every change is answered
 // in the status line, or by the API's words when it fails.
 export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
+  const { t } = useTexts();
   const webhooks = useMemo(() => new WebhookApiClient(api, formId), [api, formId]);
   const [title, setTitle] = useState<string>();
   const [list, setList] = useState<Loaded<WebhookResource[]>>({ state: 'loading' });
@@ -71,8 +73,8 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
     const tag = editing?.webhook?.tag ?? draft.tag.trim();
     // PUT creates or replaces: a new webhook must not overwrite one of the same tag.
     if (!editing?.webhook && list.state === 'loaded' && list.value.some((webhook) => webhook.tag === tag)) {
-      const taken = `A webhook with the tag ${tag} exists already: change it with its Edit button.`;
-      setEditing((current) => current && { ...current, problem: new ApiError(409, 'TAG_TAKEN', taken) });
+      const taken = ApiError.inWords(409, 'TAG_TAKEN', 'webhooks.tagTaken', { tag });
+      setEditing((current) => current && { ...current, problem: taken });
       return;
     }
     setEditing((current) => current && { ...current, saving: true, problem: undefined });
@@ -80,7 +82,7 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
       .save(tag, bodyOf(draft))
       .then(() => {
         setEditing(undefined);
-        changed(editing?.webhook ? `The webhook ${tag} is saved.` : `The webhook ${tag} is created.`);
+        changed(editing?.webhook ? t('webhooks.saved', { tag }) : t('webhooks.created', { tag }));
         // The editor, which held focus, is gone: back to the top of the screen.
         heading.current?.focus();
       })
@@ -93,7 +95,9 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
     setBusy(webhook.tag);
     webhooks
       .save(webhook.tag, { enabled: !webhook.enabled })
-      .then((saved) => changed(`The webhook ${saved.tag} is ${saved.enabled ? 'on' : 'off'}.`))
+      .then((saved) =>
+        changed(t(saved.enabled ? 'webhooks.turnedOn' : 'webhooks.turnedOff', { tag: saved.tag })),
+      )
       .catch((error: unknown) => setActionProblem(failed(error)))
       .finally(() => setBusy(undefined));
   };
@@ -102,11 +106,7 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
     setBusy(webhook.tag);
     webhooks
       .sendTest(webhook.tag)
-      .then(() =>
-        changed(
-          `A test delivery to ${webhook.tag} is sent: its delivery log shows how the receiver answered.`,
-        ),
-      )
+      .then(() => changed(t('webhooks.testSent', { tag: webhook.tag })))
       .catch((error: unknown) => setActionProblem(failed(error)))
       .finally(() => setBusy(undefined));
   };
@@ -117,7 +117,7 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
       .delete(webhook.tag)
       .then(() => {
         setDeleting(undefined);
-        changed(`The webhook ${webhook.tag} is deleted.`);
+        changed(t('webhooks.deleted', { tag: webhook.tag }));
         heading.current?.focus();
       })
       .catch((error: unknown) => {
@@ -130,18 +130,18 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
   return (
     <main id="main" class="webhooks-screen" tabIndex={-1}>
       <p>
-        <a href={hashOf({ screen: 'forms' })}>Back to the forms</a>
+        <a href={hashOf({ screen: 'forms' })}>{t('nav.backToForms')}</a>
       </p>
       <h1 ref={heading} tabIndex={-1}>
-        Webhooks{title ? ` of “${title}”` : ''}
+        {title ? t('webhooks.headingOf', { title }) : t('webhooks.heading')}
       </h1>
       <p class="summary" role="status">
         {notice ||
           (count === undefined
             ? list.state === 'loading'
-              ? 'Loading webhooks…'
+              ? t('webhooks.loading')
               : ''
-            : `${count} ${count === 1 ? 'webhook' : 'webhooks'}.`)}
+            : t('webhooks.count', { count }))}
       </p>
       {actionProblem !== undefined && <ProblemView error={actionProblem} />}
       {list.state === 'failed' && <ProblemView error={list.error} />}
@@ -154,7 +154,7 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
             setEditing({ saving: false });
           }}
         >
-          New webhook
+          {t('webhooks.new')}
         </button>
       )}
       {editing && (
@@ -172,9 +172,9 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
       )}
       {deleting && (
         <ConfirmDeletionView
-          question={`Delete the webhook ${deleting.webhook.tag}?`}
-          confirmLabel={`Yes, delete ${deleting.webhook.tag}`}
-          cancelLabel="Keep it"
+          question={t('webhooks.deleteQuestion', { tag: deleting.webhook.tag })}
+          confirmLabel={t('webhooks.deleteConfirm', { tag: deleting.webhook.tag })}
+          cancelLabel={t('forms.deleteCancel')}
           deleting={deleting.busy}
           onConfirm={() => remove(deleting.webhook)}
           onCancel={() => {
@@ -182,7 +182,7 @@ export function WebhooksScreen({ api, formId, onSignInEnded }: Props) {
             heading.current?.focus();
           }}
         >
-          It stops receiving events at once, and its delivery log is deleted with it.
+          {t('webhooks.deleteWhat')}
         </ConfirmDeletionView>
       )}
       {list.state === 'loaded' && (

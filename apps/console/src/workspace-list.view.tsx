@@ -1,4 +1,5 @@
 import type { WorkspaceResource } from '@formline/contracts';
+import { useTexts } from './texts.context';
 
 interface Props {
   workspaces: WorkspaceResource[];
@@ -10,13 +11,14 @@ interface Props {
 // The account's workspaces (its own, then those shared with it), each a
 // toggle that shows only its forms; "All workspaces" shows every form.
 export function WorkspaceListView({ workspaces, selected, onSelect }: Props) {
+  const { t } = useTexts();
   return (
     <nav class="workspaces" aria-labelledby="workspaces-title">
-      <h2 id="workspaces-title">Workspaces</h2>
+      <h2 id="workspaces-title">{t('workspaces.heading')}</h2>
       <ul>
         <li>
           <button type="button" aria-pressed={selected === undefined} onClick={() => onSelect(undefined)}>
-            All workspaces
+            {t('workspaces.all')}
           </button>
         </li>
         {workspaces.map((workspace) => (
@@ -28,8 +30,9 @@ export function WorkspaceListView({ workspaces, selected, onSelect }: Props) {
             >
               <span class="name">{workspace.name}</span>
               <span class="count">
-                {workspace.forms.count} {workspace.forms.count === 1 ? 'form' : 'forms'}
-                {workspace.shared ? ', shared' : ''}
+                {t(workspace.shared ? 'workspaces.formsShared' : 'workspaces.forms', {
+                  count: workspace.forms.count,
+                })}
               </span>
             </button>
           </li>

@@ -21,8 +21,11 @@ import { databaseUrl, testInfra } from './test-infra';
 import { startTestRegions, type TestRegions, type TestRegionsOptions } from './test-regions';
 import { WebhookReceiver } from './webhook-receiver';
 
-/** A region, or a region and a password (its owner then signs in with the account's email). */
-export type TestAccountSpec = Region | { region: Region; password: string };
+/**
+ * A region, or a region and a password (its owner then signs in with the
+ * account's email), and the account's language (English unless said).
+ */
+export type TestAccountSpec = Region | { region: Region; password: string; language?: string };
 type AccountsOf<Specs> = {
   [Name in keyof Specs]: Specs[Name] extends { password: string }
     ? TestAccount & { password: string }
@@ -260,9 +263,10 @@ export function useTestRegions<Specs extends AccountSpecs = Record<never, never>
     // made while ten processes boot, on a starved machine, their transactions
     // outwaited Prisma's 2 s to start one.
     for (const [account, spec] of Object.entries(accountSpecs)) {
-      const password = typeof spec === 'string' ? undefined : spec.password;
+      const { password, language } =
+        typeof spec === 'string' ? { password: undefined, language: undefined } : spec;
       const region = typeof spec === 'string' ? spec : spec.region;
-      made.accounts[account] = await createTestAccount(db, region, { password });
+      made.accounts[account] = await createTestAccount(db, region, { password, language });
     }
     times.accounts = Date.now();
     const region = made.nats || made.redis ? oneRegion() : undefined;

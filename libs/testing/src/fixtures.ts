@@ -25,7 +25,7 @@ export interface TestAccount {
 export async function createTestAccount(
   db: GlobalPrismaClient,
   region: Region,
-  options: { password?: string } = {},
+  options: { password?: string; language?: string } = {},
 ): Promise<TestAccount> {
   const suffix = newPublicId(10).toLowerCase();
   const email = `test-${suffix}@example.com`;
@@ -33,6 +33,7 @@ export async function createTestAccount(
     alias: `test-${suffix}`,
     email,
     region,
+    language: options.language,
     password: options.password,
   });
   const token = await mintPersonalAccessToken(db, { accountId, name: 'test' });

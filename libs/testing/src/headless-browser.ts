@@ -38,6 +38,8 @@ export interface HeadlessBrowser {
     isMobile?: boolean;
     /** A fake camera and microphone, granted without asking (for pages that record). */
     fakeMedia?: boolean;
+    /** The browser's language (`navigator.language`), e.g. `es-ES`; the machine's otherwise. */
+    locale?: string;
   }): Promise<BrowserContext>;
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export function launchHeadlessBrowser(): HeadlessBrowser {
         viewport: options.viewport ?? { width: 1280, height: 800 },
         isMobile: options.isMobile,
         hasTouch: options.isMobile,
+        locale: options.locale,
       });
       contexts.push({ context, dir });
       return context;

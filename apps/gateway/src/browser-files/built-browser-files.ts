@@ -39,6 +39,8 @@ const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  // The console's texts in a language.
+  '.json': 'application/json; charset=utf-8',
 };
 
 const loaded = new Map<BrowserApp, BuiltBrowserFiles>();

@@ -67,11 +67,11 @@ export class ConsoleController {
   @Get('assets/:file')
   @Public()
   @ApiOperation({
-    summary: "The console's script, style and icon",
+    summary: "The console's script, style, icon and texts",
     description: 'Named after their content: kept by browsers for a year.',
     security: [],
     responses: {
-      200: { description: 'The script, the style sheet or the icon.', body: null },
+      200: { description: "The script, the style sheet, the icon or a language's texts (JSON).", body: null },
       404: { description: 'No such file (an older build): a page.', body: null, contentType: 'text/html' },
     },
   })
