@@ -30,8 +30,19 @@ describe('data residency', () => {
     us: { tokens: [], markers: [], eventIds: [] },
     eu: { tokens: [], markers: [], eventIds: [] },
   };
+  // Each region's first delivery is refused once: it goes on in a job of its
+  // own, which Redis keeps (its id names the event) after it succeeds. A
+  // first attempt that succeeds leaves nothing in Redis.
+  const retried: Partial<Record<Region, string>> = {};
 
   beforeAll(async () => {
+    for (const region of regionsList) {
+      receiver.answer(`/${region}`, (request) => {
+        if (retried[region] !== undefined) return { status: 200 };
+        retried[region] = String(request.headers['webhook-id']);
+        return { status: 500 };
+      });
+    }
     const forms: Partial<Record<Region, string>> = {};
     for (const region of regionsList) {
       const account = accounts[region];
@@ -71,16 +82,19 @@ describe('data residency', () => {
       body: { answers: [{ field: { ref: 'said' }, type: 'text', text: misdirected }] },
     });
     expect(wrong.status).toBe(201);
-    // The EU receives the misdirected submission's delivery too: wait for
-    // every delivery, or the last one races the search below.
-    const deliveries: Record<Region, number> = { us: perRegion, eu: perRegion + 1 };
+    // The EU receives the misdirected submission's delivery too, and each
+    // region the refused one again: wait for every delivery, or the last one
+    // races the search below.
+    const deliveries: Record<Region, number> = { us: perRegion + 1, eu: perRegion + 2 };
     for (const region of regionsList) {
       const delivered = await receiver.until(
         `/${region}`,
         (requests) => requests.length >= deliveries[region],
         30_000,
       );
-      needles[region].eventIds = delivered.map((request) => String(request.headers['webhook-id']));
+      needles[region].eventIds = [
+        ...new Set(delivered.map((request) => String(request.headers['webhook-id']))),
+      ];
     }
   }, 180_000);
 
@@ -123,7 +137,7 @@ describe('data residency', () => {
       );
       const eventIds = needles[home].eventIds;
       expect(found((f) => f.store.endsWith(`formline_webhooks_${home}`), eventIds)).toEqual(eventIds);
-      expect(found((f) => f.store.startsWith('redis'), eventIds)).toEqual(eventIds);
+      expect(found((f) => f.store.startsWith('redis'), [retried[home]!])).toEqual([retried[home]]);
       expect(
         found((f) => f.store.startsWith('nats'), needles[home].markers.slice(0, perRegion)),
       ).toHaveLength(perRegion);

@@ -74,7 +74,7 @@ export type FirstAttemptsJob = z.output<typeof firstAttemptsJobSchema>;
 // Deterministic ids: a delivery's own job is one per (event, webhook), so
 // handing it over twice queues it once (BullMQ keeps one job per id), and a
 // person's redelivery is one job per attempt count. First attempts planned
-// again as the same set within ten minutes of its job are that job; in another set, or
+// again as the same set while its job waits are that job; in another set, or
 // later, the dispatcher's start of a first attempt lets only one run send.
 // BullMQ refuses ':' in custom job ids, hence the dashes.
 export const deliveryJobId = {
@@ -130,10 +130,10 @@ export interface PlannedDelivery {
 }
 
 // A first-attempts job finishes once each of its deliveries succeeded, ended
-// or went to its own job. Kept ten minutes after, so that its set planned
-// again meanwhile (an event consumed twice) is that job, not another.
+// or went to its own job: nothing in it is needed afterwards, and a deletion
+// finds nothing of its deliveries left in Redis.
 function firstAttemptsJobOptions(jobId: string): JobsOptions {
-  return { ...deliveryJobOptions(jobId), removeOnComplete: { age: 600 } };
+  return { ...deliveryJobOptions(jobId), removeOnComplete: true };
 }
 
 // The producing side (webhooks service), and the dispatcher's hand-over.
