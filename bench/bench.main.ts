@@ -28,6 +28,7 @@ import { intake } from './stages/intake.stage';
 import { deliveryLatency } from './stages/delivery-latency.stage';
 import { dispatcherThroughput } from './stages/dispatcher-throughput.stage';
 import { pipeline } from './stages/pipeline.stage';
+import { consoleFirstScreen } from './stages/console-first-screen.stage';
 
 // `npm run bench`: each figure against a baseline doing the same work,
 // measured in the same run, in interleaved rounds (medians), on its own
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     if (settings.only.includes('dispatcher')) await dispatcherThroughput(context);
     // Last of the default stages: its failing step leaves the machine busiest.
     if (settings.only.includes('pipeline')) await pipeline(context);
+    if (settings.only.includes('console')) await consoleFirstScreen(context);
     if (settings.only.includes('data-scale')) {
       await dataScale(
         { infra, stack, figures: context.figures, progress },
