@@ -93,6 +93,8 @@ describe("the console in the account's language", () => {
     const found = await audit(page, 'forms, ar');
     // Usable: the new-form panel opens, takes a title and creates the form.
     await page.getByRole('button', { name: 'نموذج جديد' }).click();
+    // The panel gives its title box the focus once it has drawn: type then.
+    await page.locator('input:focus').waitFor();
     await page.keyboard.type('نموذج ثان');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'نموذج ثان', level: 3 }).waitFor();
