@@ -3,7 +3,7 @@ import { createWebhooksDatabase, WebhooksPrismaClient } from '@formline/db';
 import { connectRedis } from '@formline/messaging';
 import { webhookSecretKeys } from '@formline/config';
 import { OutboundUrlPolicy } from '@formline/outbound-url';
-import { DeliveryRepository, SecretBox } from '@formline/webhook-delivery';
+import { DeliveryQueue, DeliveryRepository, SecretBox } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
 import { DeliveryAttempts } from './delivery/delivery.attempts';
@@ -18,6 +18,7 @@ export class DispatcherModule implements OnApplicationShutdown {
   constructor(
     private readonly db: WebhooksPrismaClient,
     private readonly redis: Redis,
+    private readonly queue: DeliveryQueue,
   ) {}
 
   static forConfig(config: DispatcherConfig): DynamicModule {
@@ -37,6 +38,12 @@ export class DispatcherModule implements OnApplicationShutdown {
           inject: [WebhooksPrismaClient],
           useFactory: (db: WebhooksPrismaClient) => new DeliveryRepository(db),
         },
+        // Both workers' one handle on the queues: depth, hand-over (its own connection).
+        {
+          provide: DeliveryQueue,
+          inject: [Redis],
+          useFactory: (redis: Redis) => new DeliveryQueue(redis.duplicate()),
+        },
         DeliveryAttempts,
         DeliveryWorker,
         FirstAttemptsWorker,
@@ -45,6 +52,7 @@ export class DispatcherModule implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.queue.close();
     await this.db.$disconnect();
     await this.redis.quit();
   }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import {
   type DeliveryJob,
+  type DeliveryQueue,
   type DeliveryRepository,
   DeliveryStatus,
   RetryDeliveryLater,
@@ -83,7 +84,7 @@ describe('DeliveryWorker', () => {
 
   function workerWith(repository: DeliveryRepository, secrets = {} as SecretBox): DeliveryWorker {
     const attempts = new DeliveryAttempts(repository, secrets, new OutboundUrlPolicy(['127.0.0.1']), config);
-    return new DeliveryWorker(attempts, {} as Redis, config);
+    return new DeliveryWorker(attempts, {} as Redis, {} as DeliveryQueue, config);
   }
 
   function jobOf(data: DeliveryJob) {

@@ -11,6 +11,7 @@ import {
   createDeliveryWorker,
   type DeliveryJob,
   DeliveryQueue,
+  type DeliveryWorkerOptions,
   RetryDeliveryLater,
   type UnrecordedAttempt,
 } from '@formline/webhook-delivery';
@@ -29,27 +30,21 @@ import { DeliveryAttempts } from './delivery.attempts';
 export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('DeliveryWorker');
   private worker?: Worker<DeliveryJob>;
-  private queue?: DeliveryQueue;
   private depthTimer?: NodeJS.Timeout;
 
   constructor(
     private readonly attempts: DeliveryAttempts,
     private readonly redis: Redis,
+    private readonly queue: DeliveryQueue,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.queue = new DeliveryQueue(this.redis.duplicate());
     this.worker = createDeliveryWorker(
       this.redis.duplicate(),
       // Each job runs under the request id of the submission that caused it.
       (job, bullJob) => runWithRequestId(job.requestId, () => this.deliver(job, bullJob)),
-      {
-        concurrency: this.config.DISPATCHER_CONCURRENCY,
-        lockMs: this.config.DISPATCHER_LOCK_MS,
-        stalledCheckMs: Math.max(1000, Math.floor(this.config.DISPATCHER_LOCK_MS / 2)),
-        fallbackRetryMs: this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
-      },
+      workerSettings(this.config, this.config.DISPATCHER_CONCURRENCY),
     );
     this.worker.on('error', (error) => this.logger.warn(`delivery worker: ${String(error)}`));
     this.depthTimer = setInterval(() => void this.reportDepth(), 5000);
@@ -58,15 +53,14 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.depthTimer);
     await this.worker?.close();
-    await this.queue?.close();
   }
 
   // Both queues' jobs by state, for the queue-depth gauge.
   private async reportDepth(): Promise<void> {
     try {
       const states = ['waiting', 'active', 'delayed', 'failed'] as const;
-      setQueueDepth(QueueName.WebhookDelivery, await this.queue!.queue.getJobCounts(...states));
-      setQueueDepth(QueueName.WebhookFirstAttempts, await this.queue!.firstAttempts.getJobCounts(...states));
+      setQueueDepth(QueueName.WebhookDelivery, await this.queue.queue.getJobCounts(...states));
+      setQueueDepth(QueueName.WebhookFirstAttempts, await this.queue.firstAttempts.getJobCounts(...states));
     } catch {
       // Redis away: the gauge keeps its last value until it answers again.
     }
@@ -102,6 +96,16 @@ export class DeliveryWorker implements OnApplicationBootstrap, OnApplicationShut
       this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
     );
   }
+}
+
+/** A worker's BullMQ settings from the dispatcher's: lock, stall checks, fallback wait. */
+export function workerSettings(config: DispatcherConfig, concurrency: number): DeliveryWorkerOptions {
+  return {
+    concurrency,
+    lockMs: config.DISPATCHER_LOCK_MS,
+    stalledCheckMs: Math.max(1000, Math.floor(config.DISPATCHER_LOCK_MS / 2)),
+    fallbackRetryMs: config.WEBHOOK_RETRY_SCHEDULE_MS[0],
+  };
 }
 
 /** An attempt, for the log lines about its outcome. */

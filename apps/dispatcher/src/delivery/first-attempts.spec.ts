@@ -109,10 +109,8 @@ describe('FirstAttemptsWorker', () => {
       new OutboundUrlPolicy(['127.0.0.1']),
       settings,
     );
-    const worker = new FirstAttemptsWorker(attempts, {} as Redis, settings);
-    // The queue the worker makes at bootstrap, in Redis: here a fake.
-    Object.assign(worker, { queue: { handOver } });
-    return worker;
+    // The queue, in Redis: here a fake of its hand-over.
+    return new FirstAttemptsWorker(attempts, {} as Redis, { handOver } as DeliveryQueue, settings);
   }
 
   const job = (...ids: string[]): FirstAttemptsJob => ({

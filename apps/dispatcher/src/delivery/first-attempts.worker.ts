@@ -19,7 +19,7 @@ import { UnrecoverableError, type Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
 import { DeliveryAttempts } from './delivery.attempts';
-import { describeAttempt } from './delivery.worker';
+import { describeAttempt, workerSettings } from './delivery.worker';
 
 // Something done already for a delivery, by its own run: nothing more to do.
 class HandedOver extends Error {}
@@ -37,22 +37,20 @@ class HandedOver extends Error {}
 export class FirstAttemptsWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('FirstAttemptsWorker');
   private worker?: Worker<FirstAttemptsJob>;
-  private queue?: DeliveryQueue;
 
   constructor(
     private readonly attempts: DeliveryAttempts,
     private readonly redis: Redis,
+    private readonly queue: DeliveryQueue,
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.queue = new DeliveryQueue(this.redis.duplicate());
-    this.worker = createFirstAttemptsWorker(this.redis.duplicate(), (job) => this.deliverFirstAttempts(job), {
-      concurrency: Math.ceil(this.config.DISPATCHER_CONCURRENCY / firstAttemptsPerJob) + 1,
-      lockMs: this.config.DISPATCHER_LOCK_MS,
-      stalledCheckMs: Math.max(1000, Math.floor(this.config.DISPATCHER_LOCK_MS / 2)),
-      fallbackRetryMs: this.config.WEBHOOK_RETRY_SCHEDULE_MS[0],
-    });
+    this.worker = createFirstAttemptsWorker(
+      this.redis.duplicate(),
+      (job) => this.deliverFirstAttempts(job),
+      workerSettings(this.config, Math.ceil(this.config.DISPATCHER_CONCURRENCY / firstAttemptsPerJob) + 1),
+    );
     this.worker.on('error', (error) => this.logger.warn(`first-attempts worker: ${String(error)}`));
     // A job that stops for good leaves its deliveries pending with no job:
     // their ids in the log, to queue them again by hand.
@@ -66,7 +64,6 @@ export class FirstAttemptsWorker implements OnApplicationBootstrap, OnApplicatio
 
   async onApplicationShutdown(): Promise<void> {
     await this.worker?.close();
-    await this.queue?.close();
   }
 
   // Every delivery's first attempt at once. The job fails (and runs again
@@ -101,7 +98,7 @@ export class FirstAttemptsWorker implements OnApplicationBootstrap, OnApplicatio
     delayMs: number,
     unrecorded?: UnrecordedAttempt,
   ): Promise<void> {
-    return this.queue!.handOver([{ ...item, delayMs, unrecorded }]);
+    return this.queue.handOver([{ ...item, delayMs, unrecorded }]);
   }
 
   // The database did not take the outcome: the delivery goes on in its own

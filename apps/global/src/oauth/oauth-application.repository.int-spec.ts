@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { connect } from '@nats-io/transport-node';
-import { tokensRevoked } from '@formline/contracts';
+import { consoleClient, tokensRevoked } from '@formline/contracts';
 import { ErrorCode } from '@formline/errors';
 import {
   listenForAnnouncements,
@@ -108,17 +108,7 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
       name: 'Formline console',
       redirectUris: ['https://api.example/console', 'https://eu.api.example/console'],
       publicClient: true,
-      scopes: [
-        'accounts:read',
-        'forms:read',
-        'forms:write',
-        'themes:read',
-        'workspaces:read',
-        'webhooks:read',
-        'webhooks:write',
-        'responses:read',
-        'responses:write',
-      ],
+      scopes: [...consoleClient.scopes],
     };
     expect(await applications.findClient('formline-console')).toEqual(expected);
     await applications.ensureFirstParty('formline-console');
