@@ -38,6 +38,7 @@ import { OAuthAuthorizeController } from './oauth/oauth-authorize.controller';
 import { OAuthGrantsController } from './oauth/oauth-grants.controller';
 import { OAuthTokenController } from './oauth/oauth-token.controller';
 import { SubmissionTargets } from './responses/submission-target';
+import { SubmissionSender } from './responses/submission.sender';
 import { PersonalTokensController } from './tokens/personal-tokens.controller';
 
 // The only HTTP entry of a region. It owns no tables: it authenticates,
@@ -99,6 +100,7 @@ export class GatewayModule implements OnApplicationShutdown {
         SubmissionThrottle,
         UploadThrottle,
         SubmissionTargets,
+        SubmissionSender,
         RouteAccessAudit,
         AccessGuard,
         { provide: APP_GUARD, useExisting: AccessGuard },

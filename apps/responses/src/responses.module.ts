@@ -3,6 +3,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { createResponsesDatabase, databasePoolOf, ResponsesPrismaClient } from '@formline/db';
 import { QueueGroups, Streams } from '@formline/contracts';
 import {
+  BatchRpcResponder,
   ByteRpcResponder,
   connectNats,
   FormDeletionConsumer,
@@ -32,6 +33,7 @@ import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
 import { ProgressService } from './submission/progress.service';
 import { FileAnswers } from './submission/file-answers';
 import { ResponseWriter } from './submission/response.writer';
+import { SubmissionBatchHandler } from './submission/submission-batch.handler';
 import { SubmissionService } from './submission/submission.service';
 import { UploadRepository } from './uploads/upload.repository';
 
@@ -75,6 +77,17 @@ export class ResponsesModule implements OnApplicationShutdown {
               maxInFlight: config.NATS_MAX_IN_FLIGHT,
             }),
         },
+        // Batches of submissions from the gateways, on the same connection.
+        {
+          provide: BatchRpcResponder,
+          inject: [NATS_CONNECTION],
+          useFactory: (nats: NatsConnection) =>
+            new BatchRpcResponder(nats, {
+              queue: QueueGroups.responses,
+              maxInFlight: config.NATS_MAX_IN_FLIGHT,
+            }),
+        },
+        SubmissionBatchHandler,
         ResponseRepository,
         ResponseTallyRepository,
         OutboxRepository,

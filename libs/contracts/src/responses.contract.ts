@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageOf } from './pagination';
 import { regionSchema } from './region';
-import { defineRpc } from './rpc-contract';
+import { defineBatchRpc, defineRpc } from './rpc-contract';
 import { Subjects } from './subjects';
 
 // A response as Typeform's Responses API shows it; its full shape is built by
@@ -14,20 +14,37 @@ export const responseResourceSchema = z.looseObject({
 });
 export type ResponseResource = z.output<typeof responseResourceSchema>;
 
+const submissionCall = z.object({
+  formId: z.string().min(1),
+  body: z.unknown(),
+  // Makes a retried submission count once (header Idempotency-Key).
+  idempotencyKey: z.string().min(1).max(255).optional(),
+  metadata: z.object({ user_agent: z.string().optional(), referer: z.string().optional() }),
+});
+
+// The form as the gateway found it (forms.form.snapshot), so that the
+// service need not ask for it again.
+const submittedFormSnapshot = z.object({
+  accountId: z.string(),
+  region: regionSchema,
+  definition: z.unknown(),
+});
+
 export const submitResponse = defineRpc({
   subject: Subjects.responsesSubmissionCreate,
-  request: z.object({
-    formId: z.string().min(1),
-    body: z.unknown(),
-    // Makes a retried submission count once (header Idempotency-Key).
-    idempotencyKey: z.string().min(1).max(255).optional(),
-    metadata: z.object({ user_agent: z.string().optional(), referer: z.string().optional() }),
-    // The form as the gateway found it (forms.form.snapshot), so that the
-    // service need not ask for it again; without it, the service asks.
-    form: z.object({ accountId: z.string(), region: regionSchema, definition: z.unknown() }).optional(),
-  }),
+  // Without `form`, the service asks for the form's snapshot itself.
+  request: submissionCall.extend({ form: submittedFormSnapshot.optional() }),
   // `replayed`: the key was seen before and this is the response stored then.
   reply: z.object({ response: responseResourceSchema, replayed: z.boolean() }),
+});
+
+// The submissions a gateway sends together: each is `submitResponse` without
+// its form, whose snapshot travels once per message under the form's id.
+export const submitResponses = defineBatchRpc({
+  subject: Subjects.responsesSubmissionCreateBatch,
+  item: submissionCall,
+  shared: submittedFormSnapshot,
+  reply: submitResponse.reply,
 });
 
 // Saves a respondent's progress before the final submit (a partial response):

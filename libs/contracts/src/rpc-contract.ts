@@ -43,3 +43,27 @@ export function defineByteRpc<Req extends z.ZodType, Meta extends z.ZodType>(
 ): ByteRpcContract<Req, Meta> {
   return contract;
 }
+
+// Many calls of one kind in one NATS message, each answered on its own (a
+// gateway's submissions that arrive together): `item` is one call, `reply`
+// its answer. A value several calls share (a form's snapshot) travels once per
+// message, in `shared`, and comes to the handler with each call that shares it.
+export interface BatchRpcContract<Item extends z.ZodType, Shared extends z.ZodType, Rep extends z.ZodType> {
+  subject: string;
+  item: Item;
+  shared: Shared;
+  reply: Rep;
+}
+
+export type BatchRpcItem<C> =
+  C extends BatchRpcContract<infer Item, z.ZodType, z.ZodType> ? z.input<Item> : never;
+export type BatchRpcShared<C> =
+  C extends BatchRpcContract<z.ZodType, infer Shared, z.ZodType> ? z.input<Shared> : never;
+export type BatchRpcReply<C> =
+  C extends BatchRpcContract<z.ZodType, z.ZodType, infer Rep> ? z.output<Rep> : never;
+
+export function defineBatchRpc<Item extends z.ZodType, Shared extends z.ZodType, Rep extends z.ZodType>(
+  contract: BatchRpcContract<Item, Shared, Rep>,
+): BatchRpcContract<Item, Shared, Rep> {
+  return contract;
+}

@@ -47,6 +47,7 @@ export const Subjects = {
   formsImageLocate: 'forms.image.locate.v1',
   formsImageDelete: 'forms.image.delete.v1',
   responsesSubmissionCreate: 'responses.submission.create.v1',
+  responsesSubmissionCreateBatch: 'responses.submission.create-batch.v1',
   responsesSubmissionProgress: 'responses.submission.progress.v1',
   responsesResponseList: 'responses.response.list.v1',
   responsesResponseDelete: 'responses.response.delete.v1',

@@ -1,5 +1,4 @@
-import { Logger } from '@nestjs/common';
-import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { Msg, NatsConnection } from '@nats-io/transport-node';
 import type { ByteRpcContract, ByteRpcReply } from '@formline/contracts';
 import { DomainError, ErrorCode, unavailableError } from '@formline/errors';
 import { acceptRequestId, natsHandlerDuration, runWithRequestId } from '@formline/ops';
@@ -7,14 +6,10 @@ import type { z } from 'zod';
 import { encodeByteReply, encodeErrorReply, type EncodedReply } from './byte-reply.framing';
 import { ContractPipe } from './contract.pipe';
 import { requestIdFromNatsHeaders } from './request-id.headers';
+import { NatsResponder, type NatsResponderOptions } from './nats-responder';
 import { rpcErrorBody } from './rpc-error.filter';
 
-export interface ByteRpcResponderOptions {
-  /** The service's queue group: its replicas share the requests. */
-  queue: string;
-  /** Requests in work at once before the next ones are answered 503. */
-  maxInFlight: number;
-}
+export type ByteRpcResponderOptions = NatsResponderOptions;
 
 // Serves byte replies (ByteRpcContract) on an app's NATS connection, outside
 // Nest's transport, whose serializer would write the bytes as JSON: as a
@@ -24,39 +19,16 @@ export interface ByteRpcResponderOptions {
 // error body (rpcErrorBody) and the handler's time feeds the same metric. A
 // reply larger than NATS takes is answered RESPONSE_TOO_LARGE at once, where
 // its publish would fail and leave the caller waiting out its deadline.
-export class ByteRpcResponder {
-  private readonly logger = new Logger('ByteRpcResponder');
-  private readonly subscriptions: Subscription[] = [];
-  private readonly working = new Set<Promise<void>>();
-
-  constructor(
-    private readonly connection: NatsConnection,
-    private readonly options: ByteRpcResponderOptions,
-  ) {}
+export class ByteRpcResponder extends NatsResponder {
+  constructor(connection: NatsConnection, options: ByteRpcResponderOptions) {
+    super(connection, options, 'ByteRpcResponder');
+  }
 
   serve<C extends ByteRpcContract<z.ZodType, z.ZodType>>(
     contract: C,
     handle: (request: z.output<C['request']>) => Promise<ByteRpcReply<C>>,
   ): void {
-    const subscription = this.connection.subscribe(contract.subject, {
-      queue: this.options.queue,
-      callback: (error, message) => {
-        if (error) return;
-        const work = this.answer(contract, handle, message);
-        this.working.add(work);
-        void work.finally(() => this.working.delete(work));
-      },
-    });
-    this.subscriptions.push(subscription);
-  }
-
-  // Takes no more requests and lets those in work answer (a rolling restart
-  // loses none), before the connection is drained.
-  async stop(): Promise<void> {
-    if (!this.connection.isClosed()) {
-      await Promise.allSettled(this.subscriptions.map((subscription) => subscription.drain()));
-    }
-    await Promise.allSettled([...this.working]);
+    this.subscribe(contract.subject, (message) => this.answer(contract, handle, message));
   }
 
   private async answer<C extends ByteRpcContract<z.ZodType, z.ZodType>>(
@@ -70,7 +42,8 @@ export class ByteRpcResponder {
     let outcome: 'ok' | 'error' = 'ok';
     try {
       // Counted before this one joins them.
-      if (this.working.size >= this.options.maxInFlight) throw unavailableError('This service, at capacity,');
+      if (this.messagesInWork() >= this.options.maxInFlight)
+        throw unavailableError('This service, at capacity,');
       const request = requestOf<C['request']>(contract.request, message);
       reply = encodeByteReply(await runWithRequestId(requestId, () => handle(request)));
     } catch (exception) {

@@ -15,3 +15,7 @@ export * from './durable-event.consumer';
 export * from './form-deletion.consumer';
 export * from './byte-reply.framing';
 export * from './byte-rpc.responder';
+export * from './nats-responder';
+export * from './batch-rpc.framing';
+export * from './batch-rpc.responder';
+export * from './batch-rpc.client';

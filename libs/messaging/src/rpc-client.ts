@@ -56,7 +56,7 @@ export class RpcClient {
       const reply = JSON.parse(
         (await this.exchange(contract.subject, body, requestId)).string(),
       ) as NestReply;
-      if (reply.err !== undefined && reply.err !== null) throw failureOf(contract.subject, reply.err);
+      if (reply.err !== undefined && reply.err !== null) throw rpcFailure(contract.subject, reply.err);
       return reply.response as RpcReply<C>;
     });
   }
@@ -70,7 +70,7 @@ export class RpcClient {
   ): Promise<ByteRpcReply<C>> {
     return this.timed(contract.subject, async () => {
       const reply = byteReplyOf(await this.exchange(contract.subject, JSON.stringify(payload), requestId));
-      if ('err' in reply) throw failureOf(contract.subject, reply.err);
+      if ('err' in reply) throw rpcFailure(contract.subject, reply.err);
       return reply as ByteRpcReply<C>;
     });
   }
@@ -91,7 +91,7 @@ export class RpcClient {
   }
 
   private async exchange(subject: string, body: string, requestId: string | undefined): Promise<Msg> {
-    if (!this.link.isUp()) throw unavailable(subject, 'the message bus is unreachable');
+    if (!this.link.isUp()) throw rpcUnavailable(subject, 'the message bus is unreachable');
     // Over the server's limit, NATS refuses to publish: say so instead of 503.
     const limit = this.link.connection.info?.max_payload ?? 1024 * 1024;
     if (Buffer.byteLength(body) > limit - 4096) {
@@ -108,7 +108,7 @@ export class RpcClient {
       const lost = drop.dropped.then(() => Promise.reject(new errors.ConnectionError('connection lost')));
       return await Promise.race([reply, lost]);
     } catch (error) {
-      throw unavailable(subject, reasonOf(error));
+      throw rpcUnavailable(subject, natsFailureReason(error));
     } finally {
       drop.cancel();
     }
@@ -116,21 +116,21 @@ export class RpcClient {
 }
 
 // The service's own error as it sent it; anything else as its failure.
-function failureOf(subject: string, body: unknown): DomainError {
+export function rpcFailure(subject: string, body: unknown): DomainError {
   return (
     DomainError.fromBody(body) ??
     new DomainError(ErrorCode.InternalError, `The service behind ${subject} failed.`)
   );
 }
 
-function unavailable(subject: string, reason: string): DomainError {
+export function rpcUnavailable(subject: string, reason: string): DomainError {
   return new DomainError(
     ErrorCode.ServiceUnavailable,
     `Service unavailable (${subject}: ${reason}); retry later.`,
   );
 }
 
-function reasonOf(error: unknown): string {
+export function natsFailureReason(error: unknown): string {
   if (error instanceof errors.NoRespondersError) return 'no service is listening';
   if (error instanceof errors.TimeoutError) return 'no reply in time';
   if (error instanceof errors.RequestError && error.isNoResponders()) return 'no service is listening';

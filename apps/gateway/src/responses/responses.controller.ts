@@ -8,7 +8,6 @@ import {
   type ResponseResource,
   responseResourceSchema,
   submissionSchema,
-  submitResponse,
 } from '@formline/contracts';
 import { ErrorCode, errorBodySchema } from '@formline/errors';
 import { RpcClient } from '@formline/messaging';
@@ -33,6 +32,7 @@ import {
   toResponseQuery,
 } from './response-list.query';
 import { SubmissionTargets } from './submission-target';
+import { SubmissionSender } from './submission.sender';
 
 // Submissions and Typeform's Responses API. Responses live only in the region
 // of the form's account: a submission sent to the other region's address is
@@ -42,6 +42,7 @@ export class ResponsesController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly targets: SubmissionTargets,
+    private readonly submissions: SubmissionSender,
   ) {}
 
   @Post('submissions')
@@ -88,15 +89,14 @@ export class ResponsesController {
     });
     if (redirected) return redirected;
     const { form } = target;
-    const { response, replayed } = await this.rpc.request(
-      submitResponse,
+    const { response, replayed } = await this.submissions.submit(
       {
         formId,
         body,
         idempotencyKey: headers['idempotency-key'],
         metadata: { user_agent: headers['user-agent'], referer: headers.referer },
-        form: { accountId: form.accountId, region: form.region, definition: form.definition },
       },
+      form,
       requestId,
     );
     if (replayed) void reply.status(200).header('Idempotent-Replayed', 'true');

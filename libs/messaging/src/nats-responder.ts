@@ -1,0 +1,53 @@
+import { Logger } from '@nestjs/common';
+import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+
+export interface NatsResponderOptions {
+  /** The service's queue group: its replicas share the requests. */
+  queue: string;
+  /** Requests (or a batch's calls) in work at once before the next ones are answered 503. */
+  maxInFlight: number;
+}
+
+// What the responders that serve outside Nest's transport share (byte replies,
+// batches of calls): a subscription per subject in the service's queue group,
+// the work under way counted, and a stop that takes no more requests and lets
+// those in work answer (a rolling restart loses none), before the connection
+// is drained.
+export abstract class NatsResponder {
+  protected readonly logger: Logger;
+  private readonly subscriptions: Subscription[] = [];
+  private readonly working = new Set<Promise<void>>();
+
+  constructor(
+    protected readonly connection: NatsConnection,
+    protected readonly options: NatsResponderOptions,
+    name: string,
+  ) {
+    this.logger = new Logger(name);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.connection.isClosed()) {
+      await Promise.allSettled(this.subscriptions.map((subscription) => subscription.drain()));
+    }
+    await Promise.allSettled([...this.working]);
+  }
+
+  // Messages of `subject` in work now.
+  protected messagesInWork(): number {
+    return this.working.size;
+  }
+
+  protected subscribe(subject: string, answer: (message: Msg) => Promise<void>): void {
+    const subscription = this.connection.subscribe(subject, {
+      queue: this.options.queue,
+      callback: (error, message) => {
+        if (error) return;
+        const work = answer(message);
+        this.working.add(work);
+        void work.finally(() => this.working.delete(work));
+      },
+    });
+    this.subscriptions.push(subscription);
+  }
+}
