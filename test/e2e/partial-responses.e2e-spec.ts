@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Subjects } from '@formline/contracts';
-import { callApi, useTestRegions } from '@formline/testing';
+import { callApi, sampleValue, scrapeMetrics, useTestRegions } from '@formline/testing';
 
 // Partial responses through the real apps: webhooks subscribed with Typeform's
 // `event_types`, progress saved before the final submit (one response per
@@ -271,6 +271,32 @@ describe('partial responses', () => {
     });
     expect(unknownField.status).toBe(400);
     expect(await responsesDb.response.count({ where: { formId } })).toBe(0);
+  });
+
+  it('sends saves that arrive together in shared messages, each kept under its own key', async () => {
+    const formId = await newForm({});
+    const ops = regions.stacks.us!.settings.opsPorts.gateway;
+    const batchMessages = async () =>
+      sampleValue((await scrapeMetrics(ops)).samples, 'formline_nats_request_duration_seconds_count', {
+        subject: Subjects.responsesSubmissionProgressBatch,
+      });
+    const before = await batchMessages();
+    const keys = Array.from({ length: 30 }, newKey);
+    const saves = await Promise.all(
+      keys.map((progress_key, i) =>
+        anonymous(`/forms/${formId}/submissions/partial`, { progress_key, answers: [name(`Saver${i}`)] }),
+      ),
+    );
+    expect(saves.map((save) => save.status)).toEqual(keys.map(() => 200));
+    saves.forEach((save, i) =>
+      expect(save.body.answers).toEqual([expect.objectContaining({ text: `Saver${i}` })]),
+    );
+    const messages = (await batchMessages()) - before;
+    expect(messages).toBeGreaterThan(0);
+    expect(messages).toBeLessThan(keys.length);
+    expect(await responsesDb.response.count({ where: { formId, responseType: 'partial' } })).toBe(
+      keys.length,
+    );
   });
 
   it('refuses partial saves on a form with autosave off and no milestone', async () => {

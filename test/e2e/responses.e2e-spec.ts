@@ -1,4 +1,12 @@
-import { callApi, type ApiResponse, type TestAccount, useTestRegions } from '@formline/testing';
+import { Subjects } from '@formline/contracts';
+import {
+  callApi,
+  type ApiResponse,
+  sampleValue,
+  scrapeMetrics,
+  type TestAccount,
+  useTestRegions,
+} from '@formline/testing';
 
 // Submissions and the Responses API through both regions' real gateway, forms
 // and responses services, with each region's own responses database.
@@ -201,6 +209,35 @@ describe('responses', () => {
     const other = await submit(aliceForm, { answers: answersOf('Other', 'blue') }, headers);
     expect(other.status).toBe(422);
     expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('sends submissions that arrive together in shared messages, each answered and stored as its own', async () => {
+    const ops = regions.stacks.us!.settings.opsPorts.gateway;
+    const batchMessages = async () =>
+      sampleValue((await scrapeMetrics(ops)).samples, 'formline_nats_request_duration_seconds_count', {
+        subject: Subjects.responsesSubmissionCreateBatch,
+      });
+    const before = await batchMessages();
+    const names = Array.from({ length: 40 }, (_, i) => `Together${i}`);
+    const [invalid, ...answers] = await Promise.all([
+      submit(aliceForm, { answers: answersOf('', 'red').slice(1) }),
+      ...names.map((name) => submit(aliceForm, { answers: answersOf(name, 'red') })),
+    ]);
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.details).toEqual([expect.objectContaining({ code: 'REQUIRED', field: 'name' })]);
+    expect(answers.map((answer) => answer.status)).toEqual(names.map(() => 201));
+    answers.forEach((answer, i) =>
+      expect(answer.body.answers).toContainEqual(expect.objectContaining({ text: names[i] })),
+    );
+    expect(new Set(answers.map((answer) => answer.body.token)).size).toBe(names.length);
+    const messages = (await batchMessages()) - before;
+    expect(messages).toBeGreaterThan(0);
+    expect(messages).toBeLessThan(names.length);
+    expect(
+      await responsesDb.us.response.count({
+        where: { formId: aliceForm, searchText: { contains: 'together' } },
+      }),
+    ).toBe(names.length);
   });
 
   describe('private forms', () => {

@@ -57,6 +57,14 @@ export const saveProgress = defineRpc({
   reply: z.object({ response: responseResourceSchema, changed: z.boolean() }),
 });
 
+// The saves a gateway sends together, as `submitResponses` does submissions.
+export const saveProgresses = defineBatchRpc({
+  subject: Subjects.responsesSubmissionProgressBatch,
+  item: submissionCall,
+  shared: submittedFormSnapshot,
+  reply: saveProgress.reply,
+});
+
 export const responseTypes = ['completed', 'partial', 'started'] as const;
 export type ResponseType = (typeof responseTypes)[number];
 export const responseSortFields = ['submitted_at', 'landed_at'] as const;

@@ -49,6 +49,7 @@ export const Subjects = {
   responsesSubmissionCreate: 'responses.submission.create.v1',
   responsesSubmissionCreateBatch: 'responses.submission.create-batch.v1',
   responsesSubmissionProgress: 'responses.submission.progress.v1',
+  responsesSubmissionProgressBatch: 'responses.submission.progress-batch.v1',
   responsesResponseList: 'responses.response.list.v1',
   responsesResponseDelete: 'responses.response.delete.v1',
   responsesResponseExportPage: 'responses.response.export-page.v2',

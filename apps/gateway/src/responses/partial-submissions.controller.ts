@@ -3,10 +3,8 @@ import {
   type AccessTokenPrincipal,
   partialSubmissionSchema,
   responseResourceSchema,
-  saveProgress,
 } from '@formline/contracts';
 import { ErrorCode, errorBodySchema } from '@formline/errors';
-import { RpcClient } from '@formline/messaging';
 import type { FastifyReply } from 'fastify';
 import {
   OptionalPrincipal,
@@ -16,6 +14,7 @@ import {
   AnonymousBudget,
 } from '@formline/http-edge';
 import { SubmissionTargets } from './submission-target';
+import { SubmissionSender } from './submission.sender';
 
 // Partial responses: a respondent's answers saved before the final submit, as
 // the respondent's page sends them at a milestone and as autosave goes. Who
@@ -25,8 +24,8 @@ import { SubmissionTargets } from './submission-target';
 @Controller('forms/:form_id')
 export class PartialSubmissionsController {
   constructor(
-    private readonly rpc: RpcClient,
     private readonly targets: SubmissionTargets,
+    private readonly submissions: SubmissionSender,
   ) {}
 
   @Post('submissions/partial')
@@ -74,14 +73,9 @@ export class PartialSubmissionsController {
     });
     if (redirected) return redirected;
     const { form } = target;
-    const { response } = await this.rpc.request(
-      saveProgress,
-      {
-        formId,
-        body,
-        metadata: { user_agent: headers['user-agent'], referer: headers.referer },
-        form: { accountId: form.accountId, region: form.region, definition: form.definition },
-      },
+    const { response } = await this.submissions.saveProgress(
+      { formId, body, metadata: { user_agent: headers['user-agent'], referer: headers.referer } },
+      form,
       requestId,
     );
     return response;

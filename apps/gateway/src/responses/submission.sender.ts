@@ -5,6 +5,8 @@ import {
   type BatchRpcShared,
   type FormSnapshot,
   type RpcReply,
+  saveProgress,
+  saveProgresses,
   submitResponse,
   submitResponses,
 } from '@formline/contracts';
@@ -16,13 +18,15 @@ import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 // each round trip's worth of submissions (group commit over NATS).
 const submissionLanes = 2;
 
-// Submissions on their way to the responses service: those that arrive
-// together go in one message (`submitResponses`), each answered as if sent
-// alone; a large one, or all of them while no responses service takes
-// batches (a rolling update), go alone (`submitResponse`).
+// Submissions and progress saves on their way to the responses service:
+// those that arrive together go in one message (`submitResponses`,
+// `saveProgresses`), each answered as if sent alone; a large one, or all of
+// them while no responses service takes batches (a rolling update), go alone
+// (`submitResponse`, `saveProgress`).
 @Injectable()
 export class SubmissionSender {
-  private readonly batches: BatchRpcClient<typeof submitResponses>;
+  private readonly submissions: BatchRpcClient<typeof submitResponses>;
+  private readonly saves: BatchRpcClient<typeof saveProgresses>;
   // What the service is handed of each cached form snapshot: the same object
   // for every submission to it, so that it goes once per message.
   private readonly handedOn = new WeakMap<FormSnapshot, BatchRpcShared<typeof submitResponses>>();
@@ -32,9 +36,14 @@ export class SubmissionSender {
     rpc: RpcClient,
     @Inject(GATEWAY_CONFIG) config: GatewayConfig,
   ) {
-    this.batches = new BatchRpcClient(nats, submitResponses, config.NATS_REQUEST_TIMEOUT_MS, {
+    const timeoutMs = config.NATS_REQUEST_TIMEOUT_MS;
+    this.submissions = new BatchRpcClient(nats, submitResponses, timeoutMs, {
       lanes: submissionLanes,
       alone: (call, form, requestId) => rpc.request(submitResponse, { ...call, form }, requestId),
+    });
+    this.saves = new BatchRpcClient(nats, saveProgresses, timeoutMs, {
+      lanes: submissionLanes,
+      alone: (call, form, requestId) => rpc.request(saveProgress, { ...call, form }, requestId),
     });
   }
 
@@ -43,7 +52,15 @@ export class SubmissionSender {
     form: FormSnapshot,
     requestId: string,
   ): Promise<RpcReply<typeof submitResponse>> {
-    return this.batches.call(call, this.handedOnOf(form), requestId);
+    return this.submissions.call(call, this.handedOnOf(form), requestId);
+  }
+
+  saveProgress(
+    call: BatchRpcItem<typeof saveProgresses>,
+    form: FormSnapshot,
+    requestId: string,
+  ): Promise<RpcReply<typeof saveProgress>> {
+    return this.saves.call(call, this.handedOnOf(form), requestId);
   }
 
   private handedOnOf(form: FormSnapshot): BatchRpcShared<typeof submitResponses> {
