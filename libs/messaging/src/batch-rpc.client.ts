@@ -25,6 +25,8 @@ interface WaitingCall<C extends AnyBatchContract> {
   shared: BatchRpcShared<C>;
   requestId: string;
   bytes: number;
+  // A call still waiting for a lane by then is answered SERVICE_UNAVAILABLE, unsent.
+  deadline: number;
   resolve: (reply: BatchRpcReply<C>) => void;
   reject: (error: unknown) => void;
 }
@@ -43,7 +45,9 @@ interface Batch<C extends AnyBatchContract> {
 // makes one round of work, for many submissions, and a quiet one waits for
 // none. Each caller gets its own call's answer or failure, as RpcClient
 // would give it: the service's error as it sent it, SERVICE_UNAVAILABLE when
-// NATS or the service is away or slow.
+// NATS or the service is away or slow. A call waits for a lane at most its
+// timeout (then it is answered SERVICE_UNAVAILABLE, never sent) and for its
+// answer at most its timeout once sent.
 export class BatchRpcClient<C extends AnyBatchContract> {
   private readonly link: NatsLink;
   private waiting: WaitingCall<C>[] = [];
@@ -74,6 +78,7 @@ export class BatchRpcClient<C extends AnyBatchContract> {
         shared,
         requestId,
         bytes,
+        deadline: Date.now() + this.timeoutMs,
         resolve,
         reject,
       });
@@ -84,7 +89,14 @@ export class BatchRpcClient<C extends AnyBatchContract> {
   private async sendNext(): Promise<void> {
     this.lanesOut += 1;
     try {
-      while (this.waiting.length > 0) await this.send(this.takeBatch());
+      while (this.waiting.length > 0) {
+        const batch = this.takeBatch();
+        if (batch.calls.length > 0) await this.send(batch);
+      }
+    } catch (error) {
+      // Nothing above throws by design; should it, the calls waiting hear it
+      // rather than wait for ever.
+      for (const waiting of this.waiting.splice(0)) waiting.reject(error);
     } finally {
       this.lanesOut -= 1;
     }
@@ -97,13 +109,21 @@ export class BatchRpcClient<C extends AnyBatchContract> {
     const shared: string[] = [];
     const places: (number | undefined)[] = [];
     let bytes = 0;
+    let taken = 0;
+    const now = Date.now();
     for (const waiting of this.waiting) {
+      if (waiting.deadline <= now) {
+        waiting.reject(rpcUnavailable(this.contract.subject, 'no reply in time'));
+        taken += 1;
+        continue;
+      }
       const place = sharedAt.get(waiting.shared);
       const sharedJson = place === undefined ? this.jsonOf(waiting.shared) : undefined;
       const weight = waiting.bytes + (sharedJson === undefined ? 0 : Buffer.byteLength(sharedJson));
       if (calls.length >= batchLimits.items || (calls.length > 0 && bytes + weight > batchLimits.bytes))
         break;
       calls.push(waiting);
+      taken += 1;
       if (sharedJson === undefined) places.push(place);
       else {
         sharedAt.set(waiting.shared, shared.length);
@@ -112,7 +132,7 @@ export class BatchRpcClient<C extends AnyBatchContract> {
       }
       bytes += weight;
     }
-    this.waiting = this.waiting.slice(calls.length);
+    this.waiting = this.waiting.slice(taken);
     return { calls, shared, places };
   }
 

@@ -38,7 +38,7 @@ describe('the framing of a batch of calls', () => {
     expect(items[0].shared).toBe(items[2].shared);
   });
 
-  it('refuses a request that is not a batch: not JSON, no calls, too many, a bad shared value or place', () => {
+  it('refuses a request that is not a batch: not JSON, no calls, too many', () => {
     const call = '{"requestId":"r","call":{}}';
     expect(codeOf('{')).toBe(ErrorCode.ValidationError);
     expect(codeOf('{"shared":[],"items":[]}')).toBe(ErrorCode.ValidationError);
@@ -49,11 +49,22 @@ describe('the framing of a batch of calls', () => {
           .join(',')}]}`,
       ),
     ).toBe(ErrorCode.ValidationError);
-    expect(codeOf(`{"shared":[{"form":1}],"items":[${call}]}`)).toBe(ErrorCode.ValidationError);
-    expect(codeOf('{"shared":[{"form":"a"}],"items":[{"requestId":"r","shared":1,"call":{}}]}')).toBe(
-      ErrorCode.ValidationError,
-    );
     expect(codeOf(`{"shared":[{"form":"a"}],"items":[${call}]}`)).toBeUndefined();
+  });
+
+  it('fails only the calls whose shared value is refused or missing', () => {
+    const items = decodeBatchRequest(
+      '{"shared":[{"form":1},{"form":"b"}],"items":[' +
+        '{"requestId":"r1","shared":0,"call":{}},{"requestId":"r2","shared":1,"call":{}},' +
+        '{"requestId":"r3","shared":7,"call":{}}]}',
+      shared,
+    );
+    expect(items.map((item) => item.sharedInvalid?.code)).toEqual([
+      ErrorCode.ValidationError,
+      undefined,
+      ErrorCode.ValidationError,
+    ]);
+    expect(items[1].shared).toEqual({ form: 'b' });
   });
 
   it('packs answers into messages of at most the limit, in their order', () => {

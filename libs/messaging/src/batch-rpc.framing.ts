@@ -41,6 +41,8 @@ export interface BatchRequestItem<Shared> {
   requestId: string;
   call: unknown;
   shared: Shared | undefined;
+  // Why the call's shared value is refused: the call fails with it, alone.
+  sharedInvalid?: DomainError;
 }
 
 // The request's text from texts made already: each call's JSON and each shared
@@ -57,8 +59,8 @@ export function encodeBatchRequest(
 }
 
 // The request's calls as its service reads them, each with its shared value
-// checked against the contract's schema. A request that is not one answers
-// VALIDATION_ERROR.
+// checked against the contract's schema (a call whose value is refused fails
+// alone). A request that is not a batch at all answers VALIDATION_ERROR.
 export function decodeBatchRequest<S extends z.ZodType>(
   text: string,
   sharedSchema: S,
@@ -74,22 +76,22 @@ export function decodeBatchRequest<S extends z.ZodType>(
     throw new DomainError(ErrorCode.ValidationError, 'The batch is not a batch of calls.');
   const shared = envelope.data.shared.map((raw, at) => {
     const parsed = sharedSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new DomainError(ErrorCode.ValidationError, `The batch's shared value ${at} is invalid.`);
-    return parsed.data;
+    return parsed.success
+      ? { value: parsed.data }
+      : { invalid: new DomainError(ErrorCode.ValidationError, `The batch's shared value ${at} is invalid.`) };
   });
   return envelope.data.items.map((item) => {
-    if (item.shared !== undefined && item.shared >= shared.length) {
-      throw new DomainError(
+    const { requestId, call } = item;
+    if (item.shared === undefined) return { requestId, call, shared: undefined };
+    const found = shared[item.shared] ?? {
+      invalid: new DomainError(
         ErrorCode.ValidationError,
-        'A call of the batch names a shared value it does not hold.',
-      );
-    }
-    return {
-      requestId: item.requestId,
-      call: item.call,
-      shared: item.shared === undefined ? undefined : shared[item.shared],
+        'The call names a shared value its batch does not hold.',
+      ),
     };
+    return 'value' in found
+      ? { requestId, call, shared: found.value }
+      : { requestId, call, shared: undefined, sharedInvalid: found.invalid };
   });
 }
 

@@ -130,6 +130,42 @@ describe('batches of calls over NATS', () => {
     await stop();
   });
 
+  it('answers each call as soon as it is done: a slow one holds back none of the others', async () => {
+    const { client, gates, releaseAll, stop } = await pair({ lanes: 1 });
+    const held = client.call({ say: 'wait' }, { form: 'f' }, 'r0');
+    await until(() => gates.length === 1);
+    const slow = client.call({ say: 'wait slow' }, { form: 'f' }, 'r1');
+    const fast = client.call({ say: 'fast' }, { form: 'f' }, 'r2');
+    releaseAll();
+    await held;
+    // The slow one is in work, its gate closed, and the fast one answered.
+    await until(() => gates.length === 1);
+    expect(await fast).toEqual({ said: 'fast', form: 'f' });
+    releaseAll();
+    expect(await slow).toEqual({ said: 'wait slow', form: 'f' });
+    await stop();
+  });
+
+  it('answers SERVICE_UNAVAILABLE, unsent, a call that waited for a lane past its deadline', async () => {
+    const { client, requests, gates, releaseAll, stop } = await pair({ lanes: 1, timeoutMs: 300 });
+    const held = outcome(client.call({ say: 'wait' }, { form: 'f' }, 'r0'));
+    await until(() => gates.length === 1);
+    // A full batch's worth queued behind it, then one more: that one's turn
+    // comes only after two timeouts, past its own deadline.
+    const queued = Array.from({ length: 64 }, (_, i) =>
+      outcome(client.call({ say: `wait ${i}` }, { form: 'f' }, `q${i}`)),
+    );
+    const late = outcome(client.call({ say: 'late' }, { form: 'f' }, 'late'));
+    expect(await held).toMatchObject({ error: { code: ErrorCode.ServiceUnavailable } });
+    for (const answer of await Promise.all(queued)) {
+      expect(answer).toMatchObject({ error: { code: ErrorCode.ServiceUnavailable } });
+    }
+    expect(await late).toMatchObject({ error: { code: ErrorCode.ServiceUnavailable } });
+    releaseAll();
+    expect(requests.map((request) => request.items.length)).toEqual([1, 64]);
+    await stop();
+  });
+
   it('answers in as many messages as the answers need, and refuses only an answer no message holds', async () => {
     const { client, gates, releaseAll, stop } = await pair();
     const held = client.call({ say: 'wait' }, { form: 'f' }, 'r0');

@@ -21,10 +21,12 @@ type Handler<C extends BatchRpcContract<z.ZodType, z.ZodType, z.ZodType>> = (
 // Nest's transport: every call of a batch runs at once, as a request of its
 // own would: validated against the contract, under its caller's request id,
 // counted against `maxInFlight` (a call over it is answered
-// SERVICE_UNAVAILABLE, the others go on), its failure answered as its own
-// error body. The answers go back together once all are done, in as many
-// messages as their size needs; one answer too large for a message is
-// answered RESPONSE_TOO_LARGE.
+// SERVICE_UNAVAILABLE at once, the others go on), its failure answered as its
+// own error body. Each answer goes back as soon as its call is done, with
+// those done in the same turn of the event loop (usually all of a batch,
+// whose writes share a statement), in as many messages as their size needs:
+// a slow call never holds back, or outlasts the caller's deadline for, the
+// others. One answer too large for a message is answered RESPONSE_TOO_LARGE.
 export class BatchRpcResponder extends NatsResponder {
   private callsInWork = 0;
 
@@ -44,33 +46,35 @@ export class BatchRpcResponder extends NatsResponder {
     message: Msg,
   ): Promise<void> {
     const started = process.hrtime.bigint();
-    let messages: string[];
     let outcome: 'ok' | 'error' = 'ok';
+    const replies = new AnswerFlush((text) => this.respond(message, text));
     try {
       const items = decodeBatchRequest<C['shared']>(message.string(), contract.shared);
-      const answers = await Promise.all(
-        items.map((item, i) =>
-          this.answerCall(contract.subject, i, item, pipe, (call) => handle(call, item.shared)),
+      await Promise.all(
+        items.map(async (item, i) =>
+          replies.add(
+            await this.answerCall(contract.subject, i, item, pipe, (call) => handle(call, item.shared)),
+          ),
         ),
       );
-      messages = packBatchAnswers(answers);
     } catch (exception) {
       outcome = 'error';
       const requestId = acceptRequestId(undefined);
-      messages = [JSON.stringify({ err: rpcErrorBody(exception, requestId, this.logger) })];
+      this.respond(message, JSON.stringify({ err: rpcErrorBody(exception, requestId, this.logger) }));
     }
+    replies.flush();
     natsHandlerDuration.observe(
       { subject: contract.subject, outcome },
       Number(process.hrtime.bigint() - started) / 1e9,
     );
-    for (const text of messages) {
-      try {
-        message.respond(text);
-      } catch (exception) {
-        // The connection is closing: the caller's calls fail as it drops.
-        this.logger.warn({ unsent: exception instanceof Error ? exception.message : String(exception) });
-        return;
-      }
+  }
+
+  private respond(message: Msg, text: string): void {
+    try {
+      message.respond(text);
+    } catch (exception) {
+      // The connection is closing: the caller's calls fail as it drops.
+      this.logger.warn({ unsent: exception instanceof Error ? exception.message : String(exception) });
     }
   }
 
@@ -91,6 +95,7 @@ export class BatchRpcResponder extends NatsResponder {
       let outcome: 'ok' | 'error' = 'ok';
       try {
         if (refused) throw unavailableError('This service, at capacity,');
+        if (item.sharedInvalid) throw item.sharedInvalid;
         const reply = await handle(pipe.transform(item.call));
         const text = JSON.stringify({ i, reply });
         const bytes = Buffer.byteLength(text);
@@ -110,5 +115,30 @@ export class BatchRpcResponder extends NatsResponder {
         this.logger.debug({ msg: 'handled', subject, outcome, durationMs: Math.round(ms * 10) / 10 });
       }
     });
+  }
+}
+
+// The answers of one batch done in the same turn of the event loop, sent
+// together once the turn ends (packed into messages of at most
+// inputLimits.replyBytes).
+class AnswerFlush {
+  private ready: string[] = [];
+  private scheduled = false;
+
+  constructor(private readonly send: (text: string) => void) {}
+
+  add(answer: string): void {
+    this.ready.push(answer);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  flush(): void {
+    this.scheduled = false;
+    const answers = this.ready;
+    this.ready = [];
+    for (const text of packBatchAnswers(answers)) this.send(text);
   }
 }

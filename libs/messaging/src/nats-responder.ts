@@ -43,7 +43,11 @@ export abstract class NatsResponder {
       queue: this.options.queue,
       callback: (error, message) => {
         if (error) return;
-        const work = answer(message);
+        // An answer's own failure is answered to its caller inside `answer`;
+        // anything that escapes it is logged, never left to end the process.
+        const work = answer(message).catch((unexpected: unknown) =>
+          this.logger.error({ subject, unexpected: String(unexpected) }),
+        );
         this.working.add(work);
         void work.finally(() => this.working.delete(work));
       },

@@ -13,9 +13,9 @@ import {
 import { BatchRpcClient, NATS_CONNECTION, RpcClient } from '@formline/messaging';
 import { GATEWAY_CONFIG, type GatewayConfig } from '@formline/app-config';
 
-// Batches in flight at once from one gateway. Two: a lone submission never
-// waits behind another's round trip, and a busy gateway sends one message for
-// each round trip's worth of submissions (group commit over NATS).
+// Batches in flight at once from one gateway. Two: a submission that finds a
+// lane free goes at once, and a busy gateway sends one message for each round
+// trip's worth of submissions (group commit over NATS).
 const submissionLanes = 2;
 
 // Submissions and progress saves on their way to the responses service:
