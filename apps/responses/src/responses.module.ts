@@ -8,6 +8,7 @@ import {
   connectNats,
   FormDeletionConsumer,
   NATS_CONNECTION,
+  processInFlightBudget,
   RpcClient,
 } from '@formline/messaging';
 import { ErasureJobRepository } from './erasure/erasure-job.repository';
@@ -74,7 +75,7 @@ export class ResponsesModule implements OnApplicationShutdown {
           useFactory: (nats: NatsConnection) =>
             new ByteRpcResponder(nats, {
               queue: QueueGroups.responses,
-              maxInFlight: config.NATS_MAX_IN_FLIGHT,
+              budget: processInFlightBudget(config.NATS_MAX_IN_FLIGHT),
             }),
         },
         // Batches of submissions from the gateways, on the same connection.
@@ -84,7 +85,7 @@ export class ResponsesModule implements OnApplicationShutdown {
           useFactory: (nats: NatsConnection) =>
             new BatchRpcResponder(nats, {
               queue: QueueGroups.responses,
-              maxInFlight: config.NATS_MAX_IN_FLIGHT,
+              budget: processInFlightBudget(config.NATS_MAX_IN_FLIGHT),
             }),
         },
         SubmissionBatchHandler,

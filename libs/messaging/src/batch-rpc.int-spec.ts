@@ -7,6 +7,7 @@ import { testInfra } from '@formline/testing';
 import { z } from 'zod';
 import { BatchRpcClient } from './batch-rpc.client';
 import { BatchRpcResponder } from './batch-rpc.responder';
+import { InFlightBudget } from './in-flight-budget';
 import { connectNats } from './nats-connection';
 
 // Batches of calls between two connections of the test profile's NATS: calls
@@ -44,7 +45,7 @@ describe('batches of calls over NATS', () => {
     const contract = contractOn(`test.batch-rpc.${randomUUID()}`);
     const responder = new BatchRpcResponder(served, {
       queue: 'batch-rpc-spec',
-      maxInFlight: options.maxInFlight ?? 100,
+      budget: new InFlightBudget(options.maxInFlight ?? 100),
     });
     const gates: (() => void)[] = [];
     const alone: string[] = [];

@@ -20,16 +20,14 @@ type Handler<C extends BatchRpcContract<z.ZodType, z.ZodType, z.ZodType>> = (
 // Serves batches of calls (BatchRpcContract, batch-rpc.framing.ts) outside
 // Nest's transport: every call of a batch runs at once, as a request of its
 // own would: validated against the contract, under its caller's request id,
-// counted against `maxInFlight` (a call over it is answered
-// SERVICE_UNAVAILABLE at once, the others go on), its failure answered as its
+// counted against the process's in-flight budget (a call past it is
+// answered SERVICE_UNAVAILABLE at once, the others go on), its failure answered as its
 // own error body. Each answer goes back as soon as its call is done, with
 // those done in the same turn of the event loop (usually all of a batch,
 // whose writes share a statement), in as many messages as their size needs:
 // a slow call never holds back, or outlasts the caller's deadline for, the
 // others. One answer too large for a message is answered RESPONSE_TOO_LARGE.
 export class BatchRpcResponder extends NatsResponder {
-  private callsInWork = 0;
-
   constructor(connection: NatsConnection, options: NatsResponderOptions) {
     super(connection, options, 'BatchRpcResponder');
   }
@@ -87,14 +85,12 @@ export class BatchRpcResponder extends NatsResponder {
     handle: (call: z.output<Item>) => Promise<unknown>,
   ): Promise<string> {
     const requestId = acceptRequestId(item.requestId);
-    // Counted before this one joins them, as every call of the batch is.
-    const refused = this.callsInWork >= this.options.maxInFlight;
-    if (!refused) this.callsInWork += 1;
+    const taken = this.options.budget.take();
     const started = process.hrtime.bigint();
     return runWithRequestId(requestId, async () => {
       let outcome: 'ok' | 'error' = 'ok';
       try {
-        if (refused) throw unavailableError('This service, at capacity,');
+        if (!taken) throw unavailableError('This service, at capacity,');
         if (item.sharedInvalid) throw item.sharedInvalid;
         const reply = await handle(pipe.transform(item.call));
         const text = JSON.stringify({ i, reply });
@@ -110,7 +106,7 @@ export class BatchRpcResponder extends NatsResponder {
         outcome = 'error';
         return JSON.stringify({ i, err: rpcErrorBody(exception, requestId, this.logger) });
       } finally {
-        if (!refused) this.callsInWork -= 1;
+        if (taken) this.options.budget.release();
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
         this.logger.debug({ msg: 'handled', subject, outcome, durationMs: Math.round(ms * 10) / 10 });
       }

@@ -5,6 +5,7 @@ import { DomainError, ErrorCode } from '@formline/errors';
 import { testInfra } from '@formline/testing';
 import { z } from 'zod';
 import { ByteRpcResponder } from './byte-rpc.responder';
+import { InFlightBudget } from './in-flight-budget';
 import { connectNats } from './nats-connection';
 import { RpcClient } from './rpc-client';
 
@@ -29,7 +30,7 @@ describe('byte replies over NATS', () => {
       connectNats(settings, 'byte-rpc-responder'),
       connectNats(settings, 'byte-rpc-client'),
     ]);
-    responder = new ByteRpcResponder(served, { queue: 'byte-rpc-spec', maxInFlight: 1 });
+    responder = new ByteRpcResponder(served, { queue: 'byte-rpc-spec', budget: new InFlightBudget(1) });
     responder.serve(contract, async ({ say, bytes }) => {
       if (say === 'refuse') throw new DomainError(ErrorCode.FormNotFound, 'No such form.');
       if (say === 'crash') throw new Error('a bug, with internals');

@@ -14,8 +14,8 @@ export type ByteRpcResponderOptions = NatsResponderOptions;
 // Serves byte replies (ByteRpcContract) on an app's NATS connection, outside
 // Nest's transport, whose serializer would write the bytes as JSON: as a
 // Nest handler is served, each request is validated against its contract and
-// run under its caller's request id, at most `maxInFlight` are in work at
-// once (more are answered SERVICE_UNAVAILABLE), a failure goes back as an
+// run under its caller's request id, counted against the process's
+// in-flight budget (past it, answered SERVICE_UNAVAILABLE), a failure goes back as an
 // error body (rpcErrorBody) and the handler's time feeds the same metric. A
 // reply larger than NATS takes is answered RESPONSE_TOO_LARGE at once, where
 // its publish would fail and leave the caller waiting out its deadline.
@@ -40,15 +40,16 @@ export class ByteRpcResponder extends NatsResponder {
     const started = process.hrtime.bigint();
     let reply: EncodedReply;
     let outcome: 'ok' | 'error' = 'ok';
+    const taken = this.options.budget.take();
     try {
-      // Counted before this one joins them.
-      if (this.messagesInWork() >= this.options.maxInFlight)
-        throw unavailableError('This service, at capacity,');
+      if (!taken) throw unavailableError('This service, at capacity,');
       const request = requestOf<C['request']>(contract.request, message);
       reply = encodeByteReply(await runWithRequestId(requestId, () => handle(request)));
     } catch (exception) {
       outcome = 'error';
       reply = encodeErrorReply(rpcErrorBody(exception, requestId, this.logger));
+    } finally {
+      if (taken) this.options.budget.release();
     }
     natsHandlerDuration.observe(
       { subject: contract.subject, outcome },

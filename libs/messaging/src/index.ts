@@ -19,3 +19,4 @@ export * from './nats-responder';
 export * from './batch-rpc.framing';
 export * from './batch-rpc.responder';
 export * from './batch-rpc.client';
+export * from './in-flight-budget';

@@ -2,6 +2,7 @@ import type { DynamicModule, INestApplication, INestMicroservice, LoggerService 
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions, NestMicroservice } from '@nestjs/microservices';
 import { GracefulNatsServer } from './graceful-nats.server';
+import { processInFlightBudget } from './in-flight-budget';
 import { InFlightLimitInterceptor } from './in-flight-limit.interceptor';
 import { natsConnectionOptions, type NatsSettings } from './nats-options';
 import { RequestContextInterceptor } from './request-context.interceptor';
@@ -69,7 +70,9 @@ export function connectNatsMicroservice(
 }
 
 function inFlightLimit(options: Omit<NatsMicroserviceOptions, 'logger'>): InFlightLimitInterceptor {
-  return new InFlightLimitInterceptor(options.nats.NATS_MAX_IN_FLIGHT ?? defaultMaxInFlight);
+  return new InFlightLimitInterceptor(
+    processInFlightBudget(options.nats.NATS_MAX_IN_FLIGHT ?? defaultMaxInFlight),
+  );
 }
 
 function natsServer(

@@ -1,11 +1,12 @@
 import { Logger } from '@nestjs/common';
 import type { Msg, NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { InFlightBudget } from './in-flight-budget';
 
 export interface NatsResponderOptions {
   /** The service's queue group: its replicas share the requests. */
   queue: string;
-  /** Requests (or a batch's calls) in work at once before the next ones are answered 503. */
-  maxInFlight: number;
+  /** Requests (or a batch's calls) in work at once, the process's (processInFlightBudget) in a service. */
+  budget: InFlightBudget;
 }
 
 // What the responders that serve outside Nest's transport share (byte replies,
@@ -31,11 +32,6 @@ export abstract class NatsResponder {
       await Promise.allSettled(this.subscriptions.map((subscription) => subscription.drain()));
     }
     await Promise.allSettled([...this.working]);
-  }
-
-  // Messages of `subject` in work now.
-  protected messagesInWork(): number {
-    return this.working.size;
   }
 
   protected subscribe(subject: string, answer: (message: Msg) => Promise<void>): void {
