@@ -194,8 +194,10 @@ export class BatchRpcClient<C extends AnyBatchContract> {
       unanswered.clear();
     } finally {
       drop.cancel();
-      const late = rpcUnavailable(subject, 'no reply in time');
-      for (const i of unanswered) batch.calls[i].reject(late);
+      if (unanswered.size > 0) {
+        const late = rpcUnavailable(subject, 'no reply in time');
+        for (const i of unanswered) batch.calls[i].reject(late);
+      }
       timer({ outcome });
     }
   }

@@ -9,8 +9,6 @@ import { requestIdFromNatsHeaders } from './request-id.headers';
 import { NatsResponder, type NatsResponderOptions } from './nats-responder';
 import { rpcErrorBody } from './rpc-error.filter';
 
-export type ByteRpcResponderOptions = NatsResponderOptions;
-
 // Serves byte replies (ByteRpcContract) on an app's NATS connection, outside
 // Nest's transport, whose serializer would write the bytes as JSON: as a
 // Nest handler is served, each request is validated against its contract and
@@ -20,7 +18,7 @@ export type ByteRpcResponderOptions = NatsResponderOptions;
 // reply larger than NATS takes is answered RESPONSE_TOO_LARGE at once, where
 // its publish would fail and leave the caller waiting out its deadline.
 export class ByteRpcResponder extends NatsResponder {
-  constructor(connection: NatsConnection, options: ByteRpcResponderOptions) {
+  constructor(connection: NatsConnection, options: NatsResponderOptions) {
     super(connection, options, 'ByteRpcResponder');
   }
 
