@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ResponseQuery, responsesDeletedEventSchema, Subjects } from '@formline/contracts';
-import { type ResponsesPrismaClient, responsesSqlPool } from '@formline/db';
+import { type ResponsesPrismaClient, responsesKeyedPool, responsesSqlPool } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
 import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
+import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { ResponseRepository, type NewResponse } from './response.repository';
 import { storedJson } from './submission/response.writer';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
@@ -192,10 +193,37 @@ describe('ResponseRepository against PostgreSQL', () => {
     });
   });
 
-  it("plans each run of the hot statements for the tables as they are, the row triggers' functions once, and the tallies' deltas inline", async () => {
+  it("plans the keyed statements once and through indexes, Prisma's named reads on every run, the row triggers' functions once, and the tallies' deltas inline", async () => {
     const sql = responsesSqlPool(database.client);
     const { rows } = await sql.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode');
     expect(rows[0].plan_cache_mode).toBe('force_custom_plan');
+    const keyed = await responsesKeyedPool(database.client).connect();
+    try {
+      const settings = await keyed.query<{ name: string; setting: string }>(
+        `SELECT name, setting FROM pg_settings
+         WHERE name IN ('plan_cache_mode', 'enable_seqscan', 'enable_hashjoin', 'enable_mergejoin', 'jit')
+         ORDER BY name`,
+      );
+      expect(Object.fromEntries(settings.rows.map((row) => [row.name, row.setting]))).toEqual({
+        enable_hashjoin: 'off',
+        enable_mergejoin: 'off',
+        enable_seqscan: 'off',
+        jit: 'off',
+        plan_cache_mode: 'force_generic_plan',
+      });
+      // The intake's insert on a connection of that pool: its generic plan
+      // reads no table whole, whatever the tables hold.
+      await keyed.query(`PREPARE keyed_insert AS ${insertResponsesWithEventsSql}`);
+      const plan = await keyed.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN EXECUTE keyed_insert(${Array.from({ length: 16 }, () => "'{}'").join(', ')})`,
+      );
+      const steps = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(steps).toContain('Insert on responses');
+      expect(steps).not.toMatch(/Seq Scan|Hash Join|Merge Join/);
+      await keyed.query('DEALLOCATE keyed_insert');
+    } finally {
+      keyed.release();
+    }
     // Run once a row, they would otherwise plan their statements on every call.
     const functions = await sql.query<{ proname: string; proconfig: string[] | null }>(
       `SELECT proname, proconfig FROM pg_proc
@@ -234,7 +262,7 @@ describe('ResponseRepository against PostgreSQL', () => {
 
   it('writes submissions that come together in one statement, a taken key left out with its event', async () => {
     const form = 'form-batch-keys';
-    const statements = jest.spyOn(responsesSqlPool(database.client), 'query');
+    const statements = jest.spyOn(responsesKeyedPool(database.client), 'query');
     const together = [
       newResponse({ id: 'k-1', submitted: 70, landed: 70 }, { formId: form }),
       newResponse({ id: 'k-2', submitted: 71, landed: 71 }, { formId: form, idempotencyKey: 'kb' }),
@@ -264,7 +292,7 @@ describe('ResponseRepository against PostgreSQL', () => {
 
   it('tries the rows of a statement PostgreSQL refused for a row again alone: only that row fails', async () => {
     const form = 'form-batch-refused';
-    const statements = jest.spyOn(responsesSqlPool(database.client), 'query');
+    const statements = jest.spyOn(responsesKeyedPool(database.client), 'query');
     const together = [
       newResponse({ id: 'r-1', submitted: 80, landed: 80 }, { formId: form }),
       newResponse({ id: 'r-2', submitted: 81, landed: 81 }, { formId: form }),
@@ -290,7 +318,7 @@ describe('ResponseRepository against PostgreSQL', () => {
 
   it('fails every row of a statement whose outcome is unknown (the connection lost), and tries none again', async () => {
     const form = 'form-batch-lost';
-    const pool = responsesSqlPool(database.client);
+    const pool = responsesKeyedPool(database.client);
     const original = Object.getOwnPropertyDescriptor(pool, 'query');
     const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<unknown>;
     const sizes: number[] = [];

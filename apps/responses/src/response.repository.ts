@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient, type ResponsesDb, responsesSqlPool, StatementBatch } from '@formline/db';
+import { ResponsesPrismaClient, type ResponsesDb, responsesKeyedPool, StatementBatch } from '@formline/db';
 import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
@@ -117,7 +117,7 @@ export class ResponseRepository {
   private async insertRows(rows: PendingInsert[]): Promise<InsertOutcome[]> {
     // Plain SQL on Prisma's own pool: Prisma's runtime around this one
     // statement cost more CPU than the statement.
-    const { rows: written } = await responsesSqlPool(this.db).query<{ id: string }>({
+    const { rows: written } = await responsesKeyedPool(this.db).query<{ id: string }>({
       name: 'responses-insert-with-events',
       text: insertResponsesWithEventsSql,
       values: insertColumns(rows),

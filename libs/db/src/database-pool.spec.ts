@@ -147,4 +147,22 @@ describe('database pool', () => {
       await server.close();
     }
   });
+
+  it('drops an idle connection that fails, and lives on', async () => {
+    const server = new SlowStartingServer(0);
+    const port = await server.listen();
+    const pool = createDatabasePool(`postgresql://postgres@127.0.0.1:${port}/none`, { size: 1 });
+    try {
+      (await pool.connect()).release();
+      // PostgreSQL goes away under the idle connection: the pool's 'error'
+      // event, were nobody listening, would end the process (and this test).
+      const dropped = new Promise((resolve) => pool.once('error', resolve));
+      await server.close();
+      await dropped;
+      expect(pool.listenerCount('error')).toBe(1);
+      expect(pool.totalCount).toBe(0);
+    } finally {
+      await pool.end();
+    }
+  });
 });

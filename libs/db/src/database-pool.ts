@@ -66,51 +66,99 @@ export function createPrismaAdapter(url: string, settings: Partial<DatabasePoolS
   return new PrismaPg(createDatabasePool(url, settings), { disposeExternalPool: true });
 }
 
-// The pool under each client made by withSqlPool. The hottest statements (a
-// submission's insert, the outbox relay's marks, the dispatcher's attempts)
-// go to it as plain, prepared SQL: Prisma's runtime around a raw query cost
-// more CPU than the query. Same connections as Prisma's, closed by $disconnect.
-const sqlPools = new WeakMap<object, pg.Pool>();
+// The pools under each client made by withSqlPool:
+// - Prisma's own, whose statements are unnamed (planned on every run, with
+//   their values), and where the large named reads (an export's pages) run;
+// - the keyed statements' (keyedPlans below), made when first asked for: the
+//   hottest statements (a submission's insert, the outbox relay's marks, the
+//   planner's and the dispatcher's statements) go to it as plain, prepared
+//   SQL, as Prisma's runtime around a raw query cost more CPU than the query.
+// Both end when Prisma ends its own ($disconnect).
+interface ClientPools {
+  prisma: pg.Pool;
+  keyed: () => pg.Pool;
+}
+
+const clientPools = new WeakMap<object, ClientPools>();
 
 export function withSqlPool<Client extends object>(
   url: string,
   settings: Partial<DatabasePoolSettings> = {},
   create: (adapter: PrismaPg) => Client,
 ): Client {
-  const pool = createDatabasePool(url, settings);
-  const client = create(new PrismaPg(pool, { disposeExternalPool: true }));
-  sqlPools.set(client, pool);
+  const prisma = createDatabasePool(url, settings);
+  let keyed: pg.Pool | undefined;
+  let ended = false;
+  const endPrisma = prisma.end.bind(prisma);
+  // Prisma ends its pool (promise form) on $disconnect: the keyed one with it.
+  prisma.end = async () => {
+    ended = true;
+    await Promise.all([endPrisma(), keyed?.end()]);
+  };
+  const client = create(new PrismaPg(prisma, { disposeExternalPool: true }));
+  clientPools.set(client, {
+    prisma,
+    keyed: () => {
+      if (ended) throw new Error('the database client was disconnected');
+      keyed ??= createDatabasePool(url, settings, keyedPlans);
+      return keyed;
+    },
+  });
   return client;
 }
 
-export function sqlPoolOf(client: object): pg.Pool {
-  const pool = sqlPools.get(client);
-  if (!pool) throw new Error('not a client made by withSqlPool');
-  return pool;
+function poolsOf(client: object): ClientPools {
+  const pools = clientPools.get(client);
+  if (!pools) throw new Error('not a client made by withSqlPool');
+  return pools;
 }
 
-// Every execution of a prepared statement is planned for the tables as they
-// are then (plan_cache_mode). The hot statements are prepared once per
-// connection (named: the intake's insert, the outbox's marks, the planner's
-// and the dispatcher's statements) and look rows up by arrays of ids. With
-// PostgreSQL's default, a connection keeps the generic plan it settled on
-// after five runs; made while a table was small (a new region, or the rows a
-// burst adds before autovacuum analyzes them), that plan reads the whole table
-// on every run, and each run costs more as the table grows: the dispatcher's
-// start of an attempt scanned `deliveries` twice a statement, a millisecond
-// of the database's time per delivery a few thousand deliveries in. A custom
-// plan costs its planning, once per statement of many rows.
-const sessionOptions = '-c plan_cache_mode=force_custom_plan';
+// Prisma's pool, for plain SQL that reads much (an export's pages).
+export function sqlPoolOf(client: object): pg.Pool {
+  return poolsOf(client).prisma;
+}
 
-// The pool under the adapter (exported for its tests).
-export function createDatabasePool(url: string, settings: Partial<DatabasePoolSettings> = {}): pg.Pool {
+// The keyed statements' pool (keyedPlans).
+export function keyedPoolOf(client: object): pg.Pool {
+  return poolsOf(client).keyed();
+}
+
+// Prisma's pool plans every run of a named statement for the tables as they
+// are then (plan_cache_mode). With PostgreSQL's default, a connection keeps
+// the generic plan it settled on after five runs; made while a table was
+// small (a new region, or the rows a burst adds before autovacuum analyzes
+// them), that plan reads the whole table on every run, and each run costs
+// more as the table grows: the dispatcher's start of an attempt scanned
+// `deliveries` twice a statement, a millisecond of the database's time per
+// delivery a few thousand deliveries in.
+const customPlans = '-c plan_cache_mode=force_custom_plan';
+
+// The keyed statements look rows up by arrays of keys (ids, unique pairs), a
+// few dozen at most, and insert or update those rows: for them the right plan
+// never depends on a table's size, an index lookup per key in a nested loop.
+// Their pool's connections make one generic plan per statement (made again
+// only when a table's statistics or definition change), with sequential
+// scans, hash and merge joins ruled out, so that the plan is the index plan
+// even while a table is new and small. Planning every run had cost more than
+// a third of the database's time in these statements (bench, 600
+// submissions/s). JIT stays off: a ruled-out path left as the only one keeps
+// a huge cost estimate, which must not start a compiler.
+const keyedPlans =
+  '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c jit=off';
+
+// A pool (exported for its tests): Prisma's by default.
+export function createDatabasePool(
+  url: string,
+  settings: Partial<DatabasePoolSettings> = {},
+  session = customPlans,
+): pg.Pool {
   return new WatchedPool(
     {
       connectionString: url,
       max: settings.size ?? defaultDatabasePool.size,
       Client: WatchedClient,
       statement_timeout: settings.statementTimeoutMs ?? defaultDatabasePool.statementTimeoutMs,
-      options: sessionOptions,
+      options: session,
     },
     settings.acquireTimeoutMs ?? defaultDatabasePool.acquireTimeoutMs,
     settings.connectTimeoutMs ?? defaultDatabasePool.connectTimeoutMs,
@@ -195,6 +243,10 @@ interface PgPoolInternals {
 class WatchedPool extends pg.Pool {
   constructor(config: pg.PoolConfig, acquireTimeoutMs: number, connectTimeoutMs: number) {
     super({ ...config, connectionTimeoutMillis: acquireTimeoutMs });
+    // An idle connection that fails (PostgreSQL restarting, the network
+    // cut) is dropped by the pool, which opens another when one is needed;
+    // its 'error' event, with no listener, would end the process.
+    this.on('error', () => undefined);
     const internals = this as unknown as PgPoolInternals;
     const newClient = internals.newClient.bind(this);
     internals.newClient = (pendingItem) => {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type DatabasePoolSettings, sqlPoolOf, withSqlPool } from './database-pool';
+import { type DatabasePoolSettings, keyedPoolOf, sqlPoolOf, withSqlPool } from './database-pool';
 import { PrismaClient } from './generated/responses/client';
 
 export { PrismaClient as ResponsesPrismaClient } from './generated/responses/client';
@@ -10,7 +10,13 @@ export function createResponsesDatabase(url: string, pool?: Partial<DatabasePool
   return withSqlPool(url, pool, (adapter) => new PrismaClient({ adapter }));
 }
 
-// The connection pool of a client made by createResponsesDatabase, for plain SQL.
+// Prisma's connection pool of a client made by createResponsesDatabase, for plain SQL that reads much.
 export function responsesSqlPool(client: PrismaClient): pg.Pool {
   return sqlPoolOf(client);
+}
+
+// The pool of the keyed statements (database-pool.ts, keyedPlans) of a client
+// made by createResponsesDatabase: plain SQL that looks rows up by their keys.
+export function responsesKeyedPool(client: PrismaClient): pg.Pool {
+  return keyedPoolOf(client);
 }

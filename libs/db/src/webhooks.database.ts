@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type DatabasePoolSettings, sqlPoolOf, withSqlPool } from './database-pool';
+import { type DatabasePoolSettings, keyedPoolOf, sqlPoolOf, withSqlPool } from './database-pool';
 import { PrismaClient } from './generated/webhooks/client';
 
 export { PrismaClient as WebhooksPrismaClient } from './generated/webhooks/client';
@@ -9,9 +9,15 @@ export function createWebhooksDatabase(url: string, settings?: Partial<DatabaseP
   return withSqlPool(url, settings, (adapter) => new PrismaClient({ adapter }));
 }
 
-// The connection pool of a client made by createWebhooksDatabase, for plain SQL.
+// Prisma's connection pool of a client made by createWebhooksDatabase, for plain SQL that reads much.
 export function webhooksSqlPool(client: PrismaClient): pg.Pool {
   return sqlPoolOf(client);
+}
+
+// The pool of the keyed statements (database-pool.ts, keyedPlans) of a client
+// made by createWebhooksDatabase: plain SQL that looks rows up by their keys.
+export function webhooksKeyedPool(client: PrismaClient): pg.Pool {
+  return keyedPoolOf(client);
 }
 export * as WebhooksDb from './generated/webhooks/client';
 // The states of a delivery and the kinds of failed sends, as the database

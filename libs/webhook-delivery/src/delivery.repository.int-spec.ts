@@ -1,6 +1,13 @@
-import { type WebhooksPrismaClient, webhooksSqlPool } from '@formline/db';
+import { type WebhooksPrismaClient, webhooksKeyedPool, webhooksSqlPool } from '@formline/db';
 import { eventually, scratchWebhooksDatabase, type ScratchDatabase } from '@formline/testing';
 import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
+import {
+  finishAndDisableSql,
+  finishSql,
+  planRecheckSql,
+  planSql,
+  startAttemptSql,
+} from './delivery.statements';
 import { SendFailureKind, type SendOutcome } from './send-outcome';
 
 const ok: SendOutcome = { ok: true, statusCode: 204, durationMs: 12 };
@@ -185,8 +192,17 @@ describe('DeliveryRepository against PostgreSQL', () => {
 
   it('counts an attempt before the send, records its outcome once, and closes an attempt taken over', async () => {
     const id = await planOne(await newWebhook(), 'e-attempts');
+    const planned = await database.client.delivery.findUniqueOrThrow({ where: { id } });
     const first = await begin(id, 60_000);
     expect(first.attemptNumber).toBe(1);
+    // Counting an attempt changes no indexed column (not updated_at, which
+    // the retention index holds): the update can stay on the row's page.
+    const counted = await database.client.delivery.findUniqueOrThrow({ where: { id } });
+    expect(counted).toEqual({ ...planned, attemptCount: 1 });
+    const { rows: options } = await webhooksSqlPool(database.client).query<{ options: string[] }>(
+      "SELECT reloptions AS options FROM pg_class WHERE relname = 'deliveries'",
+    );
+    expect(options[0].options).toEqual(['fillfactor=80']);
     // The dispatcher died mid-send; another took the job over.
     const second = await begin(id, 60_000);
     expect(second.attemptNumber).toBe(2);
@@ -476,5 +492,31 @@ describe('DeliveryRepository against PostgreSQL', () => {
     expect(await database.client.deliveryAttempt.count({ where: { deliveryId: finished } })).toBe(0);
     expect(await statusOf(pending)).toBe(DeliveryStatus.pending);
     expect(await statusOf(recent)).toBe(DeliveryStatus.succeeded);
+  });
+
+  // The keyed statements' connections make one generic plan per statement:
+  // made on these near-empty tables, where reading a table whole would be
+  // cheapest, it still looks each key up in an index, as it must once the
+  // tables hold millions of rows.
+  it('plans its statements through indexes on a new, small table', async () => {
+    const statements = { startAttemptSql, finishSql, finishAndDisableSql, planSql, planRecheckSql };
+    const keyed = await webhooksKeyedPool(database.client).connect();
+    try {
+      for (const [name, text] of Object.entries(statements)) {
+        const parameters = Math.max(...[...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));
+        await keyed.query(`PREPARE keyed_statement AS ${text}`);
+        const plan = await keyed.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN EXECUTE keyed_statement(${Array.from({ length: parameters }, () => 'NULL').join(', ')})`,
+        );
+        await keyed.query('DEALLOCATE keyed_statement');
+        const steps = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+        expect({ [name]: steps }).not.toEqual({
+          [name]: expect.stringMatching(/Seq Scan|Hash Join|Merge Join/),
+        });
+        expect(steps).toContain('Index');
+      }
+    } finally {
+      keyed.release();
+    }
   });
 });

@@ -3,7 +3,7 @@ import {
   SendFailureKind,
   WebhooksPrismaClient,
   StatementBatch,
-  webhooksSqlPool,
+  webhooksKeyedPool,
 } from '@formline/db';
 import type pg from 'pg';
 import { newPublicId } from '@formline/ids';
@@ -155,7 +155,7 @@ export class DeliveryRepository {
   private readonly finishes: StatementBatch<FinishInput, boolean>;
 
   constructor(private readonly db: WebhooksPrismaClient) {
-    this.sql = webhooksSqlPool(db);
+    this.sql = webhooksKeyedPool(db);
     this.starts = new StatementBatch<StartInput, StartRow | null>(async (inputs) => {
       const { rows } = await this.sql.query<StartRow>({
         name: 'delivery-start-attempts',

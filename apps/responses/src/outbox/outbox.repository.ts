@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type ResponsesDeletedEvent, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient, responsesSqlPool, StatementBatch } from '@formline/db';
+import { ResponsesPrismaClient, responsesKeyedPool, StatementBatch } from '@formline/db';
 import { isDependencyUnavailable } from '@formline/errors';
 
 export interface OutboxRow {
@@ -105,7 +105,7 @@ export class OutboxRepository {
   markPublishedNow(id: string): Promise<boolean> {
     this.publishedNow ??= new StatementBatch<string, boolean>(
       async (ids) => {
-        const { rows } = await responsesSqlPool(this.db).query<{ id: string }>({
+        const { rows } = await responsesKeyedPool(this.db).query<{ id: string }>({
           name: 'outbox-mark-published',
           text: `UPDATE outbox_events SET published_at = now() AT TIME ZONE 'UTC'
                  WHERE id IN (SELECT id FROM outbox_events

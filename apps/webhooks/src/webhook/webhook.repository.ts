@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WebhooksPrismaClient, webhooksSqlPool, type WebhooksDb } from '@formline/db';
+import { WebhooksPrismaClient, webhooksKeyedPool, type WebhooksDb } from '@formline/db';
 import type pg from 'pg';
 
 export type WebhookRow = WebhooksDb.Webhook;
@@ -46,7 +46,7 @@ export class WebhookRepository {
   private readonly sql: pg.Pool;
 
   constructor(private readonly db: WebhooksPrismaClient) {
-    this.sql = webhooksSqlPool(db);
+    this.sql = webhooksKeyedPool(db);
   }
 
   // A form's webhook by tag, whichever account holds it: the caller checks the account.
