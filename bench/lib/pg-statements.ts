@@ -41,10 +41,12 @@ export class PgStatements {
       query: string;
       calls: string;
       exec_ms: number;
+      longest_ms: number;
       plan_ms: number;
       rows: string;
     }>(
-      `SELECT query, calls, total_exec_time AS exec_ms, total_plan_time AS plan_ms, rows
+      `SELECT query, calls, total_exec_time AS exec_ms, max_exec_time AS longest_ms,
+              total_plan_time AS plan_ms, rows
          FROM pg_stat_statements
         WHERE query NOT ILIKE '%pg_stat_statements%'
         ORDER BY total_exec_time + total_plan_time DESC
@@ -55,10 +57,10 @@ export class PgStatements {
     const all = rows.reduce((sum, row) => sum + row.exec_ms + row.plan_ms, 0);
     return [
       ...(await this.describeWrites(per)),
-      `PostgreSQL statements, µs per delivered submission (execution + planning), calls per submission; top ${rows.length}: ${round((all * 1000) / per, 0)} µs`,
+      `PostgreSQL statements, µs per delivered submission (execution + planning), calls per submission, rows per call, the longest run; top ${rows.length}: ${round((all * 1000) / per, 0)} µs`,
       ...rows.map(
         (row) =>
-          `${String(round((row.exec_ms * 1000) / per, 0)).padStart(5)} + ${String(round((row.plan_ms * 1000) / per, 0)).padStart(4)} µs  ${round(Number(row.calls) / per, 2)} calls  ${round(Number(row.rows) / Math.max(1, Number(row.calls)), 1)} rows/call  ${oneLine(row.query)}`,
+          `${String(round((row.exec_ms * 1000) / per, 0)).padStart(5)} + ${String(round((row.plan_ms * 1000) / per, 0)).padStart(4)} µs  ${round(Number(row.calls) / per, 2)} calls  ${round(Number(row.rows) / Math.max(1, Number(row.calls)), 1)} rows/call  longest ${round(row.longest_ms, 1)} ms  ${oneLine(row.query)}`,
       ),
     ];
   }
