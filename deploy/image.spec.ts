@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { appNames, appNodeFlags } from '@formline/stack';
+import { appMallocEnv, appNames, appNodeFlags, heapLimitFlag } from '@formline/stack';
 
 // No Docker engine runs here, so the image definition is held to its
 // structure: stages, user, what it copies from the build context; and its
@@ -179,14 +179,35 @@ describe('the image entrypoint', () => {
   // The node these tests run on is of the images' line (tools/node-line.spec.ts):
   // a flag that line no longer knows would stop every app at start.
   it("passes only flags the product's Node.js accepts", () => {
-    const result = spawnSync(process.execPath, [...appNodeFlags, '-e', ''], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [...appNodeFlags, heapLimitFlag('media'), '-e', ''], {
+      encoding: 'utf8',
+    });
     expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  it("sets glibc's malloc as the stack does, unless the environment sets it", () => {
+    const envDir = path.join(dir, 'bin-env');
+    mkdirSync(envDir, { recursive: true });
+    writeFileSync(path.join(envDir, 'node'), '#!/bin/sh\nenv | grep ^MALLOC_ | sort\n');
+    chmodSync(path.join(envDir, 'node'), 0o755);
+    const printed = (env: Record<string, string>) =>
+      spawnSync('sh', [entrypoint, 'responses'], {
+        cwd: image('app'),
+        env: { PATH: `${envDir}:/usr/bin:/bin`, ...env },
+        encoding: 'utf8',
+      }).stdout.trim();
+    const expected = Object.entries(appMallocEnv)
+      .map(([name, value]) => `${name}=${value}`)
+      .sort()
+      .join('\n');
+    expect(printed({})).toBe(expected);
+    expect(printed({ MALLOC_ARENA_MAX: '4' })).toContain('MALLOC_ARENA_MAX=4');
   });
 
   it.each(appNames)('runs %s, named by argument or by APP', (app) => {
     const expected = {
       status: 0,
-      stdout: `node ${appNodeFlags.join(' ')} dist/apps/${app}/main.js`,
+      stdout: `node ${[...appNodeFlags, heapLimitFlag(app)].join(' ')} dist/apps/${app}/main.js`,
       stderr: '',
     };
     expect(run('app', [app])).toEqual(expected);

@@ -8,7 +8,9 @@
 #       DATABASE_URL names the database
 #
 # exec, so that the app is the process tini signals on SIGTERM. The node flags
-# are those of libs/stack/src/app-process.ts (appNodeFlags, which says why).
+# are those of libs/stack/src/app-process.ts (appNodeFlags and heapLimitFlag,
+# which say why),
+# and so is glibc's malloc setting (appMallocEnv), unless the pod sets its own.
 set -eu
 
 if [ "$#" -gt 0 ]; then
@@ -24,7 +26,10 @@ case "$role" in
       echo "formline: dist/apps/$role is not in this image; the apps run from the app image (docker build --target app)" >&2
       exit 2
     fi
-    exec node --disable-proto=throw --enable-source-maps --liftoff-only --max-semi-space-size=2 "dist/apps/$role/main.js"
+    export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
+    heap_mb=256
+    if [ "$role" = media ]; then heap_mb=512; fi
+    exec node --disable-proto=throw --enable-source-maps --liftoff-only --max-semi-space-size=2 "--max-old-space-size=$heap_mb" "dist/apps/$role/main.js"
     ;;
   migrate)
     if [ "$#" -eq 0 ]; then
