@@ -115,8 +115,8 @@ export class ResponseRepository {
   }
 
   private async insertRows(rows: PendingInsert[]): Promise<InsertOutcome[]> {
-    // Plain SQL on Prisma's own pool: Prisma's runtime around this one
-    // statement cost more CPU than the statement.
+    // Plain SQL on the keyed statements' pool: Prisma's runtime around this
+    // one statement cost more CPU than the statement.
     const { rows: written } = await responsesKeyedPool(this.db).query<{ id: string }>({
       name: 'responses-insert-with-events',
       text: insertResponsesWithEventsSql,

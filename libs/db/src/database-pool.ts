@@ -73,7 +73,8 @@ export function createPrismaAdapter(url: string, settings: Partial<DatabasePoolS
 //   hottest statements (a submission's insert, the outbox relay's marks, the
 //   planner's and the dispatcher's statements) go to it as plain, prepared
 //   SQL, as Prisma's runtime around a raw query cost more CPU than the query.
-// Both end when Prisma ends its own ($disconnect).
+// Both end when Prisma ends its own ($disconnect, which ends nothing if
+// Prisma never connected: an app's readiness probe always runs a Prisma query).
 interface ClientPools {
   prisma: pg.Pool;
   keyed: () => pg.Pool;
@@ -99,8 +100,16 @@ export function withSqlPool<Client extends object>(
   clientPools.set(client, {
     prisma,
     keyed: () => {
-      if (ended) throw new Error('the database client was disconnected');
-      keyed ??= createDatabasePool(url, settings, keyedPlans);
+      if (ended) {
+        throw new DependencyUnavailableError('PostgreSQL', {
+          cause: new Error('the database client was disconnected'),
+        });
+      }
+      keyed ??= createDatabasePool(
+        url,
+        { ...settings, size: Math.min(settings.size ?? defaultDatabasePool.size, keyedPoolSize) },
+        keyedPlans,
+      );
       return keyed;
     },
   });
@@ -134,7 +143,7 @@ export function keyedPoolOf(client: object): pg.Pool {
 const customPlans = '-c plan_cache_mode=force_custom_plan';
 
 // The keyed statements look rows up by arrays of keys (ids, unique pairs), a
-// few dozen at most, and insert or update those rows: for them the right plan
+// few hundred at most, and insert or update those rows: for them the right plan
 // never depends on a table's size, an index lookup per key in a nested loop.
 // Their pool's connections make one generic plan per statement (made again
 // only when a table's statistics or definition change), with sequential
@@ -143,6 +152,10 @@ const customPlans = '-c plan_cache_mode=force_custom_plan';
 // a third of the database's time in these statements (bench, 600
 // submissions/s). JIT stays off: a ruled-out path left as the only one keeps
 // a huge cost estimate, which must not start a compiler.
+// Each kind of keyed statement has at most one run under way in a process
+// (StatementBatch gathers the rest), so a few connections serve them all.
+const keyedPoolSize = 4;
+
 const keyedPlans =
   '-c plan_cache_mode=force_generic_plan -c enable_seqscan=off -c enable_hashjoin=off -c enable_mergejoin=off -c jit=off';
 

@@ -32,3 +32,4 @@ export * from './s3-checksum-proxy';
 export * from './node-line';
 export * from './raw-http';
 export * from './accessibility-audit';
+export * from './keyed-plan';

@@ -43,6 +43,15 @@ export const markLingerMs = 100;
 // the same row), and their payloads are read apart, as text: nothing in the
 // claim parses a payload, so a row PostgreSQL cannot read fails alone. A row
 // its writer published at once is marked without a claim (markPublishedNow).
+// Marks the rows of these ids still unpublished, skipping those a poller
+// holds. "Unpublished" is written so that no index can serve it: only the
+// ids are looked up (the published_at index would read every unpublished
+// row, the dead-lettered ones kept for an operator among them).
+export const markPublishedSql = `UPDATE outbox_events SET published_at = now() AT TIME ZONE 'UTC'
+  WHERE id IN (SELECT id FROM outbox_events
+    WHERE id = ANY($1::text[]) AND coalesce(published_at, 'infinity') = 'infinity' FOR UPDATE SKIP LOCKED)
+  RETURNING id`;
+
 @Injectable()
 export class OutboxRepository {
   private publishedNow?: StatementBatch<string, boolean>;
@@ -107,10 +116,7 @@ export class OutboxRepository {
       async (ids) => {
         const { rows } = await responsesKeyedPool(this.db).query<{ id: string }>({
           name: 'outbox-mark-published',
-          text: `UPDATE outbox_events SET published_at = now() AT TIME ZONE 'UTC'
-                 WHERE id IN (SELECT id FROM outbox_events
-                   WHERE id = ANY($1::text[]) AND published_at IS NULL FOR UPDATE SKIP LOCKED)
-                 RETURNING id`,
+          text: markPublishedSql,
           values: [ids],
         });
         const marked = new Set(rows.map((row) => row.id));

@@ -42,7 +42,7 @@ export type WebhookChange = Partial<Pick<WebhookRow, 'url' | 'enabled' | 'verify
 @Injectable()
 export class WebhookRepository {
   // The planner's read, on every batch of events, skips Prisma: plain SQL on
-  // the client's own pool, prepared once per connection.
+  // the keyed statements' pool, prepared once per connection.
   private readonly sql: pg.Pool;
 
   constructor(private readonly db: WebhooksPrismaClient) {

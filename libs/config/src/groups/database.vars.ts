@@ -11,7 +11,9 @@ export const databasePoolVars = {
     .min(1)
     .max(100)
     .default(10)
-    .describe('Connections each process keeps to its database at most.'),
+    .describe(
+      "Connections each process keeps to its database at most, for Prisma's queries. The responses, webhooks and dispatcher processes keep up to 4 more for the hot path's keyed statements.",
+    ),
   DATABASE_POOL_TIMEOUT_MS: milliseconds(
     2000,
     'How long a query waits for a free connection before the request is answered 503 (retry later).',
