@@ -20,10 +20,10 @@ export async function genericPlanOf(connection: pg.PoolClient, text: string): Pr
 // merge of two inputs, or one of `stateIndexes` (an index on a state that
 // many rows share, such as "unpublished" or "pending"). Empty for a plan of
 // key lookups.
-export function stepsBeyondKeys(plan: string, stateIndexes: RegExp): string[] {
+export function stepsBeyondKeys(plan: string, stateIndexes?: RegExp): string[] {
   const lines = plan.split('\n');
   return lines.filter((line, at) => {
-    if (/Seq Scan|Hash( \w+)? Join|hashed SubPlan|Merge/.test(line) || stateIndexes.test(line)) return true;
+    if (/Seq Scan|Hash( \w+)? Join|hashed SubPlan|Merge/.test(line) || stateIndexes?.test(line)) return true;
     if (!/Index (Only )?Scan/.test(line)) return false;
     // Its own lines (conditions, filters) come before the next step.
     const next = lines.findIndex((other, after) => after > at && other.includes('->'));

@@ -8,6 +8,7 @@ import {
 } from '@formline/testing';
 import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import {
+  cancelAttemptSql,
   finishAndDisableSql,
   finishSql,
   planRecheckSql,
@@ -506,7 +507,14 @@ describe('DeliveryRepository against PostgreSQL', () => {
   // tables hold millions of rows (and as many pending deliveries as an outage
   // leaves).
   it('plans its statements as key lookups on a new, small table', async () => {
-    const statements = { startAttemptSql, finishSql, finishAndDisableSql, planSql, planRecheckSql };
+    const statements = {
+      startAttemptSql,
+      finishSql,
+      finishAndDisableSql,
+      planSql,
+      planRecheckSql,
+      cancelAttemptSql,
+    };
     const keyed = await webhooksKeyedPool(database.client).connect();
     try {
       for (const [name, text] of Object.entries(statements)) {

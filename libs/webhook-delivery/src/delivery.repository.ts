@@ -15,6 +15,7 @@ import {
   finishAndDisableSql,
   planSql,
   planRecheckSql,
+  cancelAttemptSql,
 } from './delivery.statements';
 
 export { DeliveryStatus };
@@ -269,11 +270,7 @@ export class DeliveryRepository {
   async cancelAttempt(deliveryId: string, attempt: StartedAttempt): Promise<void> {
     await this.sql.query({
       name: 'delivery-cancel-attempt',
-      text: `WITH gone AS (
-               DELETE FROM delivery_attempts WHERE id = $2 AND delivery_id = $1 AND error_kind = 'interrupted'
-               RETURNING delivery_id)
-             UPDATE deliveries SET attempt_count = attempt_count - 1
-             WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)`,
+      text: cancelAttemptSql,
       values: [deliveryId, attempt.attemptId],
     });
   }

@@ -124,3 +124,11 @@ export const planSql = `WITH input AS (
 // leaves).
 export const planRecheckSql = `SELECT id, event_id AS "eventId", webhook_id AS "webhookId" FROM deliveries
   WHERE status::text = 'pending' AND (event_id, webhook_id) IN (SELECT * FROM unnest($1::text[], $2::text[]))`;
+
+// An attempt begun and nothing sent, undone while it is unrecorded ($1 the
+// delivery, $2 the attempt).
+export const cancelAttemptSql = `WITH gone AS (
+    DELETE FROM delivery_attempts WHERE id = $2 AND delivery_id = $1 AND error_kind = 'interrupted'
+    RETURNING delivery_id)
+  UPDATE deliveries SET attempt_count = attempt_count - 1
+  WHERE id = $1 AND EXISTS (SELECT 1 FROM gone)`;

@@ -1,6 +1,12 @@
-import type { WebhooksPrismaClient } from '@formline/db';
-import { emptyTables, scratchWebhooksDatabase, type ScratchDatabase } from '@formline/testing';
-import { WebhookRepository, type NewWebhook } from './webhook.repository';
+import { type WebhooksPrismaClient, webhooksKeyedPool } from '@formline/db';
+import {
+  emptyTables,
+  genericPlanOf,
+  scratchWebhooksDatabase,
+  type ScratchDatabase,
+  stepsBeyondKeys,
+} from '@formline/testing';
+import { enabledOfFormsSql, WebhookRepository, type NewWebhook } from './webhook.repository';
 
 const webhook = (id: string, extra: Partial<NewWebhook> = {}): NewWebhook => ({
   id,
@@ -117,5 +123,18 @@ describe('WebhookRepository against PostgreSQL', () => {
       { id: 'w2', formId: 'form-2', accountId: 'account-a', eventTypes: { form_response_partial: true } },
     ]);
     expect(await webhooks.enabledOfForms([])).toEqual([]);
+  });
+
+  // A keyed statement (libs/db: keyedPoolOf): its plan, made once, looks the
+  // forms up in an index whatever the table holds.
+  it("plans the planner's read as key lookups on a new, small table", async () => {
+    const keyed = await webhooksKeyedPool(database.client).connect();
+    try {
+      const plan = await genericPlanOf(keyed, enabledOfFormsSql);
+      expect(stepsBeyondKeys(plan)).toEqual([]);
+      expect(plan).toContain('Index Cond');
+    } finally {
+      keyed.release();
+    }
   });
 });

@@ -39,6 +39,11 @@ export type WebhookChange = Partial<Pick<WebhookRow, 'url' | 'enabled' | 'verify
 // Webhook records (table `webhooks`) of this region: the webhooks API's
 // reads and writes, and the planner's read of the webhooks that want an
 // event. Delivery rows belong to DeliveryRepository.
+// The enabled webhooks of an array of forms ($1), for planning (event_types is
+// jsonb: pg answers it parsed).
+export const enabledOfFormsSql = `SELECT id, form_id AS "formId", account_id AS "accountId", event_types AS "eventTypes"
+  FROM webhooks WHERE form_id = ANY($1::text[]) AND enabled`;
+
 @Injectable()
 export class WebhookRepository {
   // The planner's read, on every batch of events, skips Prisma: plain SQL on
@@ -80,8 +85,7 @@ export class WebhookRepository {
     if (formIds.length === 0) return [];
     const { rows } = await this.sql.query<PlanningWebhook>({
       name: 'webhooks-enabled-of-forms',
-      text: `SELECT id, form_id AS "formId", account_id AS "accountId", event_types AS "eventTypes"
-             FROM webhooks WHERE form_id = ANY($1::text[]) AND enabled`,
+      text: enabledOfFormsSql,
       values: [[...formIds]],
     });
     return rows;
