@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type DatabasePoolSettings, keyedPoolOf, sqlPoolOf, withSqlPool } from './database-pool';
+import { type DatabasePoolSettings, keyedPoolOf, withSqlPool } from './database-pool';
 import { PrismaClient } from './generated/webhooks/client';
 
 export { PrismaClient as WebhooksPrismaClient } from './generated/webhooks/client';
@@ -7,11 +7,6 @@ export { PrismaClient as WebhooksPrismaClient } from './generated/webhooks/clien
 // A region's webhooks database: webhook records (webhooks service) and delivery attempts (dispatcher).
 export function createWebhooksDatabase(url: string, settings?: Partial<DatabasePoolSettings>): PrismaClient {
   return withSqlPool(url, settings, (adapter) => new PrismaClient({ adapter }));
-}
-
-// Prisma's connection pool of a client made by createWebhooksDatabase, for plain SQL that reads much.
-export function webhooksSqlPool(client: PrismaClient): pg.Pool {
-  return sqlPoolOf(client);
 }
 
 // The pool of the keyed statements (database-pool.ts, keyedPlans) of a client

@@ -1,4 +1,4 @@
-import { type WebhooksPrismaClient, webhooksKeyedPool, webhooksSqlPool } from '@formline/db';
+import { sqlPoolOf, type WebhooksPrismaClient, webhooksKeyedPool } from '@formline/db';
 import {
   eventually,
   genericPlanOf,
@@ -164,7 +164,7 @@ describe('DeliveryRepository against PostgreSQL', () => {
   it('plans a row that another planner inserted while its statement ran, as pending', async () => {
     const webhookId = await newWebhook();
     // The same event redelivered to another replica: its insert is under way.
-    const other = await webhooksSqlPool(database.client).connect();
+    const other = await sqlPoolOf(database.client).connect();
     try {
       await other.query('BEGIN');
       await other.query(
@@ -206,7 +206,7 @@ describe('DeliveryRepository against PostgreSQL', () => {
     // the retention index holds): the update can stay on the row's page.
     const counted = await database.client.delivery.findUniqueOrThrow({ where: { id } });
     expect(counted).toEqual({ ...planned, attemptCount: 1 });
-    const { rows: options } = await webhooksSqlPool(database.client).query<{ options: string[] }>(
+    const { rows: options } = await sqlPoolOf(database.client).query<{ options: string[] }>(
       "SELECT reloptions AS options FROM pg_class WHERE relname = 'deliveries'",
     );
     expect(options[0].options).toEqual(['fillfactor=80']);
