@@ -158,6 +158,37 @@ describe('ResponseRepository against PostgreSQL', () => {
     });
   });
 
+  it("reads no more than a page's bytes of payloads, the rows nearest the cursor first", async () => {
+    // Six responses of about 300 kB of stored JSON each (a text that
+    // compresses to almost nothing: the bytes counted are the JSON's). A
+    // page holds 768 KiB: the rows that start before that, three of them.
+    const bigForm = 'form-big-responses';
+    const filler = 'x'.repeat(300_000);
+    await database.client.response.createMany({
+      data: Array.from({ length: 6 }, (_, i) => ({
+        id: `big${i + 1}`,
+        formId: bigForm,
+        accountId,
+        responseType: 'completed',
+        landedAt: new Date(base + (i + 1) * 1000),
+        submittedAt: new Date(base + (i + 1) * 1000),
+        payload: { token: `big${i + 1}`, answers: [filler] },
+        searchText: '',
+        answeredFields: [],
+      })),
+    });
+    const sort = { field: 'submitted_at', order: 'desc' } as const;
+    const ids = async (cursor: { after?: string; before?: string }) => {
+      const { rows } = await repository.list(accountId, bigForm, { sort, pageSize: 1000, ...cursor });
+      for (const row of rows) expect(row.payload).toMatchObject({ answers: [filler] });
+      return rows.map((row) => row.id);
+    };
+    expect(await ids({})).toEqual(['big6', 'big5', 'big4']);
+    expect(await ids({ before: 'big6' })).toEqual(['big5', 'big4', 'big3']);
+    // Read upwards from the cursor, shown newest first: the three just after it.
+    expect(await ids({ after: 'big1' })).toEqual(['big4', 'big3', 'big2']);
+  });
+
   it('pages landed_at on landed_at: the page after a response is what landed after it', async () => {
     // d landed at 9 but was submitted at 30: after it, on landed_at, come only the 9s with larger ids.
     const sort = { field: 'landed_at', order: 'asc' } as const;

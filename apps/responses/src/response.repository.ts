@@ -1,7 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import pg from 'pg';
 import { type ResponseQuery, responseTypes, Subjects } from '@formline/contracts';
-import { ResponsesPrismaClient, type ResponsesDb, responsesKeyedPool, StatementBatch } from '@formline/db';
+import {
+  ResponsesPrismaClient,
+  type ResponsesDb,
+  responsesKeyedPool,
+  responsesSqlPool,
+  StatementBatch,
+} from '@formline/db';
+import { inputLimits } from '@formline/input';
 import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
@@ -246,8 +253,8 @@ export class ResponseRepository {
     // A page is the one nearest its cursor: read from the cursor outwards
     // (upwards for `after`, downwards for `before`), then return the page in
     // the requested order.
-    const direction = query.after ? 'asc' : query.before ? 'desc' : query.sort.order;
-    const [total, rows] = await Promise.all([
+    const direction = readDirection(query);
+    const [total, found] = await Promise.all([
       // Never a count of every matching row: the form's tally when nothing
       // but the response types is asked for, else the matches up to a bound.
       isFiltered(query)
@@ -255,12 +262,45 @@ export class ResponseRepository {
         : this.tallies.responsesOfTypes(formId, query.responseTypes ?? responseTypes),
       this.db.response.findMany({
         where,
-        select: { id: true, responseType: true, submittedAt: true, landedAt: true, payload: true },
+        select: { id: true, responseType: true, submittedAt: true, landedAt: true },
         orderBy: [{ [column]: direction }, { id: direction }],
         take: query.pageSize,
       }),
     ]);
+    const payloads = await this.payloadsWithin(accountId, formId, found, inputLimits.pageBytes);
+    // The rows past the cut have no payload here, nor a response deleted
+    // between the two reads.
+    const rows = found.flatMap((row) =>
+      payloads.has(row.id) ? [{ ...row, payload: payloads.get(row.id) }] : [],
+    );
     return { total, rows: direction === query.sort.order ? rows : rows.reverse() };
+  }
+
+  // The payloads of a page's rows, in the page's reading order, up to
+  // `budget` bytes of stored JSON: always the first, and the row that crosses
+  // the budget (the service measures the listed JSON exactly and cuts there).
+  // PostgreSQL makes the cut, so a page of a thousand responses near their
+  // stored bound (hundreds of megabytes) is never read whole into the
+  // process only to be cut.
+  private async payloadsWithin(
+    accountId: string,
+    formId: string,
+    rows: ReadonlyArray<{ id: string }>,
+    budget: number,
+  ): Promise<Map<string, unknown>> {
+    if (rows.length === 0) return new Map();
+    const { rows: kept } = await responsesSqlPool(this.db).query<{ id: string; payload: unknown }>({
+      name: 'listing-payloads-within',
+      text: `SELECT id, payload
+               FROM (SELECT r.id, r.payload, page.at, octet_length(r.payload::text) AS own,
+                            sum(octet_length(r.payload::text)) OVER (ORDER BY page.at ROWS UNBOUNDED PRECEDING) AS upto
+                       FROM unnest($1::text[]) WITH ORDINALITY AS page(id, at)
+                       JOIN responses r ON r.id = page.id AND r.form_id = $2 AND r.account_id = $3) AS sized
+              WHERE upto - own < $4
+              ORDER BY at`,
+      values: [rows.map((row) => row.id), formId, accountId, budget],
+    });
+    return new Map(kept.map((row) => [row.id, row.payload]));
   }
 
   // The named responses of the form (up to 1000), and at once the uploads
@@ -298,6 +338,14 @@ export class ResponseRepository {
 }
 
 export type SortColumn = 'submittedAt' | 'landedAt';
+
+// The order a page is read in: from its cursor outwards (upwards for
+// `after`, downwards for `before`), else in the requested order. A page cut
+// at its bytes keeps the rows read first, those nearest the cursor, so the
+// next page (from the last token in reading order) skips none.
+export function readDirection(query: Pick<ResponseQuery, 'after' | 'before' | 'sort'>): 'asc' | 'desc' {
+  return query.after ? 'asc' : query.before ? 'desc' : query.sort.order;
+}
 
 export function sortColumn(query: Pick<ResponseQuery, 'sort'>): SortColumn {
   return query.sort.field === 'landed_at' ? 'landedAt' : 'submittedAt';

@@ -33,24 +33,37 @@ export class ErasureRepository {
   // hold one (the caller checks each). The text's trigram index finds them.
   // In the final sweep (`sweepOf` the job), only those made or saved since
   // the job was asked for, less a minute for the clocks of the apps that
-  // stamped them.
-  candidates(
+  // stamped them. At most `limit` of them and about `budget` bytes of stored
+  // JSON (always the first, and the row that crosses the budget), cut by
+  // PostgreSQL: responses near their stored bound would otherwise bring
+  // hundreds of megabytes into the process at once. `read` is how many rows
+  // the limit let PostgreSQL look at: more than were answered means the
+  // batch was cut, and the walk goes on after its last row.
+  async candidates(
     accountId: string,
     emails: readonly string[],
     after: string | null,
     limit: number,
+    budget: number,
     sweepOf?: string,
-  ): Promise<Array<{ id: string; payload: unknown }>> {
+  ): Promise<{ rows: Array<{ id: string; payload: unknown }>; read: number }> {
     const patterns = emails.map(containingPattern);
     const sweep = sweepOf ?? null;
-    return this.db.$queryRaw<Array<{ id: string; payload: unknown }>>`
+    const rows = await this.db.$queryRaw<Array<{ id: string; payload: unknown; read: number }>>`
       WITH since AS (SELECT created_at - interval '1 minute' AS at FROM erasure_jobs WHERE id = ${sweep}::text)
-      SELECT id, payload FROM responses
-       WHERE account_id = ${accountId} AND search_text LIKE ANY(${patterns}::text[])
-         AND (${after}::text IS NULL OR id > ${after}::text)
-         AND (${sweep}::text IS NULL
-              OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
-       ORDER BY id LIMIT ${limit}`;
+      SELECT id, payload, read::int AS read
+        FROM (SELECT found.*,
+                     sum(own) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) AS upto,
+                     count(*) OVER () AS read
+                FROM (SELECT id, payload, octet_length(payload::text) AS own FROM responses
+                       WHERE account_id = ${accountId} AND search_text LIKE ANY(${patterns}::text[])
+                         AND (${after}::text IS NULL OR id > ${after}::text)
+                         AND (${sweep}::text IS NULL
+                              OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
+                       ORDER BY id LIMIT ${limit}) AS found) AS sized
+       WHERE upto - own < ${budget}
+       ORDER BY id`;
+    return { rows, read: rows[0]?.read ?? 0 };
   }
 
   // One batch, in one transaction that first makes sure the worker still

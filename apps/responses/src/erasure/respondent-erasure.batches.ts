@@ -8,6 +8,8 @@ import { holdsRespondentEmail } from './respondent-match';
 export interface RespondentErasureSettings {
   /** Responses examined per batch (at most 1000: one call to the webhooks service). */
   batchSize: number;
+  /** Bytes of stored responses a batch reads at most (beyond its first, and the one that crosses it). */
+  batchBytes: number;
   /** How long a worker holds a job without a batch: a dead one's is taken over after this. */
   leaseMs: number;
   /** After a failed batch, how long before the job is tried again. */
@@ -45,19 +47,21 @@ export class RespondentErasureBatches implements LeasedJobs<LeasedErasureJob> {
   }
 
   async workBatch(job: LeasedErasureJob): Promise<boolean> {
-    const { batchSize, leaseMs } = this.settings;
-    const rows = await this.deps.erasure.candidates(
+    const { batchSize, batchBytes, leaseMs } = this.settings;
+    const { rows, read } = await this.deps.erasure.candidates(
       job.accountId,
       job.emails,
       job.position,
       batchSize,
+      batchBytes,
       job.sweeping ? job.id : undefined,
     );
     const holding = rows.filter((row) => holdsRespondentEmail(row.payload, job.emails)).map((row) => row.id);
     if (holding.length > 0) await this.deps.forgetDeliveries(job.accountId, holding, job.id);
     // The end of the first walk starts the final sweep from the first id;
     // the end of the sweep ends the job.
-    const walked = rows.length < batchSize;
+    // A batch cut at its bytes (fewer rows than were read) is not the end.
+    const walked = rows.length === read && read < batchSize;
     const done = walked && job.sweeping;
     const sweeping = job.sweeping || walked;
     const position = walked && !job.sweeping ? null : (rows.at(-1)?.id ?? job.position);

@@ -121,7 +121,7 @@ function worker(extra: Partial<RespondentErasureSettings> = {}, forget?: () => P
       removeBytes: storeBytesRemover(files, region),
       log: silent,
     },
-    { batchSize, leaseMs: 500, retryMs: 60_000, maxFailures: 3, ...extra },
+    { batchSize, batchBytes: 1024 * 1024, leaseMs: 500, retryMs: 60_000, maxFailures: 3, ...extra },
   );
 }
 
@@ -190,6 +190,17 @@ describe('right-to-be-forgotten job (responses database and file store)', () => 
     expect(row.finishedAt).toBeInstanceOf(Date);
     expect(await jobs.find(accountId, id)).toMatchObject({ id, state: 'done', responses_deleted: 7 });
     expect(await jobs.find(otherAccount, id)).toBeUndefined();
+  });
+
+  it('cuts a batch at its bytes and walks on from its last row: every holder is still found', async () => {
+    const id = await jobs.record(accountId, ['ana@example.com']);
+    // A budget below one response: each batch reads its first row only.
+    await runnerOf(worker({ batchBytes: 1 })).runOnce();
+    expect(await left(ana.tokens)).toEqual({ responses: 0, outbox: 0, uploads: 0 });
+    await expectOthersKept();
+    expect(forgotten.every((tokens) => tokens.length === 1)).toBe(true);
+    expect(forgotten.flat().sort()).toEqual([...ana.tokens].sort());
+    expect(await jobRow(id)).toMatchObject({ state: 'done', responsesDeleted: 7 });
   });
 
   it('survives a worker dying after one batch: the next one finishes once the lease lapses, each response counted once', async () => {

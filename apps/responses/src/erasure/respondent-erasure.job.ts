@@ -23,6 +23,9 @@ const retryMs = 30_000;
 const maxFailures = 20;
 // How often a replica looks for jobs (one recorded here is started at once).
 const intervalMs = 1000;
+// A batch brings at most about 8 MB of stored responses into the process
+// (a few times that once parsed), however large its responses are.
+const batchBytes = 8 * 1024 * 1024;
 
 // Works the region's right-to-be-forgotten jobs (erasure_jobs) in the
 // background, one batch of ERASURE_BATCH_SIZE responses at a time with
@@ -48,7 +51,7 @@ export class RespondentErasureJob implements OnApplicationBootstrap, OnApplicati
         removeBytes: uploadBytesRemover(rpc),
         log,
       },
-      { batchSize: config.ERASURE_BATCH_SIZE, leaseMs, retryMs, maxFailures },
+      { batchSize: config.ERASURE_BATCH_SIZE, batchBytes, leaseMs, retryMs, maxFailures },
     );
     this.runner = new LeasedJobRunner(batches, { pauseMs: config.ERASURE_PAUSE_MS, intervalMs }, log);
   }

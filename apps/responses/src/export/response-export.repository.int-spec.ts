@@ -7,6 +7,8 @@ const formId = 'form-export';
 const accountId = 'account-export';
 const base = Date.parse('2026-03-01T12:00:00Z');
 const at = (seconds: number) => new Date(base + seconds * 1000);
+// A byte budget no page of the fixture reaches.
+const noBound = 1024 * 1024;
 
 // Seven responses of the form whose submission and landing orders differ,
 // with ties on both columns and ids that order them otherwise again.
@@ -80,7 +82,8 @@ describe('ResponseExportRepository against PostgreSQL', () => {
     const ids: string[] = [];
     let cursor = start;
     for (;;) {
-      const rows = await exports.page(accountId, formId, exportQuery, cursor, pageSize);
+      const { rows, read } = await exports.page(accountId, formId, exportQuery, cursor, pageSize, noBound);
+      expect(rows).toHaveLength(read);
       expect(rows.length).toBeLessThanOrEqual(pageSize);
       ids.push(...rows.map((row) => row.id));
       if (rows.length < pageSize) return ids;
@@ -111,8 +114,10 @@ describe('ResponseExportRepository against PostgreSQL', () => {
   });
 
   it('answers each row with its times and its payload as the stored text', async () => {
-    const [row] = await exports.page(accountId, formId, query(), undefined, 1);
-    expect(row).toEqual({
+    const {
+      rows: [row],
+    } = await exports.page(accountId, formId, query(), undefined, 1, noBound);
+    expect(row).toMatchObject({
       id: 'r4',
       responseType: 'completed',
       landedAt: postgresText(at(2)),
@@ -154,5 +159,45 @@ describe('ResponseExportRepository against PostgreSQL', () => {
     expect(await ids('100%')).toEqual(['r5']);
     expect(await ids('gamma_')).toEqual(['r2']);
     expect(await ids('%')).toEqual(['r5']);
+  });
+
+  it('stops reading at the byte budget in PostgreSQL: the crossing row is the last, the rest never leave it', async () => {
+    // Six responses of about 100 kB of stored JSON each, of a text that
+    // compresses to almost nothing: the budget is counted in the JSON's
+    // bytes, not in what the table stores.
+    const bigForm = 'form-export-big';
+    const filler = 'x'.repeat(100_000);
+    await database.client.response.createMany({
+      data: Array.from({ length: 6 }, (_, i) => ({
+        id: `big${i}`,
+        formId: bigForm,
+        accountId,
+        responseType: 'completed',
+        landedAt: at(i),
+        submittedAt: at(i),
+        payload: { token: `big${i}`, answers: [filler] },
+        searchText: '',
+        answeredFields: [],
+      })),
+    });
+    const sort = { field: 'submitted_at', order: 'asc' } as const;
+    const first = await exports.page(accountId, bigForm, query({ sort }), undefined, 1000, 250_000);
+    // 0, 100 and 200 kB come before the first three rows; the third crosses 250 kB.
+    expect(first.rows.map((row) => row.id)).toEqual(['big0', 'big1', 'big2']);
+    expect(first.read).toBe(6);
+    expect(first.rows[2].payload.length).toBeGreaterThan(100_000);
+    // A budget smaller than one row still answers that row.
+    const one = await exports.page(accountId, bigForm, query({ sort }), undefined, 1000, 10);
+    expect(one.rows.map((row) => row.id)).toEqual(['big0']);
+    // Paging on from the last row sent reaches every row once.
+    const ids: string[] = [];
+    let cursor: Pick<ExportCursor, 'at' | 'id'> | undefined;
+    for (;;) {
+      const page = await exports.page(accountId, bigForm, query({ sort }), cursor, 4, 150_000);
+      ids.push(...page.rows.map((row) => row.id));
+      if (page.rows.length === page.read && page.read < 4) break;
+      cursor = cursorOf(page.rows.at(-1)!, sort);
+    }
+    expect(ids).toEqual(['big0', 'big1', 'big2', 'big3', 'big4', 'big5']);
   });
 });

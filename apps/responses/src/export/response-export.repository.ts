@@ -13,6 +13,12 @@ export interface ExportRow {
   payload: string;
 }
 
+export interface ExportPage {
+  rows: ExportRow[];
+  /** How many rows the page's limit let PostgreSQL read, before its byte budget cut them. */
+  read: number;
+}
+
 // A form's responses read for an export, a page at a time: the listing's
 // filters in plain SQL (Prisma's runtime around a thousand rows of JSON cost
 // more than the statement), ordered by the sorted column and the id, and
@@ -43,13 +49,22 @@ export class ResponseExportRepository {
     return row && { at: row.at.toISOString(), id: row.id, owner: accountId };
   }
 
+  // The page's rows after `cursor`: at most `limit` of them, and no more
+  // than `budget` bytes of stored JSON (always the first row, and the row
+  // that crosses the budget: the service measures lines exactly and cuts
+  // there). The cut is made by PostgreSQL, so a page of large responses is
+  // never read whole into the process only to be cut: a thousand responses
+  // near their stored bound are hundreds of megabytes. `read` is how many
+  // rows the limit let PostgreSQL look at, the byte cut aside: fewer rows
+  // than that means the page was cut, and the export goes on.
   async page(
     accountId: string,
     formId: string,
     query: ResponseExportQuery,
     cursor: Pick<ExportCursor, 'at' | 'id'> | undefined,
     limit: number,
-  ): Promise<ExportRow[]> {
+    budget: number,
+  ): Promise<ExportPage> {
     const values: unknown[] = [formId, accountId];
     const param = (value: unknown): string => {
       values.push(value);
@@ -76,22 +91,36 @@ export class ResponseExportRepository {
       where.push(`${column} ${past}= ${at}::timestamp`, `(${column}, id) ${past} (${at}::timestamp, ${id})`);
     }
     const order = descending ? 'DESC' : 'ASC';
-    const text = `SELECT id, response_type AS "responseType",
-                    landed_at::text AS "landedAt",
-                    submitted_at::text AS "submittedAt",
-                    payload::text AS payload
-               FROM responses
-              WHERE ${where.join(' AND ')}
-              ORDER BY ${column} ${order}, id ${order}
-              LIMIT ${param(limit)}`;
+    const sorted = `${column} ${order}, id ${order}`;
+    // `own` is a row's stored JSON in bytes, `upto` the page's bytes up to
+    // and with it: a row is kept when the rows before it came to less than
+    // the budget. Only the kept rows' payloads leave PostgreSQL.
+    const text = `SELECT id, "responseType", "landedAt", "submittedAt", payload::text AS payload, read::int AS read
+               FROM (SELECT within.*,
+                            sum(own) OVER (ORDER BY ${sorted} ROWS UNBOUNDED PRECEDING) AS upto,
+                            count(*) OVER () AS read
+                       FROM (SELECT id, response_type AS "responseType",
+                                    landed_at::text AS "landedAt",
+                                    submitted_at::text AS "submittedAt",
+                                    ${column}, payload, octet_length(payload::text) AS own
+                               FROM responses
+                              WHERE ${where.join(' AND ')}
+                              ORDER BY ${sorted}
+                              LIMIT ${param(limit)}) AS within) AS sized
+              WHERE upto - own < ${param(budget)}
+              ORDER BY ${sorted}`;
     // An export is thousands of pages of the same statement: prepared once
     // per connection, it is not parsed and planned again for each. Not one
     // that searches the text: its plan depends on the words looked for.
     const name = query.query
       ? undefined
       : `export-page-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
-    const { rows } = await responsesSqlPool(this.db).query<ExportRow>({ name, text, values });
-    return rows;
+    const { rows } = await responsesSqlPool(this.db).query<ExportRow & { read: number }>({
+      name,
+      text,
+      values,
+    });
+    return { rows, read: rows[0]?.read ?? 0 };
   }
 }
 

@@ -42,7 +42,8 @@ describe('ResponseExportService.page', () => {
     const repository = {
       page: (_a: string, _f: string, _q: unknown, cursor: ExportCursor | undefined, limit: number) => {
         reads.push({ after: cursor?.id, limit });
-        return Promise.resolve(rows.filter((r) => !cursor || r.id > cursor.id).slice(0, limit));
+        const page = rows.filter((r) => !cursor || r.id > cursor.id).slice(0, limit);
+        return Promise.resolve({ rows: page, read: page.length });
       },
     } as unknown as ResponseExportRepository;
     return new ResponseExportService(rpc, repository, new ExportReadAhead(), {
@@ -96,12 +97,32 @@ describe('ResponseExportService.page', () => {
     expect(last.meta.next).toBeNull();
   });
 
+  it('goes on after a page PostgreSQL cut at its bytes, even when every row it sent fits', async () => {
+    // The database measures the stored text; the page's lines may be
+    // shorter (a fields filter): two rows sent of the five read is a page
+    // cut short, not the export's end.
+    const repository = {
+      page: () => Promise.resolve({ rows: rows.slice(0, 2), read: 5 }),
+    } as unknown as ResponseExportRepository;
+    const rpc = {
+      request: () => Promise.resolve({ accountId: 'account', region: 'us' }),
+    } as unknown as RpcClient;
+    const s = new ResponseExportService(rpc, repository, new ExportReadAhead(), {
+      REGION: 'us',
+    } as ResponsesConfig);
+    const page = await s.page({ accountId: 'account', formId: 'form', query, maxItems: 1000 });
+    expect(page.meta.rows).toBe(2);
+    expect(page.meta.next).toMatchObject({ id: rows[1].id });
+  });
+
   it('hands on the stored text only when it begins as the listing writes the row', async () => {
     const stored = (landedAt: string) =>
       `{"landing_id":"r1","token":"r1","response_id":"r1","response_type":"completed","landed_at":"${landedAt}",` +
       `"submitted_at":"2026-11-27T07:00:05Z","answers":[]}`;
     const pageOf = async (row: ExportRow) => {
-      const repository = { page: () => Promise.resolve([row]) } as unknown as ResponseExportRepository;
+      const repository = {
+        page: () => Promise.resolve({ rows: [row], read: 1 }),
+      } as unknown as ResponseExportRepository;
       const rpc = {
         request: () => Promise.resolve({ accountId: 'account', region: 'us' }),
       } as unknown as RpcClient;

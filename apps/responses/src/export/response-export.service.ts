@@ -91,10 +91,10 @@ export class ResponseExportService {
     from: Pick<ExportCursor, 'at' | 'id'> | undefined,
     limit: number,
   ): Promise<BuiltPage> {
-    const rows = await this.rows.page(owner, formId, query, from, limit);
+    const { rows, read } = await this.rows.page(owner, formId, query, from, limit, exportPageLimits.bytes);
     const { lines, bytes } = linesWithin(rows, query.fields, exportPageLimits.bytes);
     const last = lines.length > 0 ? rows[lines.length - 1] : undefined;
-    const more = lines.length < rows.length || rows.length === limit;
+    const more = lines.length < read || read === limit;
     return {
       rows: lines.length,
       body: written(lines, bytes),
