@@ -170,7 +170,8 @@ describe('the image entrypoint', () => {
   const run = (kind: 'app' | 'migrate', args: string[], env: Record<string, string> = {}) => {
     const result = spawnSync('sh', [entrypoint, ...args], {
       cwd: image(kind),
-      env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, ...env },
+      // The machine's own cgroup stays out of it: no limit unless a test sets one.
+      env: { PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, FORMLINE_CGROUP_DIR: dir, ...env },
       encoding: 'utf8',
     });
     return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
@@ -202,6 +203,32 @@ describe('the image entrypoint', () => {
       .join('\n');
     expect(printed({})).toBe(expected);
     expect(printed({ MALLOC_ARENA_MAX: '4' })).toContain('MALLOC_ARENA_MAX=4');
+  });
+
+  it("bounds the heap by half the container's memory limit, the stack's figure without one", () => {
+    const heapOf = (files: Record<string, string>, app = 'responses') => {
+      const cgroup = mkdtempSync(path.join(dir, 'cgroup-'));
+      for (const [name, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(cgroup, name)), { recursive: true });
+        writeFileSync(path.join(cgroup, name), `${text}\n`);
+      }
+      const flag = run('app', [app], { FORMLINE_CGROUP_DIR: cgroup }).stdout.match(
+        /--max-old-space-size=\d+/,
+      );
+      return flag?.[0];
+    };
+    const mib = 1024 * 1024;
+    expect(heapOf({ 'memory.max': String(512 * mib) })).toBe('--max-old-space-size=256');
+    expect(heapOf({ 'memory.max': String(2048 * mib) })).toBe('--max-old-space-size=1024');
+    expect(heapOf({ 'memory/memory.limit_in_bytes': String(1024 * mib) })).toBe('--max-old-space-size=512');
+    expect(heapOf({ 'memory.max': String(64 * mib) })).toBe('--max-old-space-size=64');
+    // No limit: the stack's figures, as the bench and the tests run the apps.
+    expect(heapOf({ 'memory.max': 'max' })).toBe(heapLimitFlag('responses'));
+    expect(heapOf({ 'memory/memory.limit_in_bytes': '9223372036854771712' })).toBe(
+      heapLimitFlag('responses'),
+    );
+    expect(heapOf({})).toBe(heapLimitFlag('responses'));
+    expect(heapOf({}, 'media')).toBe(heapLimitFlag('media'));
   });
 
   it.each(appNames)('runs %s, named by argument or by APP', (app) => {

@@ -13,6 +13,34 @@
 # and so is glibc's malloc setting (appMallocEnv), unless the pod sets its own.
 set -eu
 
+# The old generation's bound: half the container's memory limit (cgroup v2's
+# memory.max, or v1's limit_in_bytes), at least 64 MB; with no limit, the
+# stack's figures for the default pods (256 MB, media 512 MB), as
+# heapLimitFlag states them. FORMLINE_CGROUP_DIR names where the cgroup
+# filesystem is mounted, /sys/fs/cgroup unless told.
+heap_mb_for() {
+  cgroup="${FORMLINE_CGROUP_DIR:-/sys/fs/cgroup}"
+  limit=""
+  if [ -r "$cgroup/memory.max" ]; then
+    limit=$(cat "$cgroup/memory.max")
+  elif [ -r "$cgroup/memory/memory.limit_in_bytes" ]; then
+    limit=$(cat "$cgroup/memory/memory.limit_in_bytes")
+  fi
+  case "$limit" in
+    '' | max | *[!0-9]*) limit="" ;;
+  esac
+  # cgroup v1 writes "no limit" as a number near 2^63.
+  if [ -n "$limit" ] && [ "${#limit}" -lt 16 ]; then
+    mb=$((limit / 2097152))
+    if [ "$mb" -lt 64 ]; then mb=64; fi
+    echo "$mb"
+  elif [ "$1" = media ]; then
+    echo 512
+  else
+    echo 256
+  fi
+}
+
 if [ "$#" -gt 0 ]; then
   role="$1"
   shift
@@ -27,8 +55,7 @@ case "$role" in
       exit 2
     fi
     export MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}"
-    heap_mb=256
-    if [ "$role" = media ]; then heap_mb=512; fi
+    heap_mb=$(heap_mb_for "$role")
     exec node --disable-proto=throw --enable-source-maps --liftoff-only --max-semi-space-size=2 "--max-old-space-size=$heap_mb" "dist/apps/$role/main.js"
     ;;
   migrate)

@@ -41,8 +41,10 @@ export const appNodeFlags = [
 // GC (up to 4x with a 4 GB heap, 1.3x at 256 MB). In a pod Node picks half
 // the pod's memory limit (256 MB in the 512 Mi pods, 512 MB in media's 1 Gi);
 // on a host with no limit (the bench, a container run without one) the
-// responses service let its heap reach 134 MB for 31 MB live. The pods'
-// figure is stated, so every host runs as the pods do (docs/node.md).
+// responses service let its heap reach 134 MB for 31 MB live. The default
+// pods' figure is stated, so every host runs as the pods do (docs/node.md);
+// the image's entrypoint takes half of its container's own limit when it has
+// one, and these figures when it has none.
 export function heapLimitFlag(app: string): string {
   return `--max-old-space-size=${app === 'media' ? 512 : 256}`;
 }
