@@ -3,3 +3,4 @@ export * from './prototype-keys';
 export * from './caller-text';
 export * from './caller-json';
 export * from './json-depth';
+export * from './page-bytes';

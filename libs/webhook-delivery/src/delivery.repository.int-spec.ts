@@ -6,7 +6,7 @@ import {
   type ScratchDatabase,
   stepsBeyondKeys,
 } from '@formline/testing';
-import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
+import { deliveryLogAttempts, DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import {
   cancelAttemptSql,
   finishAndDisableSql,
@@ -474,6 +474,27 @@ describe('DeliveryRepository against PostgreSQL', () => {
 
     expect(await deliveries.page(webhookId, { pageSize: 2, before: 'no-such-delivery' })).toEqual([]);
     expect(await deliveries.page('another-hook', { pageSize: 2, before: ids[0] })).toEqual([]);
+  });
+
+  it("shows a delivery's newest attempts only, and never its body", async () => {
+    const webhookId = await newWebhook();
+    const id = await planOne(webhookId, 'e-many-attempts');
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    await database.client.deliveryAttempt.createMany({
+      data: Array.from({ length: deliveryLogAttempts + 5 }, (_, n) => ({
+        id: `attempt-${String(n).padStart(2, '0')}`,
+        deliveryId: id,
+        attemptedAt: at(n),
+        statusCode: 500,
+        durationMs: n,
+      })),
+    });
+    const [row] = await deliveries.page(webhookId, { pageSize: 1 });
+    expect(row).not.toHaveProperty('body');
+    expect(row.attempts).toHaveLength(deliveryLogAttempts);
+    expect(row.attempts.map((attempt) => attempt.durationMs)).toEqual(
+      Array.from({ length: deliveryLogAttempts }, (_, n) => deliveryLogAttempts + 4 - n),
+    );
   });
 
   it('prunes finished deliveries changed before the cutoff, with their attempts, never pending ones', async () => {

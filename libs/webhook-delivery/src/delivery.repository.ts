@@ -93,7 +93,32 @@ export interface StartedAttempt {
   attemptNumber: number;
 }
 
-const withAttempts = { attempts: { orderBy: [{ attemptedAt: 'desc' as const }, { id: 'desc' as const }] } };
+// A delivery as its log shows it: never its body (the event it carries, up
+// to a response and its form's definition), and its newest attempts only, at
+// most deliveryLogAttempts of them (attempt_count has them all): a page of
+// 200 deliveries stays a few megabytes read, whatever was sent or retried.
+export const deliveryLogAttempts = 25;
+const asLogged = {
+  id: true,
+  eventId: true,
+  status: true,
+  attemptCount: true,
+  nextAttemptAt: true,
+  createdAt: true,
+  attempts: {
+    orderBy: [{ attemptedAt: 'desc' as const }, { id: 'desc' as const }],
+    take: deliveryLogAttempts,
+    select: {
+      attemptedAt: true,
+      inFlightUntil: true,
+      statusCode: true,
+      durationMs: true,
+      errorKind: true,
+      error: true,
+      nextRetryAt: true,
+    },
+  },
+};
 
 export interface StartedDelivery {
   delivery: DeliveryToSend;
@@ -319,7 +344,7 @@ export class DeliveryRepository {
       data: { status: DeliveryStatus.pending, nextAttemptAt: new Date() },
     });
     if (count === 0) return null;
-    return this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, include: withAttempts });
+    return this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, select: asLogged });
   }
 
   // Every failed delivery of the webhook created in [since, until], as reopen
@@ -416,7 +441,7 @@ export class DeliveryRepository {
       // Towards newer ones, read upwards from the cursor, then show newest first.
       orderBy: query.after ? [{ createdAt: 'asc' }, { id: 'asc' }] : [{ createdAt: 'desc' }, { id: 'desc' }],
       take: query.pageSize,
-      include: withAttempts,
+      select: asLogged,
     });
     return query.after ? rows.reverse() : rows;
   }

@@ -182,7 +182,7 @@ export class WebhooksController {
   @ApiOperation({
     summary: "A webhook's delivery log",
     description:
-      'Each event sent to the webhook, newest first, with every attempt. Pages by cursor: pass the last id of a page as `before` for the next (older) page, or the first id as `after` for the previous (newer) one; an unknown id answers an empty page.',
+      'Each event sent to the webhook, newest first, with its 25 newest attempts (attempt_count counts them all); a page holds what fits 768 KiB, always one delivery. Pages by cursor: pass the last id of a page as `before` for the next (older) page, or the first id as `after` for the previous (newer) one; an unknown id answers an empty page.',
     responses: { 200: { description: 'The deliveries.', body: deliveryList } },
     errors: [...formHere, ErrorCode.NotFound],
   })

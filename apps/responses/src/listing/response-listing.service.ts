@@ -8,7 +8,7 @@ import {
   type ResponseResource,
   wholeSecondsIso,
 } from '@formline/contracts';
-import { inputLimits, jsonBytes } from '@formline/input';
+import { itemsWithinPageBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { readDirection, ResponseRepository } from '../response.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
@@ -34,7 +34,7 @@ export class ResponseListingService {
     return {
       total_items: total,
       page_count: Math.ceil(total / query.pageSize),
-      items: cutByBytes(
+      items: itemsWithinPageBytes(
         rows.map((row) => onlyFields(inWholeSeconds(row), query.fields)),
         readDirection(query) !== query.sort.order,
       ),
@@ -83,22 +83,4 @@ export function onlyFields(
     (answer) => fields.includes(answer.field.id) || fields.includes(answer.field.ref),
   );
   return { ...response, answers };
-}
-
-// A page travels as one NATS message (1 MB at most): it holds as many of its
-// responses as fit in inputLimits.pageBytes, and always the first read (a
-// stored response is bounded well below). A page read from its cursor in
-// the order opposite to the one shown (`after`) keeps its last items, those
-// nearest the cursor. A client that gets fewer items than it asked for pages
-// on with `before`/`after` and the last token, as Typeform's do.
-export function cutByBytes(items: ResponseResource[], nearestLast: boolean): ResponseResource[] {
-  const read = nearestLast ? [...items].reverse() : items;
-  let bytes = 0;
-  const page: ResponseResource[] = [];
-  for (const item of read) {
-    bytes += jsonBytes(item) + 1;
-    if (page.length > 0 && bytes > inputLimits.pageBytes) break;
-    page.push(item);
-  }
-  return nearestLast ? page.reverse() : page;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { type DeliveryResource, wholeSecondsIso } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
+import { itemsWithinPageBytes } from '@formline/input';
 import { currentRequestId } from '@formline/ops';
 import {
   DeliveryQueue,
@@ -38,7 +39,11 @@ export class DeliveryLogService {
 
   async list(key: WebhookKey, query: DeliveryPageQuery): Promise<DeliveryResource[]> {
     const webhook = await this.webhooks.find(key);
-    return (await this.deliveries.page(webhook.id, query)).map((row) => toDeliveryResource(row));
+    // A page read upwards from an `after` cursor keeps the deliveries nearest it.
+    return itemsWithinPageBytes(
+      (await this.deliveries.page(webhook.id, query)).map((row) => toDeliveryResource(row)),
+      Boolean(query.after),
+    );
   }
 
   async redeliver(key: WebhookKey, deliveryId: string): Promise<DeliveryResource> {
