@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { appMallocEnv, appNames, appNodeFlags, heapLimitFlag } from '@formline/stack';
 
 const root = path.resolve(__dirname, '..');
 
@@ -43,6 +44,20 @@ function projectGraph(): ProjectGraph {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// `nx serve <app>` runs an app as the stack and the image do: the same
+// node flags, heap bound and malloc setting (libs/stack's app-process.ts).
+describe("the apps' serve targets", () => {
+  it.each(appNames)('serves %s with the flags and environment every other start uses', (app) => {
+    const project = JSON.parse(readFileSync(path.join(root, 'apps', app, 'project.json'), 'utf8')) as {
+      targets: { serve: { command: string } };
+    };
+    const env = Object.entries(appMallocEnv).map(([name, value]) => `${name}=${value}`);
+    expect(project.targets.serve.command).toBe(
+      [...env, 'node', ...appNodeFlags, heapLimitFlag(app), `dist/apps/${app}/main.js`].join(' '),
+    );
+  });
+});
 
 describe('the Nx workspace', () => {
   let graph: ProjectGraph;

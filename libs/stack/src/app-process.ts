@@ -23,7 +23,8 @@ export function appEntry(distDir: string, app: string): string {
   return path.join(distDir, 'apps', app, 'main.js');
 }
 
-// How every app's node runs, here and in the image (deploy/image/entrypoint.sh):
+// How every app's node runs, here, in the image (deploy/image/entrypoint.sh)
+// and in each app's `nx serve` target (apps/<app>/project.json):
 // `__proto__` access throws, so no caller JSON can reach a prototype through it.
 // Memory (measured in the bench, RSS at rest): Prisma's query compiler is
 // WebAssembly that V8 otherwise also compiles with TurboFan, about 70 MB per
