@@ -61,7 +61,9 @@ describe('presentForm', () => {
   });
 
   it('summarises a form for listings', () => {
-    expect(presentFormSummary(stored, 'eu', links)).toEqual({
+    const { definition: _definition, ...row } = stored;
+    const listed = { ...row, listed: { type: null, isPublic: true, themeHref: null } };
+    expect(presentFormSummary(listed, 'eu', links)).toEqual({
       id: 'abc123',
       type: 'quiz', // stored before forms kept their type
       title: 'Feedback',

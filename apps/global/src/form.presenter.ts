@@ -1,6 +1,6 @@
 import type { FormResource, FormSummary, Region } from '@formline/contracts';
 import { computeMilestones, type FormDefinition } from '@formline/form-definition';
-import type { StoredForm } from './form.repository';
+import type { ListedForm, StoredForm } from './form.repository';
 import type { ResourceLinks } from './resource-links';
 
 // The form resource as a client editing the form sees it, keys in one fixed
@@ -34,16 +34,16 @@ function presentSettings(definition: FormDefinition): Record<string, unknown> {
 }
 
 // One item of GET /forms, as Typeform lists forms.
-export function presentFormSummary(form: StoredForm, region: Region, links: ResourceLinks): FormSummary {
+export function presentFormSummary(form: ListedForm, region: Region, links: ResourceLinks): FormSummary {
   return {
     id: form.id,
-    type: form.definition.type ?? 'quiz',
-    title: form.definition.title,
+    type: form.listed.type ?? 'quiz',
+    title: form.title,
     last_updated_at: form.updatedAt.toISOString(),
     created_at: form.createdAt.toISOString(),
-    settings: { is_public: form.definition.settings.is_public },
+    settings: { is_public: form.listed.isPublic },
     self: { href: links.form(form.id) },
-    theme: { href: form.definition.theme?.href ?? links.defaultTheme() },
+    theme: { href: form.listed.themeHref ?? links.defaultTheme() },
     _links: { display: links.display(form.id), responses: links.responses(form.id, region) },
   };
 }

@@ -187,6 +187,20 @@ describe('FormRepository against PostgreSQL', () => {
       });
     });
 
+    it("lists each form with its definition's listed parts only, never the definition", async () => {
+      await database.client.$executeRaw`
+        UPDATE forms SET definition = jsonb_set(jsonb_set(jsonb_set(definition::jsonb,
+          '{type}', '"score"'), '{settings,is_public}', 'false'), '{theme}', '{"href": "https://themes.example/t1"}')::json
+         WHERE id = 'a-2'`;
+      const listed = (await forms.list(ada.accountId, [], query())).forms;
+      expect(listed.map((form) => form.listed)).toEqual([
+        { type: expect.any(String) as unknown, isPublic: true, themeHref: null },
+        { type: 'score', isPublic: false, themeHref: 'https://themes.example/t1' },
+        { type: expect.any(String) as unknown, isPublic: true, themeHref: null },
+      ]);
+      for (const form of listed) expect(form).not.toHaveProperty('definition');
+    });
+
     it('pages with the total of every page', async () => {
       const pages = [];
       for (let page = 1; page <= 3; page++) {

@@ -254,53 +254,71 @@ export class ResponseRepository {
     // (upwards for `after`, downwards for `before`), then return the page in
     // the requested order.
     const direction = readDirection(query);
-    const [total, found] = await Promise.all([
+    const [total, rows] = await Promise.all([
       // Never a count of every matching row: the form's tally when nothing
       // but the response types is asked for, else the matches up to a bound.
       isFiltered(query)
         ? this.db.response.count({ where, take: this.config.RESPONSES_FILTERED_COUNT_LIMIT })
         : this.tallies.responsesOfTypes(formId, query.responseTypes ?? responseTypes),
-      this.db.response.findMany({
+      this.pageWithin(accountId, formId, {
         where,
-        select: { id: true, responseType: true, submittedAt: true, landedAt: true },
         orderBy: [{ [column]: direction }, { id: direction }],
         take: query.pageSize,
       }),
     ]);
-    const payloads = await this.payloadsWithin(accountId, formId, found, inputLimits.pageBytes);
-    // The rows past the cut have no payload here, nor a response deleted
-    // between the two reads.
-    const rows = found.flatMap((row) =>
-      payloads.has(row.id) ? [{ ...row, payload: payloads.get(row.id) }] : [],
-    );
     return { total, rows: direction === query.sort.order ? rows : rows.reverse() };
   }
 
-  // The payloads of a page's rows, in the page's reading order, up to
-  // `budget` bytes of stored JSON: always the first, and the row that crosses
-  // the budget (the service measures the listed JSON exactly and cuts there).
-  // PostgreSQL makes the cut, so a page of a thousand responses near their
-  // stored bound (hundreds of megabytes) is never read whole into the
-  // process only to be cut.
-  private async payloadsWithin(
+  // A page's rows in reading order, up to the page's bytes: the ids that the
+  // listing's filters find (no payloads), then those rows as they are now,
+  // cut by rowsWithin. A page whose every row was deleted between the two
+  // reads is read again (an empty page ends a client's paging).
+  private async pageWithin(
     accountId: string,
     formId: string,
-    rows: ReadonlyArray<{ id: string }>,
+    find: {
+      where: ResponsesDb.Prisma.ResponseWhereInput;
+      orderBy: ResponsesDb.Prisma.ResponseOrderByWithRelationInput[];
+      take: number;
+    },
+  ): Promise<Row[]> {
+    for (let tries = 1; ; tries++) {
+      const found = await this.db.response.findMany({ ...find, select: { id: true } });
+      const ids = found.map((row) => row.id);
+      const rows = await this.rowsWithin(accountId, formId, ids, inputLimits.pageBytes);
+      if (rows.length > 0 || ids.length === 0 || tries === 3) return rows;
+    }
+  }
+
+  // The rows of these ids, in their order, up to `budget` bytes of stored
+  // JSON: always the first, and the row that crosses the budget (the service
+  // measures the listed JSON exactly and cuts there). PostgreSQL makes the
+  // cut, so a page of a thousand responses near their stored bound (hundreds
+  // of megabytes) is never read whole into the process only to be cut. A
+  // row deleted since its id was read is left out; one saved since shows
+  // what it holds now, times and type with its payload.
+  private async rowsWithin(
+    accountId: string,
+    formId: string,
+    ids: readonly string[],
     budget: number,
-  ): Promise<Map<string, unknown>> {
-    if (rows.length === 0) return new Map();
-    const { rows: kept } = await responsesSqlPool(this.db).query<{ id: string; payload: unknown }>({
-      name: 'listing-payloads-within',
-      text: `SELECT id, payload
-               FROM (SELECT r.id, r.payload, page.at, octet_length(r.payload::text) AS own,
+  ): Promise<Row[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await responsesSqlPool(this.db).query<Row>({
+      name: 'listing-rows-within',
+      text: `SELECT id, "responseType", "landedAt", "submittedAt", payload
+               FROM (SELECT r.id, r.response_type AS "responseType",
+                            r.landed_at AT TIME ZONE 'UTC' AS "landedAt",
+                            r.submitted_at AT TIME ZONE 'UTC' AS "submittedAt",
+                            r.payload, page.at, octet_length(r.payload::text) AS own,
                             sum(octet_length(r.payload::text)) OVER (ORDER BY page.at ROWS UNBOUNDED PRECEDING) AS upto
                        FROM unnest($1::text[]) WITH ORDINALITY AS page(id, at)
                        JOIN responses r ON r.id = page.id AND r.form_id = $2 AND r.account_id = $3) AS sized
               WHERE upto - own < $4
               ORDER BY at`,
-      values: [rows.map((row) => row.id), formId, accountId, budget],
+      values: [ids, formId, accountId, budget],
     });
-    return new Map(kept.map((row) => [row.id, row.payload]));
+    return rows;
   }
 
   // The named responses of the form (up to 1000), and at once the uploads

@@ -95,8 +95,9 @@ export interface StartedAttempt {
 
 // A delivery as its log shows it: never its body (the event it carries, up
 // to a response and its form's definition), and its newest attempts only, at
-// most deliveryLogAttempts of them (attempt_count has them all): a page of
-// 200 deliveries stays a few megabytes read, whatever was sent or retried.
+// most deliveryLogAttempts of them (attempt_count has them all), read by
+// `newestAttempts` with the bound in SQL: a page of 200 deliveries stays a
+// few megabytes read, however often they were sent again.
 export const deliveryLogAttempts = 25;
 const asLogged = {
   id: true,
@@ -105,19 +106,6 @@ const asLogged = {
   attemptCount: true,
   nextAttemptAt: true,
   createdAt: true,
-  attempts: {
-    orderBy: [{ attemptedAt: 'desc' as const }, { id: 'desc' as const }],
-    take: deliveryLogAttempts,
-    select: {
-      attemptedAt: true,
-      inFlightUntil: true,
-      statusCode: true,
-      durationMs: true,
-      errorKind: true,
-      error: true,
-      nextRetryAt: true,
-    },
-  },
 };
 
 export interface StartedDelivery {
@@ -344,7 +332,9 @@ export class DeliveryRepository {
       data: { status: DeliveryStatus.pending, nextAttemptAt: new Date() },
     });
     if (count === 0) return null;
-    return this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, select: asLogged });
+    const row = await this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, select: asLogged });
+    const [logged] = await this.withNewestAttempts([row]);
+    return logged;
   }
 
   // Every failed delivery of the webhook created in [since, until], as reopen
@@ -443,7 +433,35 @@ export class DeliveryRepository {
       take: query.pageSize,
       select: asLogged,
     });
-    return query.after ? rows.reverse() : rows;
+    return this.withNewestAttempts(query.after ? rows.reverse() : rows);
+  }
+
+  // The deliveries with their newest attempts, newest first, at most
+  // deliveryLogAttempts each. Plain SQL, so the bound is the database's: a
+  // nested `take` of Prisma's under a list of deliveries reads every
+  // attempt and keeps the newest in memory. One index range a delivery
+  // (delivery_id, attempted_at).
+  private async withNewestAttempts(rows: Array<Omit<DeliveryRow, 'attempts'>>): Promise<DeliveryRow[]> {
+    if (rows.length === 0) return [];
+    const attempts = await this.db.$queryRaw<Array<AttemptRow & { deliveryId: string }>>`
+      SELECT d.id AS "deliveryId",
+             a.attempted_at AT TIME ZONE 'UTC' AS "attemptedAt",
+             a.in_flight_until AT TIME ZONE 'UTC' AS "inFlightUntil",
+             a.status_code AS "statusCode", a.duration_ms AS "durationMs",
+             a.error_kind::text AS "errorKind", a.error,
+             a.next_retry_at AT TIME ZONE 'UTC' AS "nextRetryAt"
+        FROM unnest(${rows.map((row) => row.id)}::text[]) AS d(id)
+        CROSS JOIN LATERAL (
+          SELECT * FROM delivery_attempts WHERE delivery_id = d.id
+           ORDER BY attempted_at DESC, id DESC LIMIT ${deliveryLogAttempts}) AS a
+       ORDER BY d.id, a.attempted_at DESC, a.id DESC`;
+    const byDelivery = new Map<string, AttemptRow[]>();
+    for (const { deliveryId, ...attempt } of attempts) {
+      const list = byDelivery.get(deliveryId) ?? [];
+      list.push(attempt);
+      byDelivery.set(deliveryId, list);
+    }
+    return rows.map((row) => ({ ...row, attempts: byDelivery.get(row.id) ?? [] }));
   }
 
   // Retention: one small batch of finished deliveries last changed before

@@ -34,8 +34,8 @@ export class ErasureRepository {
   // In the final sweep (`sweepOf` the job), only those made or saved since
   // the job was asked for, less a minute for the clocks of the apps that
   // stamped them. At most `limit` of them and about `budget` bytes of stored
-  // JSON (always the first, and the row that crosses the budget), cut by
-  // PostgreSQL: responses near their stored bound would otherwise bring
+  // JSON (always the first, and the row that crosses the budget), measured
+  // above the LIMIT (on the batch's rows only) and cut by PostgreSQL: responses near their stored bound would otherwise bring
   // hundreds of megabytes into the process at once. `read` is how many rows
   // the limit let PostgreSQL look at: more than were answered means the
   // batch was cut, and the walk goes on after its last row.
@@ -52,15 +52,16 @@ export class ErasureRepository {
     const rows = await this.db.$queryRaw<Array<{ id: string; payload: unknown; read: number }>>`
       WITH since AS (SELECT created_at - interval '1 minute' AS at FROM erasure_jobs WHERE id = ${sweep}::text)
       SELECT id, payload, read::int AS read
-        FROM (SELECT found.*,
+        FROM (SELECT measured.*,
                      sum(own) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) AS upto,
                      count(*) OVER () AS read
-                FROM (SELECT id, payload, octet_length(payload::text) AS own FROM responses
-                       WHERE account_id = ${accountId} AND search_text LIKE ANY(${patterns}::text[])
-                         AND (${after}::text IS NULL OR id > ${after}::text)
-                         AND (${sweep}::text IS NULL
-                              OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
-                       ORDER BY id LIMIT ${limit}) AS found) AS sized
+                FROM (SELECT found.*, octet_length(payload::text) AS own
+                        FROM (SELECT id, payload FROM responses
+                               WHERE account_id = ${accountId} AND search_text LIKE ANY(${patterns}::text[])
+                                 AND (${after}::text IS NULL OR id > ${after}::text)
+                                 AND (${sweep}::text IS NULL
+                                      OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
+                               ORDER BY id LIMIT ${limit}) AS found) AS measured) AS sized
        WHERE upto - own < ${budget}
        ORDER BY id`;
     return { rows, read: rows[0]?.read ?? 0 };

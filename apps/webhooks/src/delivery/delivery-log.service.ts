@@ -20,8 +20,8 @@ interface WebhookKey {
   tag: string;
 }
 
-// The delivery log of a webhook: each event sent, with every attempt, paged by
-// cursor; and sending one again on request.
+// The delivery log of a webhook: each event sent, with its newest attempts,
+// paged by cursor; and sending one again on request.
 @Injectable()
 export class DeliveryLogService {
   constructor(

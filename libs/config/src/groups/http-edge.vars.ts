@@ -72,6 +72,10 @@ export const readCacheVars = {
     2_000,
     'Entries each gateway cache (token checks, form reads, form snapshots) holds at most, the least recently used dropped first.',
   ),
+  READ_CACHE_MAX_BYTES: count(
+    16 * 1024 * 1024,
+    "Bytes of form JSON each of the gateway's form caches (form reads, form snapshots) holds at most, the least recently used dropped first: with forms near their 384 KiB bound a cache stays this size, not READ_CACHE_MAX_ENTRIES times it (a snapshot parsed takes a few times its JSON in the heap).",
+  ),
 };
 
 // The gateway's budgets of uploads a window (docs/security.md, "Storage

@@ -8,6 +8,7 @@ import {
 } from '@formline/contracts';
 import type { NatsConnection, Subscription } from '@nats-io/transport-node';
 import type { HttpEdgeConfig } from '../http-edge.config';
+import { jsonBytes } from '@formline/input';
 import { TtlCache } from './ttl-cache';
 
 export type CachedPrincipal = AccessTokenPrincipal;
@@ -42,13 +43,16 @@ export class ReadCache implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly nats: NatsConnection,
-    config: Pick<HttpEdgeConfig, 'READ_CACHE_TTL_MS' | 'READ_CACHE_MAX_ENTRIES'>,
+    config: Pick<HttpEdgeConfig, 'READ_CACHE_TTL_MS' | 'READ_CACHE_MAX_ENTRIES' | 'READ_CACHE_MAX_BYTES'>,
   ) {
     const ttl = config.READ_CACHE_TTL_MS;
-    const max = config.READ_CACHE_MAX_ENTRIES;
-    this.principals = new TtlCache(ttl, max);
-    this.forms = new TtlCache(ttl, max);
-    this.snapshots = new TtlCache(ttl, max);
+    const maxEntries = config.READ_CACHE_MAX_ENTRIES;
+    const maxBytes = config.READ_CACHE_MAX_BYTES;
+    this.principals = new TtlCache(ttl, maxEntries);
+    // A form is up to 384 KiB of JSON: the form caches are bounded in bytes
+    // too, weighed as that JSON (a snapshot's is measured once, when loaded).
+    this.forms = new TtlCache(ttl, { maxEntries, maxBytes, weigh: (form) => form.body.length });
+    this.snapshots = new TtlCache(ttl, { maxEntries, maxBytes, weigh: (form) => jsonBytes(form.definition) });
   }
 
   onModuleInit(): void {

@@ -38,6 +38,35 @@ describe('TtlCache', () => {
     expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['a', undefined, 'c']);
   });
 
+  it('drops the least recently used while its values weigh more than its bytes, and keeps none heavier alone', async () => {
+    const cache = new TtlCache<string>(
+      1_000,
+      { maxEntries: 10, maxBytes: 10, weigh: (value) => value.length },
+      clock,
+    );
+    await cache.getOrLoad('a', loader('aaaa'));
+    await cache.getOrLoad('b', loader('bbbb'));
+    cache.get('a');
+    await cache.getOrLoad('c', loader('cccc'));
+    expect([cache.get('a'), cache.get('b'), cache.get('c')]).toEqual(['aaaa', undefined, 'cccc']);
+    expect(cache.heldBytes).toBe(8);
+    // Answered, not kept: it alone is over the bound.
+    expect(await cache.getOrLoad('huge', loader('x'.repeat(11)))).toBe('x'.repeat(11));
+    expect(cache.get('huge')).toBeUndefined();
+    expect(cache.heldBytes).toBe(8);
+    // What expires, is replaced, deleted or cleared is no longer counted.
+    cache.set('a', 'aa');
+    expect(cache.heldBytes).toBe(6);
+    now += 1_000;
+    expect(cache.get('c')).toBeUndefined();
+    expect(cache.heldBytes).toBe(2);
+    cache.deleteWhere(() => true);
+    expect(cache.heldBytes).toBe(0);
+    cache.set('d', 'dddd');
+    cache.clear();
+    expect(cache.heldBytes).toBe(0);
+  });
+
   it('keeps the order of use when the same entry is read again and again', async () => {
     const cache = new TtlCache<string>(1_000, 2, clock);
     await cache.getOrLoad('a', loader('a'));
