@@ -4,3 +4,4 @@ export * from './caller-text';
 export * from './caller-json';
 export * from './json-depth';
 export * from './page-bytes';
+export * from './bounded-runs';

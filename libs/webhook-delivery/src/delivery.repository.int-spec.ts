@@ -6,7 +6,8 @@ import {
   type ScratchDatabase,
   stepsBeyondKeys,
 } from '@formline/testing';
-import { deliveryLogAttempts, DeliveryRepository, DeliveryStatus } from './delivery.repository';
+import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
+import { deliveryLogAttempts } from './delivery-log.rows';
 import {
   cancelAttemptSql,
   finishAndDisableSql,

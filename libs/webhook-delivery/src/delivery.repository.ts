@@ -7,8 +7,10 @@ import {
 } from '@formline/db';
 import type pg from 'pg';
 import { newPublicId } from '@formline/ids';
+import { runsWithin } from '@formline/input';
 import type { PlannedDelivery } from './delivery.queue';
 import type { SendOutcome } from './send-outcome';
+import { asLogged, type DeliveryPageQuery, type DeliveryRow, withNewestAttempts } from './delivery-log.rows';
 import {
   startAttemptSql,
   finishSql,
@@ -59,54 +61,11 @@ export interface DeliveryToSend {
   };
 }
 
-export interface AttemptRow {
-  attemptedAt: Date;
-  inFlightUntil: Date | null;
-  statusCode: number | null;
-  durationMs: number;
-  errorKind: SendFailureKind | null;
-  error: string | null;
-  nextRetryAt: Date | null;
-}
-
-export interface DeliveryRow {
-  id: string;
-  eventId: string;
-  status: DeliveryStatus;
-  attemptCount: number;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  attempts: AttemptRow[];
-}
-
-export interface DeliveryPageQuery {
-  pageSize: number;
-  /** Deliveries older than this one (the next page, newest first). */
-  before?: string;
-  /** Deliveries newer than this one (the previous page). */
-  after?: string;
-}
-
 /** The attempt under way: its row id and its number (from 1). */
 export interface StartedAttempt {
   attemptId: string;
   attemptNumber: number;
 }
-
-// A delivery as its log shows it: never its body (the event it carries, up
-// to a response and its form's definition), and its newest attempts only, at
-// most deliveryLogAttempts of them (attempt_count has them all), read by
-// `newestAttempts` with the bound in SQL: a page of 200 deliveries stays a
-// few megabytes read, however often they were sent again.
-export const deliveryLogAttempts = 25;
-const asLogged = {
-  id: true,
-  eventId: true,
-  status: true,
-  attemptCount: true,
-  nextAttemptAt: true,
-  createdAt: true,
-};
 
 export interface StartedDelivery {
   delivery: DeliveryToSend;
@@ -160,6 +119,10 @@ function finishColumns(rows: readonly FinishInput[]): unknown[] {
   ];
 }
 
+// At most this many characters of bodies in one planning statement: its
+// parameters are written out as one text, every body in it again.
+export const planStatementChars = 4 * 1024 * 1024;
+
 export class DeliveryRepository {
   // The hot statements (the planner's insert, the dispatcher's start and
   // record of an attempt) skip Prisma: plain SQL, prepared once per connection.
@@ -197,10 +160,23 @@ export class DeliveryRepository {
   }
 
   // Rows for many (event, webhook) pairs in one statement (planSql; a second
-  // one only when another planner raced it); those that exist already are
-  // kept. Returns the pairs' deliveries still pending, new or found (an event
-  // planned twice enqueues only what is not done).
+  // one only when another planner raced it), or in several when their bodies
+  // together pass planStatementChars (an event carries a response and its
+  // form's questions, and one body goes once per webhook that wants it);
+  // those that exist already are kept. Returns the pairs' deliveries still
+  // pending, new or found (an event planned twice enqueues only what is not
+  // done).
   async plan(
+    items: readonly { eventId: string; webhookId: string; body: string; responseToken?: string }[],
+  ): Promise<PlannedDelivery[]> {
+    const planned: PlannedDelivery[] = [];
+    for (const chunk of runsWithin(items, (item) => item.body.length, planStatementChars)) {
+      planned.push(...(await this.planChunk(chunk)));
+    }
+    return planned;
+  }
+
+  private async planChunk(
     items: readonly { eventId: string; webhookId: string; body: string; responseToken?: string }[],
   ): Promise<PlannedDelivery[]> {
     if (items.length === 0) return [];
@@ -333,7 +309,7 @@ export class DeliveryRepository {
     });
     if (count === 0) return null;
     const row = await this.db.delivery.findUniqueOrThrow({ where: { id: deliveryId }, select: asLogged });
-    const [logged] = await this.withNewestAttempts([row]);
+    const [logged] = await withNewestAttempts(this.db, [row]);
     return logged;
   }
 
@@ -433,35 +409,7 @@ export class DeliveryRepository {
       take: query.pageSize,
       select: asLogged,
     });
-    return this.withNewestAttempts(query.after ? rows.reverse() : rows);
-  }
-
-  // The deliveries with their newest attempts, newest first, at most
-  // deliveryLogAttempts each. Plain SQL, so the bound is the database's: a
-  // nested `take` of Prisma's under a list of deliveries reads every
-  // attempt and keeps the newest in memory. One index range a delivery
-  // (delivery_id, attempted_at).
-  private async withNewestAttempts(rows: Array<Omit<DeliveryRow, 'attempts'>>): Promise<DeliveryRow[]> {
-    if (rows.length === 0) return [];
-    const attempts = await this.db.$queryRaw<Array<AttemptRow & { deliveryId: string }>>`
-      SELECT d.id AS "deliveryId",
-             a.attempted_at AT TIME ZONE 'UTC' AS "attemptedAt",
-             a.in_flight_until AT TIME ZONE 'UTC' AS "inFlightUntil",
-             a.status_code AS "statusCode", a.duration_ms AS "durationMs",
-             a.error_kind::text AS "errorKind", a.error,
-             a.next_retry_at AT TIME ZONE 'UTC' AS "nextRetryAt"
-        FROM unnest(${rows.map((row) => row.id)}::text[]) AS d(id)
-        CROSS JOIN LATERAL (
-          SELECT * FROM delivery_attempts WHERE delivery_id = d.id
-           ORDER BY attempted_at DESC, id DESC LIMIT ${deliveryLogAttempts}) AS a
-       ORDER BY d.id, a.attempted_at DESC, a.id DESC`;
-    const byDelivery = new Map<string, AttemptRow[]>();
-    for (const { deliveryId, ...attempt } of attempts) {
-      const list = byDelivery.get(deliveryId) ?? [];
-      list.push(attempt);
-      byDelivery.set(deliveryId, list);
-    }
-    return rows.map((row) => ({ ...row, attempts: byDelivery.get(row.id) ?? [] }));
+    return withNewestAttempts(this.db, query.after ? rows.reverse() : rows);
   }
 
   // Retention: one small batch of finished deliveries last changed before

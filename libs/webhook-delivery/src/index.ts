@@ -3,3 +3,4 @@ export * from './signatures';
 export * from './send-outcome';
 export * from './delivery.queue';
 export * from './delivery.repository';
+export * from './delivery-log.rows';

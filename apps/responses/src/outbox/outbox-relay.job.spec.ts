@@ -2,6 +2,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { Subjects } from '@formline/contracts';
 import { outboxFastPathMissedTotal } from '@formline/ops';
 import type { ResponsesConfig } from '@formline/app-config';
+import { runsWithin } from '@formline/input';
 import { OutboxRelayJob, type OutboxPublisher } from './outbox-relay.job';
 import type { ClaimedBatch, OutboxRow, OutboxRepository } from './outbox.repository';
 
@@ -63,7 +64,15 @@ class MemoryOutbox {
     return Promise.resolve(true);
   }
 
+  reads: string[][] = [];
+
+  runsOfBytes(ids: readonly string[], maxBytes: number): Promise<string[][]> {
+    const bytesOf = (id: string) => this.rows.find((row) => row.id === id)?.payload.length ?? 0;
+    return Promise.resolve(runsWithin(ids, bytesOf, maxBytes));
+  }
+
   read(ids: readonly string[]) {
+    this.reads.push([...ids]);
     const chosen = this.rows.filter((row) => ids.includes(row.id));
     return Promise.resolve({
       rows: chosen.filter((row) => !row.unreadable),
@@ -133,6 +142,17 @@ describe('OutboxRelayJob', () => {
     expect(outbox.rows.find((r) => r.id === 'bad')).toMatchObject({ attempts: 3, dead: true });
     expect(outbox.rows.find((r) => r.id === 'b')).toMatchObject({ attempts: 3, dead: true });
     expect(await relay.relayBatch(tooLarge)).toMatchObject({ claimed: 0 });
+  });
+
+  it('reads and publishes a batch of large events a run of at most 8 MB at a time', async () => {
+    const large = (id: string) => row(id, { payload: `"${'x'.repeat(3 * 1024 * 1024)}"` });
+    const outbox = new MemoryOutbox([large('a'), large('b'), large('c'), large('d'), row('e')]);
+    const relay = relayOver(outbox);
+    expect(await relay.relayBatch(publisher(() => undefined))).toMatchObject({ claimed: 5, published: 5 });
+    expect(outbox.reads).toEqual([
+      ['a', 'b'],
+      ['c', 'd', 'e'],
+    ]);
   });
 
   it('counts nothing against the rows while NATS is away, and says it paused', async () => {

@@ -28,6 +28,9 @@ export interface OutboxPublisher {
 // its row only while the stream itself answers: a JetStream that is still
 // starting after an outage refuses every publish the same way, and counting
 // those would set good rows aside.
+// The most bytes of stored events the poller reads and publishes at once.
+const relayRunBytes = 8 * 1024 * 1024;
+
 const transient = new Set([
   'TimeoutError',
   'ClosedConnectionError',
@@ -147,14 +150,21 @@ export class OutboxRelayJob implements OnApplicationBootstrap, OnApplicationShut
       this.config.OUTBOX_BATCH_SIZE,
       timeoutMs,
       async (batch) => {
-        const { rows, unreadable } = await this.store.read(batch.ids);
-        const settled = await Promise.allSettled(rows.map((row) => publisher.publish(row)));
         const published: string[] = [];
         const failed: { id: string; error: unknown }[] = [];
-        settled.forEach((outcome, i) => {
-          if (outcome.status === 'fulfilled') published.push(rows[i].id);
-          else failed.push({ id: rows[i].id, error: outcome.reason });
-        });
+        const unreadable: { id: string; error: string }[] = [];
+        // Read and published a run of at most relayRunBytes at a time: a
+        // batch of events near their bound (a response and its form's
+        // questions, up to 900 KiB each) is never all in memory at once.
+        for (const ids of await this.store.runsOfBytes(batch.ids, relayRunBytes)) {
+          const read = await this.store.read(ids);
+          unreadable.push(...read.unreadable);
+          const settled = await Promise.allSettled(read.rows.map((row) => publisher.publish(row)));
+          settled.forEach((outcome, i) => {
+            if (outcome.status === 'fulfilled') published.push(read.rows[i].id);
+            else failed.push({ id: read.rows[i].id, error: outcome.reason });
+          });
+        }
         // Asked only when something failed: whether JetStream is there to blame the rows.
         const streamAnswers = failed.length === 0 || (await publisher.streamAnswers());
         const ownFailures = [

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type ResponsesDeletedEvent, Subjects } from '@formline/contracts';
 import { ResponsesPrismaClient, responsesKeyedPool, StatementBatch } from '@formline/db';
 import { isDependencyUnavailable } from '@formline/errors';
+import { runsWithin } from '@formline/input';
 
 export interface OutboxRow {
   id: string;
@@ -126,6 +127,18 @@ export class OutboxRepository {
       { maxRows: 500, lingerMs: markLingerMs },
     );
     return this.publishedNow.submit(id);
+  }
+
+  // Claimed rows in consecutive runs of at most `maxBytes` of stored
+  // payloads each (a row larger than that alone), in their order: measured
+  // by PostgreSQL, so that the rows are read a run at a time. A row gone
+  // meanwhile weighs nothing (its read finds nothing).
+  async runsOfBytes(ids: readonly string[], maxBytes: number): Promise<string[][]> {
+    if (ids.length === 0) return [];
+    const sizes = await this.db.$queryRaw<Array<{ id: string; bytes: number }>>`
+      SELECT id, octet_length(payload::text) AS bytes FROM outbox_events WHERE id = ANY(${[...ids]}::text[])`;
+    const bytesOf = new Map(sizes.map((row) => [row.id, Number(row.bytes)]));
+    return runsWithin(ids, (id) => bytesOf.get(id) ?? 0, maxBytes);
   }
 
   // The payloads of claimed rows, in one read; if that read fails, row by row,

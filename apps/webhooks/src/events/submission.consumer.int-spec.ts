@@ -10,6 +10,7 @@ import {
   DeliveryRepository,
   DeliveryStatus,
   firstAttemptsJobName,
+  planStatementChars,
   SendFailureKind,
 } from '@formline/webhook-delivery';
 import { Redis } from 'ioredis';
@@ -17,7 +18,7 @@ import { DeliveryPlanner } from '../delivery/delivery.planner';
 import { DeliveryRetentionJob } from '../delivery/delivery-retention.job';
 import { webhooksConfigSchema } from '@formline/app-config';
 import { WebhookRepository } from '../webhook/webhook.repository';
-import { SubmissionConsumer } from './submission.consumer';
+import { eventBatchBytes, SubmissionConsumer } from './submission.consumer';
 
 // The webhooks service's intake, in-process: submission events on the test
 // profile's JetStream, read by the durable consumer, planned into delivery
@@ -39,6 +40,7 @@ describe('submission events into deliveries', () => {
   let deliveries: DeliveryRepository;
   let nats: NatsConnection;
   let consumer: SubmissionConsumer;
+  let planner: DeliveryPlanner;
   const config = () =>
     parseConfig(webhooksConfigSchema, {
       REGION: 'us',
@@ -59,11 +61,8 @@ describe('submission events into deliveries', () => {
     await queue.queue.obliterate({ force: true });
     deliveries = new DeliveryRepository(database.client);
     nats = await connect({ servers: infra.natsUrl.us });
-    consumer = new SubmissionConsumer(
-      nats,
-      config(),
-      new DeliveryPlanner(new WebhookRepository(database.client), deliveries, queue),
-    );
+    planner = new DeliveryPlanner(new WebhookRepository(database.client), deliveries, queue);
+    consumer = new SubmissionConsumer(nats, config(), planner);
     await consumer.onApplicationBootstrap();
   });
 
@@ -173,6 +172,62 @@ describe('submission events into deliveries', () => {
           { deliveryId: row.id, eventId: row.eventId, webhookId: row.webhookId },
         ]),
       });
+    }
+  });
+
+  it('plans large events in batches within their bytes, and their rows in statements within theirs', async () => {
+    const formId = newForm();
+    const hooks = [
+      await addWebhook(formId, 'one', { enabled: true }),
+      await addWebhook(formId, 'two', { enabled: true }),
+    ];
+    const plan = planner.plan.bind(planner);
+    const plans = jest.spyOn(planner, 'plan');
+    // The first batch takes its time: meanwhile every other event arrives and
+    // waits, so the next batch is cut by its bound, not by what has come.
+    plans.mockImplementationOnce(async (events) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return plan(events);
+    });
+    const statements = jest.spyOn(
+      deliveries as unknown as { planChunk: (items: Array<{ body: string }>) => Promise<unknown> },
+      'planChunk',
+    );
+    try {
+      // Twelve events of about 950 kB: 11.4 MB, more than one batch holds.
+      const large = Array.from({ length: 12 }, () => ({
+        ...event(formId),
+        form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
+      }));
+      // Published while no consumer reads: the consumer that starts then
+      // finds them all waiting, as after an outage.
+      await consumer.onApplicationShutdown();
+      for (const payload of large) await publish(payload);
+      consumer = new SubmissionConsumer(nats, config(), planner);
+      await consumer.onApplicationBootstrap();
+      await eventually(
+        () => database.client.delivery.count({ where: { webhookId: { in: hooks } } }),
+        (count) => count === 2 * large.length,
+      );
+      const bytesOf = (texts: string[]) => texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+      const ours = new Set<string>(large.map((payload) => payload.event_id));
+      const batches = plans.mock.calls
+        .map(([events]) => events.filter(({ event: planned }) => ours.has(planned.event_id)))
+        .filter((events) => events.length > 0);
+      expect(batches.length).toBeGreaterThan(1);
+      for (const events of batches) {
+        expect(bytesOf(events.map(({ event: planned }) => JSON.stringify(planned)))).toBeLessThanOrEqual(
+          eventBatchBytes,
+        );
+      }
+      for (const [items] of statements.mock.calls) {
+        if (items.length > 1)
+          expect(bytesOf(items.map((item) => item.body))).toBeLessThanOrEqual(planStatementChars);
+      }
+      expect(statements.mock.calls.length).toBeGreaterThan(batches.length);
+    } finally {
+      plans.mockRestore();
+      statements.mockRestore();
     }
   });
 

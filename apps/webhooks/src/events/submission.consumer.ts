@@ -16,6 +16,7 @@ import {
 import { nanos, type NatsConnection } from '@nats-io/transport-node';
 import { responseSubmittedEventSchema, Streams, Subjects } from '@formline/contracts';
 import { ensureStreamExists, NATS_CONNECTION, requestIdFromNatsHeaders } from '@formline/messaging';
+import { leadingWithin } from '@formline/input';
 import { setStreamConsumerLag } from '@formline/ops';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.planner';
@@ -28,12 +29,19 @@ import { DeliveryPlanner, type PlannableEvent } from '../delivery/delivery.plann
 // event of a busy region.
 const planLingerMs = 4;
 
+// Events are bounded in bytes as well as in number: an event carries a
+// response and its form's questions, up to 900 KiB, so a batch of 100 could
+// be 90 MB. JetStream hands this consumer at most eventBatchBytes at a time
+// (its pull requests are made in bytes), a batch is planned from at most as
+// much, and at most twice as much is held here.
+export const eventBatchBytes = 8 * 1024 * 1024;
+
 // The durable consumer every replica of the service shares: JetStream keeps its
 // position, so events submitted while the service was down are read on return.
 export const submissionConsumerName = Streams.responses.consumers.webhooks;
 
 // Reads submission events and turns them into delivery jobs, as many at once
-// as have arrived (up to WEBHOOK_EVENT_BATCH_SIZE): while one batch is being
+// as have arrived (up to WEBHOOK_EVENT_BATCH_SIZE and eventBatchBytes): while one batch is being
 // planned the next one gathers, and a short batch waits planLingerMs for more,
 // so a quiet stream plans each event a moment after it comes and a busy one
 // plans in bulk. A message is acknowledged only once its jobs are
@@ -49,8 +57,9 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   private stopped = false;
   private lagTimer?: NodeJS.Timeout;
   private progressTimer?: NodeJS.Timeout;
-  // Received and not yet acknowledged, in arrival order.
+  // Received and not yet acknowledged, in arrival order, and their bytes.
   private held: JsMsg[] = [];
+  private heldBytes = 0;
   private planning?: Promise<void>;
   private room?: () => void;
 
@@ -122,12 +131,17 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
           submissionConsumerName,
         );
         const batchSize = this.config.WEBHOOK_EVENT_BATCH_SIZE;
-        this.messages = await consumer.consume({ max_messages: batchSize });
+        // In bytes, the client asks for at most 100 messages at a time.
+        this.messages = await consumer.consume({ max_bytes: eventBatchBytes });
         for await (const message of this.messages) {
           this.held.push(message);
+          this.heldBytes += message.data.length;
           this.planSoon();
           // Back-pressure: hold at most two batches (the one planned, the one gathering).
-          while (this.held.length >= 2 * batchSize && !this.stopped) {
+          while (
+            (this.held.length >= 2 * batchSize || this.heldBytes >= 2 * eventBatchBytes) &&
+            !this.stopped
+          ) {
             await new Promise<void>((resolve) => (this.room = resolve));
           }
         }
@@ -143,13 +157,16 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
   // of WEBHOOK_EVENT_BATCH_SIZE waits planLingerMs for more to arrive first.
   private planSoon(): void {
     this.planning ??= (async () => {
+      const batchSize = this.config.WEBHOOK_EVENT_BATCH_SIZE;
       while (this.held.length > 0) {
-        if (this.held.length < this.config.WEBHOOK_EVENT_BATCH_SIZE && !this.stopped) {
+        if (this.held.length < batchSize && this.heldBytes < eventBatchBytes && !this.stopped) {
           await new Promise((resolve) => setTimeout(resolve, planLingerMs));
         }
-        const batch = this.held.slice(0, this.config.WEBHOOK_EVENT_BATCH_SIZE);
+        const count = leadingWithin(this.held, (message) => message.data.length, eventBatchBytes, batchSize);
+        const batch = this.held.slice(0, count);
         await this.handle(batch);
-        this.held = this.held.slice(batch.length);
+        this.held = this.held.slice(count);
+        this.heldBytes -= batch.reduce((bytes, message) => bytes + message.data.length, 0);
         this.room?.();
       }
     })().finally(() => {
