@@ -184,6 +184,13 @@ describe('ResponseRepository against PostgreSQL', () => {
       return rows.map((row) => row.id);
     };
     expect(await ids({})).toEqual(['big6', 'big5', 'big4']);
+    // Times and type come with the payload, as stored (UTC).
+    const [newest] = (await repository.list(accountId, bigForm, { sort, pageSize: 1 })).rows;
+    expect(newest).toMatchObject({
+      responseType: 'completed',
+      landedAt: new Date(base + 6000),
+      submittedAt: new Date(base + 6000),
+    });
     expect(await ids({ before: 'big6' })).toEqual(['big5', 'big4', 'big3']);
     // Read upwards from the cursor, shown newest first: the three just after it.
     expect(await ids({ after: 'big1' })).toEqual(['big4', 'big3', 'big2']);

@@ -307,13 +307,14 @@ export class ResponseRepository {
     const { rows } = await responsesSqlPool(this.db).query<Row>({
       name: 'listing-rows-within',
       text: `SELECT id, "responseType", "landedAt", "submittedAt", payload
-               FROM (SELECT r.id, r.response_type AS "responseType",
-                            r.landed_at AT TIME ZONE 'UTC' AS "landedAt",
-                            r.submitted_at AT TIME ZONE 'UTC' AS "submittedAt",
-                            r.payload, page.at, octet_length(r.payload::text) AS own,
-                            sum(octet_length(r.payload::text)) OVER (ORDER BY page.at ROWS UNBOUNDED PRECEDING) AS upto
-                       FROM unnest($1::text[]) WITH ORDINALITY AS page(id, at)
-                       JOIN responses r ON r.id = page.id AND r.form_id = $2 AND r.account_id = $3) AS sized
+               FROM (SELECT measured.*, sum(own) OVER (ORDER BY at ROWS UNBOUNDED PRECEDING) AS upto
+                       FROM (SELECT r.id, r.response_type AS "responseType",
+                                    r.landed_at AT TIME ZONE 'UTC' AS "landedAt",
+                                    r.submitted_at AT TIME ZONE 'UTC' AS "submittedAt",
+                                    r.payload, page.at, octet_length(r.payload::text) AS own
+                               FROM unnest($1::text[]) WITH ORDINALITY AS page(id, at)
+                               JOIN responses r ON r.id = page.id AND r.form_id = $2 AND r.account_id = $3
+                             OFFSET 0) AS measured) AS sized
               WHERE upto - own < $4
               ORDER BY at`,
       values: [ids, formId, accountId, budget],

@@ -34,7 +34,9 @@ export const responsesConfigSchema = z.object({
     .min(1)
     .max(1000)
     .default(100)
-    .describe('Events relayed per transaction, published to JetStream all at once.'),
+    .describe(
+      'Events relayed per transaction, published to JetStream concurrently, at most 8 MB of them at a time.',
+    ),
   OUTBOX_MAX_ATTEMPTS: z.coerce
     .number()
     .int()

@@ -44,7 +44,7 @@ export const webhooksConfigSchema = z
       .max(1000)
       .default(100)
       .describe(
-        'Submission events planned together: one read of their webhooks, one insert of their deliveries, one enqueue of their jobs.',
+        'Submission events planned together (and at most 8 MB of them): one read of their webhooks, one insert of their deliveries (more when their bodies pass 4 M characters), one enqueue of their jobs.',
       ),
     DELIVERY_RETENTION_MS: z.coerce
       .number()

@@ -493,6 +493,8 @@ describe('DeliveryRepository against PostgreSQL', () => {
     const [row] = await deliveries.page(webhookId, { pageSize: 1 });
     expect(row).not.toHaveProperty('body');
     expect(row.attempts).toHaveLength(deliveryLogAttempts);
+    // The newest first, its time as stored (UTC).
+    expect(row.attempts[0]).toMatchObject({ attemptedAt: at(deliveryLogAttempts + 4), statusCode: 500 });
     expect(row.attempts.map((attempt) => attempt.durationMs)).toEqual(
       Array.from({ length: deliveryLogAttempts }, (_, n) => deliveryLogAttempts + 4 - n),
     );

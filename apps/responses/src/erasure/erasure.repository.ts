@@ -35,10 +35,11 @@ export class ErasureRepository {
   // the job was asked for, less a minute for the clocks of the apps that
   // stamped them. At most `limit` of them and about `budget` bytes of stored
   // JSON (always the first, and the row that crosses the budget), measured
-  // above the LIMIT (on the batch's rows only) and cut by PostgreSQL: responses near their stored bound would otherwise bring
-  // hundreds of megabytes into the process at once. `read` is how many rows
-  // the limit let PostgreSQL look at: more than were answered means the
-  // batch was cut, and the walk goes on after its last row.
+  // above the LIMIT (on the batch's rows only) and cut by PostgreSQL:
+  // responses near their stored bound would otherwise bring hundreds of
+  // megabytes into the process at once. `read` is how many rows the limit
+  // let PostgreSQL look at: more than were answered means the batch was cut,
+  // and the walk goes on after its last row.
   async candidates(
     accountId: string,
     emails: readonly string[],

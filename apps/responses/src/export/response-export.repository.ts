@@ -94,18 +94,20 @@ export class ResponseExportRepository {
     const sorted = `${column} ${order}, id ${order}`;
     // `own` is a row's stored JSON in bytes, `upto` the page's bytes up to
     // and with it: a row is kept when the rows before it came to less than
-    // the budget. The JSON is made text once, and measured above the LIMIT
-    // (on the page's rows only). Only the kept rows' payloads leave
-    // PostgreSQL.
-    const text = `SELECT id, "responseType", "landedAt", "submittedAt", payload, read::int AS read
+    // the budget. Both are measured above the LIMIT, on the page's rows only;
+    // the payload stays as stored (a pointer, for one stored out of line)
+    // until the outermost SELECT makes text of the rows kept, so the page's
+    // rows held for the windows are never its texts. Only the kept rows'
+    // payloads leave PostgreSQL.
+    const text = `SELECT id, "responseType", "landedAt", "submittedAt", payload::text AS payload, read::int AS read
                FROM (SELECT measured.*,
                             sum(own) OVER (ORDER BY ${sorted} ROWS UNBOUNDED PRECEDING) AS upto,
                             count(*) OVER () AS read
-                       FROM (SELECT within.*, octet_length(payload) AS own
+                       FROM (SELECT within.*, octet_length(payload::text) AS own
                                FROM (SELECT id, response_type AS "responseType",
                                             landed_at::text AS "landedAt",
                                             submitted_at::text AS "submittedAt",
-                                            ${column}, payload::text AS payload
+                                            ${column}, payload
                                        FROM responses
                                       WHERE ${where.join(' AND ')}
                                       ORDER BY ${sorted}

@@ -22,15 +22,15 @@ export interface OutboxPublisher {
   streamAnswers(): Promise<boolean>;
 }
 
+// The most bytes of stored events the poller reads and publishes at once.
+const relayRunBytes = 8 * 1024 * 1024;
+
 // Failures that say NATS or JetStream is slow or away, never that the row is
 // bad: they count against no row. Any other failure (too large, a subject no
 // stream takes, which nats.js reports as JetStreamNotEnabled) counts against
 // its row only while the stream itself answers: a JetStream that is still
 // starting after an outage refuses every publish the same way, and counting
 // those would set good rows aside.
-// The most bytes of stored events the poller reads and publishes at once.
-const relayRunBytes = 8 * 1024 * 1024;
-
 const transient = new Set([
   'TimeoutError',
   'ClosedConnectionError',
@@ -53,8 +53,9 @@ export interface BatchResult {
 // fast path leaves (NATS away, the process stopped, a publish refused) the
 // poller relays once the row is older than fastPathGraceMs, a batch at a time:
 // claim the oldest pending rows (by id, locked so replicas never take the
-// same ones), read their payloads apart, publish them all at once with their
-// event id as JetStream message id, then mark those JetStream acknowledged,
+// same ones), read their payloads apart and publish them, a run of at most
+// relayRunBytes at a time, each with its event id as JetStream message id
+// (a run where NATS looks away ends the batch), then mark those JetStream acknowledged,
 // and only those (at least once: a crash before the mark re-publishes the same
 // ids, which JetStream's duplicate window absorbs).
 // A row that fails on its own (unreadable, too large, refused while the
@@ -160,10 +161,15 @@ export class OutboxRelayJob implements OnApplicationBootstrap, OnApplicationShut
           const read = await this.store.read(ids);
           unreadable.push(...read.unreadable);
           const settled = await Promise.allSettled(read.rows.map((row) => publisher.publish(row)));
+          let away = read.rows.length > 0;
           settled.forEach((outcome, i) => {
             if (outcome.status === 'fulfilled') published.push(read.rows[i].id);
             else failed.push({ id: read.rows[i].id, error: outcome.reason });
+            away &&= outcome.status === 'rejected' && isTransient(outcome.reason);
           });
+          // NATS looks away: the runs left wait for the next batch, so the
+          // transaction does not outlive its timeout waiting on them.
+          if (away) break;
         }
         // Asked only when something failed: whether JetStream is there to blame the rows.
         const streamAnswers = failed.length === 0 || (await publisher.streamAnswers());

@@ -52,3 +52,25 @@ describe('OutboxRepository.read', () => {
     await expect(store.read(['a', 'b', 'c'])).rejects.toBeInstanceOf(DependencyUnavailableError);
   });
 });
+
+describe('OutboxRepository.runsOfBytes', () => {
+  it('cuts the claimed rows into runs by their stored bytes, in their order', async () => {
+    const { store } = storeAnswering(() => [
+      { id: 'a', bytes: 5 },
+      { id: 'b', bytes: 5 },
+      { id: 'c', bytes: 20 },
+    ]);
+    // A row gone meanwhile weighs nothing; one over the bound goes alone.
+    expect(await store.runsOfBytes(['a', 'gone', 'b', 'c'], 10)).toEqual([['a', 'gone', 'b'], ['c']]);
+  });
+
+  it('makes each row a run of its own when a payload cannot be measured, so its read names it', async () => {
+    const { store } = storeAnswering(() => new Error('invalid input syntax (22P02)'));
+    expect(await store.runsOfBytes(['a', 'bad', 'b'], 10)).toEqual([['a'], ['bad'], ['b']]);
+  });
+
+  it('fails when the database is away, blaming no row', async () => {
+    const { store } = storeAnswering(() => away());
+    await expect(store.runsOfBytes(['a', 'b'], 10)).rejects.toBeInstanceOf(DependencyUnavailableError);
+  });
+});

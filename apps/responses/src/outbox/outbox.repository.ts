@@ -132,13 +132,20 @@ export class OutboxRepository {
   // Claimed rows in consecutive runs of at most `maxBytes` of stored
   // payloads each (a row larger than that alone), in their order: measured
   // by PostgreSQL, so that the rows are read a run at a time. A row gone
-  // meanwhile weighs nothing (its read finds nothing).
+  // meanwhile weighs nothing (its read finds nothing). When a payload cannot
+  // even be measured, each row is a run of its own, so that `read` names the
+  // row at fault and the others go on.
   async runsOfBytes(ids: readonly string[], maxBytes: number): Promise<string[][]> {
     if (ids.length === 0) return [];
-    const sizes = await this.db.$queryRaw<Array<{ id: string; bytes: number }>>`
-      SELECT id, octet_length(payload::text) AS bytes FROM outbox_events WHERE id = ANY(${[...ids]}::text[])`;
-    const bytesOf = new Map(sizes.map((row) => [row.id, Number(row.bytes)]));
-    return runsWithin(ids, (id) => bytesOf.get(id) ?? 0, maxBytes);
+    try {
+      const sizes = await this.db.$queryRaw<Array<{ id: string; bytes: number }>>`
+        SELECT id, octet_length(payload::text) AS bytes FROM outbox_events WHERE id = ANY(${[...ids]}::text[])`;
+      const bytesOf = new Map(sizes.map((row) => [row.id, Number(row.bytes)]));
+      return runsWithin(ids, (id) => bytesOf.get(id) ?? 0, maxBytes);
+    } catch (error) {
+      if (isDependencyUnavailable(error)) throw error;
+      return ids.map((id) => [id]);
+    }
   }
 
   // The payloads of claimed rows, in one read; if that read fails, row by row,

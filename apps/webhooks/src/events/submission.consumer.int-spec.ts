@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { jetstream } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { parseConfig } from '@formline/config';
-import { type ResponseSubmittedEvent, Subjects } from '@formline/contracts';
+import { type ResponseSubmittedEvent, Streams, Subjects } from '@formline/contracts';
 import type { WebhooksPrismaClient } from '@formline/db';
 import { eventually, scratchWebhooksDatabase, type ScratchDatabase, testInfra } from '@formline/testing';
 import {
@@ -181,28 +181,40 @@ describe('submission events into deliveries', () => {
       await addWebhook(formId, 'one', { enabled: true }),
       await addWebhook(formId, 'two', { enabled: true }),
     ];
+    // Sixteen events of about 950 kB: 15.2 MB, less than the consumer holds
+    // (twice a batch's bytes), more than one batch holds.
+    const large = Array.from({ length: 16 }, () => ({
+      ...event(formId),
+      form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
+    }));
     const plan = planner.plan.bind(planner);
     const plans = jest.spyOn(planner, 'plan');
-    // The first batch takes its time: meanwhile every other event arrives and
-    // waits, so the next batch is cut by its bound, not by what has come.
+    // The first batch waits until every event has arrived and is held, so
+    // the batches after it are cut by their bound, not by what has come.
+    const held = () => (consumer as unknown as { held: unknown[] }).held.length;
     plans.mockImplementationOnce(async (events) => {
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await eventually(held, (count) => count >= large.length);
       return plan(events);
     });
+    const published: number[] = [];
     const statements = jest.spyOn(
       deliveries as unknown as { planChunk: (items: Array<{ body: string }>) => Promise<unknown> },
       'planChunk',
     );
     try {
-      // Twelve events of about 950 kB: 11.4 MB, more than one batch holds.
-      const large = Array.from({ length: 12 }, () => ({
-        ...event(formId),
-        form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
-      }));
       // Published while no consumer reads: the consumer that starts then
       // finds them all waiting, as after an outage.
       await consumer.onApplicationShutdown();
-      for (const payload of large) await publish(payload);
+      for (const payload of large) {
+        const ack = await jetstream(nats).publish(
+          Subjects.responsesResponseSubmitted,
+          JSON.stringify(payload),
+          {
+            msgID: payload.event_id,
+          },
+        );
+        published.push(ack.seq);
+      }
       consumer = new SubmissionConsumer(nats, config(), planner);
       await consumer.onApplicationBootstrap();
       await eventually(
@@ -228,6 +240,9 @@ describe('submission events into deliveries', () => {
     } finally {
       plans.mockRestore();
       statements.mockRestore();
+      // 15 MB the stream need not keep: the specs that read it whole stay quick.
+      const manager = await jetstreamManager(nats);
+      for (const seq of published) await manager.streams.deleteMessage(Streams.responses.name, seq);
     }
   });
 

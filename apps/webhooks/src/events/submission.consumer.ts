@@ -31,9 +31,11 @@ const planLingerMs = 4;
 
 // Events are bounded in bytes as well as in number: an event carries a
 // response and its form's questions, up to 900 KiB, so a batch of 100 could
-// be 90 MB. JetStream hands this consumer at most eventBatchBytes at a time
-// (its pull requests are made in bytes), a batch is planned from at most as
-// much, and at most twice as much is held here.
+// be 90 MB. A batch is planned from at most eventBatchBytes, and reading
+// stops while twice as much is held here; what a pull already asked for
+// (WEBHOOK_EVENT_BATCH_SIZE messages) still arrives meanwhile. Pulls stay
+// counted in messages: nats.js pulling in bytes waits out two missed
+// heartbeats (about 30 s) when an event is larger than what a refill asks.
 export const eventBatchBytes = 8 * 1024 * 1024;
 
 // The durable consumer every replica of the service shares: JetStream keeps its
@@ -131,8 +133,7 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
           submissionConsumerName,
         );
         const batchSize = this.config.WEBHOOK_EVENT_BATCH_SIZE;
-        // In bytes, the client asks for at most 100 messages at a time.
-        this.messages = await consumer.consume({ max_bytes: eventBatchBytes });
+        this.messages = await consumer.consume({ max_messages: batchSize });
         for await (const message of this.messages) {
           this.held.push(message);
           this.heldBytes += message.data.length;

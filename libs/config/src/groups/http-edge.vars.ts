@@ -74,7 +74,7 @@ export const readCacheVars = {
   ),
   READ_CACHE_MAX_BYTES: count(
     16 * 1024 * 1024,
-    "Bytes of form JSON each of the gateway's form caches (form reads, form snapshots) holds at most, the least recently used dropped first: with forms near their 384 KiB bound a cache stays this size, not READ_CACHE_MAX_ENTRIES times it (a snapshot parsed takes a few times its JSON in the heap).",
+    "Bytes each of the gateway's form caches holds at most, the least recently used dropped first: form reads weighed as their JSON, form snapshots (parsed) as four times theirs. With forms near their 384 KiB bound a cache stays this size, not READ_CACHE_MAX_ENTRIES times it.",
   ),
 };
 

@@ -12,6 +12,9 @@ import { jsonBytes } from '@formline/input';
 import { TtlCache } from './ttl-cache';
 
 export type CachedPrincipal = AccessTokenPrincipal;
+
+// What a parsed definition takes in V8's heap against its JSON, about.
+const snapshotHeapFactor = 4;
 /** A form as `accountId` read it: its ETag, and its JSON as bytes. */
 export interface CachedForm {
   accountId: string;
@@ -50,9 +53,15 @@ export class ReadCache implements OnModuleInit, OnApplicationShutdown {
     const maxBytes = config.READ_CACHE_MAX_BYTES;
     this.principals = new TtlCache(ttl, maxEntries);
     // A form is up to 384 KiB of JSON: the form caches are bounded in bytes
-    // too, weighed as that JSON (a snapshot's is measured once, when loaded).
+    // too. A form read is kept as its JSON's bytes; a snapshot as the parsed
+    // definition, weighed at snapshotHeapFactor times its JSON (measured
+    // once, when it is loaded), so each cache holds about maxBytes.
     this.forms = new TtlCache(ttl, { maxEntries, maxBytes, weigh: (form) => form.body.length });
-    this.snapshots = new TtlCache(ttl, { maxEntries, maxBytes, weigh: (form) => jsonBytes(form.definition) });
+    this.snapshots = new TtlCache(ttl, {
+      maxEntries,
+      maxBytes,
+      weigh: (form) => snapshotHeapFactor * jsonBytes(form.definition),
+    });
   }
 
   onModuleInit(): void {
