@@ -1,3 +1,4 @@
+import { leadingWithin } from './bounded-runs';
 import { inputLimits, jsonBytes } from './input-limits';
 
 // A page travels as one NATS message (1 MB at most): it holds as many of its
@@ -7,13 +8,10 @@ import { inputLimits, jsonBytes } from './input-limits';
 // items, those nearest the cursor, so the next page skips none. A client that
 // gets fewer items than it asked for pages on from the last one it got.
 export function itemsWithinPageBytes<T>(items: readonly T[], nearestLast: boolean): T[] {
-  const read = nearestLast ? [...items].reverse() : items;
-  let bytes = 0;
-  const page: T[] = [];
-  for (const item of read) {
-    bytes += jsonBytes(item) + 1;
-    if (page.length > 0 && bytes > inputLimits.pageBytes) break;
-    page.push(item);
-  }
+  const read = nearestLast ? [...items].reverse() : [...items];
+  const page = read.slice(
+    0,
+    leadingWithin(read, (item) => jsonBytes(item) + 1, inputLimits.pageBytes),
+  );
   return nearestLast ? page.reverse() : page;
 }

@@ -109,7 +109,8 @@ export class ResponsesController {
     summary: "A form's responses",
     description:
       "Only the region of the form's account holds them; the other region lists none. " +
-      'Members of a workspace shared with the account read the responses of its forms too.',
+      'Members of a workspace shared with the account read the responses of its forms too. ' +
+      'A page holds the responses that fit 768 KiB, always one: a client given fewer than page_size pages on with the last token.',
     responses: { 200: { description: 'A page of responses.', body: pageOf(responseResourceSchema) } },
     errors: [ErrorCode.FormNotFound],
   })

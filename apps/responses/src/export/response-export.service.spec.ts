@@ -53,6 +53,14 @@ describe('ResponseExportService.page', () => {
   const ask = (s: ResponseExportService, cursor?: ExportCursor) =>
     s.page({ accountId: 'account', formId: 'form', query, cursor, maxItems: 1000 });
   const textOf = (reply: { body: Uint8Array }) => Buffer.from(reply.body).toString();
+  // A service whose repository answers every page with `page`.
+  const serviceAnswering = (page: { rows: ExportRow[]; read: number }) =>
+    new ResponseExportService(
+      { request: () => Promise.resolve({ accountId: 'account', region: 'us' }) } as unknown as RpcClient,
+      { page: () => Promise.resolve(page) } as unknown as ResponseExportRepository,
+      new ExportReadAhead(),
+      { REGION: 'us' } as ResponsesConfig,
+    );
 
   it('cuts the page at its bytes, each line the stored text, and the message fits NATS', async () => {
     const page = await ask(service());
@@ -101,15 +109,7 @@ describe('ResponseExportService.page', () => {
     // The database measures the stored text; the page's lines may be
     // shorter (a fields filter): two rows sent of the five read is a page
     // cut short, not the export's end.
-    const repository = {
-      page: () => Promise.resolve({ rows: rows.slice(0, 2), read: 5 }),
-    } as unknown as ResponseExportRepository;
-    const rpc = {
-      request: () => Promise.resolve({ accountId: 'account', region: 'us' }),
-    } as unknown as RpcClient;
-    const s = new ResponseExportService(rpc, repository, new ExportReadAhead(), {
-      REGION: 'us',
-    } as ResponsesConfig);
+    const s = serviceAnswering({ rows: rows.slice(0, 2), read: 5 });
     const page = await s.page({ accountId: 'account', formId: 'form', query, maxItems: 1000 });
     expect(page.meta.rows).toBe(2);
     expect(page.meta.next).toMatchObject({ id: rows[1].id });
@@ -120,15 +120,7 @@ describe('ResponseExportService.page', () => {
       `{"landing_id":"r1","token":"r1","response_id":"r1","response_type":"completed","landed_at":"${landedAt}",` +
       `"submitted_at":"2026-11-27T07:00:05Z","answers":[]}`;
     const pageOf = async (row: ExportRow) => {
-      const repository = {
-        page: () => Promise.resolve({ rows: [row], read: 1 }),
-      } as unknown as ResponseExportRepository;
-      const rpc = {
-        request: () => Promise.resolve({ accountId: 'account', region: 'us' }),
-      } as unknown as RpcClient;
-      const s = new ResponseExportService(rpc, repository, new ExportReadAhead(), {
-        REGION: 'us',
-      } as ResponsesConfig);
+      const s = serviceAnswering({ rows: [row], read: 1 });
       return textOf(await s.page({ accountId: 'account', formId: 'form', query, maxItems: 1000 }));
     };
     const base = {

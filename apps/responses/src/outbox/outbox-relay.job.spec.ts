@@ -155,6 +155,20 @@ describe('OutboxRelayJob', () => {
     ]);
   });
 
+  it('ends a batch at a run where NATS looks away: the runs after it wait for the next batch', async () => {
+    const large = (id: string) => row(id, { payload: `"${'x'.repeat(3 * 1024 * 1024)}"` });
+    const outbox = new MemoryOutbox([large('a'), large('b'), large('c'), large('d')]);
+    const relay = relayOver(outbox);
+    const result = await relay.relayBatch(publisher(() => named('TimeoutError'), false));
+    expect(result).toMatchObject({
+      claimed: 4,
+      published: 0,
+      pausedBy: expect.stringMatching(/TimeoutError/),
+    });
+    expect(outbox.reads).toEqual([['a', 'b']]);
+    expect(outbox.rows.map((r) => r.attempts)).toEqual([0, 0, 0, 0]);
+  });
+
   it('counts nothing against the rows while NATS is away, and says it paused', async () => {
     const outbox = new MemoryOutbox([row('a'), row('b')]);
     const relay = relayOver(outbox, 1);
