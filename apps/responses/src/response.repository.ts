@@ -9,6 +9,7 @@ import {
   StatementBatch,
 } from '@formline/db';
 import { inputLimits } from '@formline/input';
+import { keptWithinBytesSql } from './kept-within-bytes.sql';
 import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { OutboxRepository, type OutboxRow } from './outbox/outbox.repository';
 import { RESPONSES_CONFIG, type ResponsesConfig } from '@formline/app-config';
@@ -306,17 +307,16 @@ export class ResponseRepository {
     if (ids.length === 0) return [];
     const { rows } = await responsesSqlPool(this.db).query<Row>({
       name: 'listing-rows-within',
-      text: `SELECT id, "responseType", "landedAt", "submittedAt", payload
-               FROM (SELECT measured.*, sum(own) OVER (ORDER BY at ROWS UNBOUNDED PRECEDING) AS upto
-                       FROM (SELECT r.id, r.response_type AS "responseType",
-                                    r.landed_at AT TIME ZONE 'UTC' AS "landedAt",
-                                    r.submitted_at AT TIME ZONE 'UTC' AS "submittedAt",
-                                    r.payload, page.at, octet_length(r.payload::text) AS own
-                               FROM unnest($1::text[]) WITH ORDINALITY AS page(id, at)
-                               JOIN responses r ON r.id = page.id AND r.form_id = $2 AND r.account_id = $3
-                             OFFSET 0) AS measured) AS sized
-              WHERE upto - own < $4
-              ORDER BY at`,
+      text: keptWithinBytesSql({
+        select: 'id, "responseType", "landedAt", "submittedAt", payload',
+        rows: `SELECT r.id, r.response_type AS "responseType",
+                      r.landed_at AT TIME ZONE 'UTC' AS "landedAt",
+                      r.submitted_at AT TIME ZONE 'UTC' AS "submittedAt", r.payload, page.at
+                 FROM unnest($1::text[]) WITH ORDINALITY AS page(id, at)
+                 JOIN responses r ON r.id = page.id AND r.form_id = $2 AND r.account_id = $3`,
+        order: 'at',
+        budget: '$4',
+      }),
       values: [ids, formId, accountId, budget],
     });
     return rows;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { containingPattern, ResponsesPrismaClient } from '@formline/db';
+import { keptWithinBytesSql } from '../kept-within-bytes.sql';
 import { OutboxRepository } from '../outbox/outbox.repository';
 import { type StoredUpload, UploadRepository } from '../uploads/upload.repository';
 import { ErasureJobRepository } from './erasure-job.repository';
@@ -50,21 +51,26 @@ export class ErasureRepository {
   ): Promise<{ rows: Array<{ id: string; payload: unknown }>; read: number }> {
     const patterns = emails.map(containingPattern);
     const sweep = sweepOf ?? null;
-    const rows = await this.db.$queryRaw<Array<{ id: string; payload: unknown; read: number }>>`
-      WITH since AS (SELECT created_at - interval '1 minute' AS at FROM erasure_jobs WHERE id = ${sweep}::text)
-      SELECT id, payload, read::int AS read
-        FROM (SELECT measured.*,
-                     sum(own) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) AS upto,
-                     count(*) OVER () AS read
-                FROM (SELECT found.*, octet_length(payload::text) AS own
-                        FROM (SELECT id, payload FROM responses
-                               WHERE account_id = ${accountId} AND search_text LIKE ANY(${patterns}::text[])
-                                 AND (${after}::text IS NULL OR id > ${after}::text)
-                                 AND (${sweep}::text IS NULL
-                                      OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
-                               ORDER BY id LIMIT ${limit}) AS found) AS measured) AS sized
-       WHERE upto - own < ${budget}
-       ORDER BY id`;
+    const rows = await this.db.$queryRawUnsafe<Array<{ id: string; payload: unknown; read: number }>>(
+      `WITH since AS (SELECT created_at - interval '1 minute' AS at FROM erasure_jobs WHERE id = $4::text)
+       ${keptWithinBytesSql({
+         select: 'id, payload',
+         rows: `SELECT id, payload FROM responses
+                 WHERE account_id = $1 AND search_text LIKE ANY($2::text[])
+                   AND ($3::text IS NULL OR id > $3::text)
+                   AND ($4::text IS NULL
+                        OR created_at >= (SELECT at FROM since) OR submitted_at >= (SELECT at FROM since))
+                 ORDER BY id LIMIT $5`,
+         order: 'id',
+         budget: '$6',
+       })}`,
+      accountId,
+      patterns,
+      after,
+      sweep,
+      limit,
+      budget,
+    );
     return { rows, read: rows[0]?.read ?? 0 };
   }
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { ExportCursor, ResponseExportQuery } from '@formline/contracts';
 import { ResponsesPrismaClient, responsesSqlPool } from '@formline/db';
+import { keptWithinBytesSql } from '../kept-within-bytes.sql';
 
 export interface ExportRow {
   id: string;
@@ -92,28 +93,17 @@ export class ResponseExportRepository {
     }
     const order = descending ? 'DESC' : 'ASC';
     const sorted = `${column} ${order}, id ${order}`;
-    // `own` is a row's stored JSON in bytes, `upto` the page's bytes up to
-    // and with it: a row is kept when the rows before it came to less than
-    // the budget. Both are measured above the LIMIT, on the page's rows only;
-    // the payload stays as stored (a pointer, for one stored out of line)
-    // until the outermost SELECT makes text of the rows kept, so the page's
-    // rows held for the windows are never its texts. Only the kept rows'
-    // payloads leave PostgreSQL.
-    const text = `SELECT id, "responseType", "landedAt", "submittedAt", payload::text AS payload, read::int AS read
-               FROM (SELECT measured.*,
-                            sum(own) OVER (ORDER BY ${sorted} ROWS UNBOUNDED PRECEDING) AS upto,
-                            count(*) OVER () AS read
-                       FROM (SELECT within.*, octet_length(payload::text) AS own
-                               FROM (SELECT id, response_type AS "responseType",
-                                            landed_at::text AS "landedAt",
-                                            submitted_at::text AS "submittedAt",
-                                            ${column}, payload
-                                       FROM responses
-                                      WHERE ${where.join(' AND ')}
-                                      ORDER BY ${sorted}
-                                      LIMIT ${param(limit)}) AS within) AS measured) AS sized
-              WHERE upto - own < ${param(budget)}
-              ORDER BY ${sorted}`;
+    const text = keptWithinBytesSql({
+      select: 'id, "responseType", "landedAt", "submittedAt", payload::text AS payload',
+      rows: `SELECT id, response_type AS "responseType", landed_at::text AS "landedAt",
+                    submitted_at::text AS "submittedAt", ${column}, payload
+               FROM responses
+              WHERE ${where.join(' AND ')}
+              ORDER BY ${sorted}
+              LIMIT ${param(limit)}`,
+      order: sorted,
+      budget: param(budget),
+    });
     // An export is thousands of pages of the same statement: prepared once
     // per connection, it is not parsed and planned again for each. Not one
     // that searches the text: its plan depends on the words looked for.
