@@ -5,9 +5,11 @@ import { callApi, createTestAccount, type TestAccount, useTestRegions } from '@f
 describe('webhooks API', () => {
   const { db, regions, webhooksDb, accounts } = useTestRegions({
     apps: ['gateway', 'global', 'webhooks'],
-    accounts: { alice: 'us', bob: 'eu' },
+    accounts: { alice: 'us', bob: 'eu', carol: 'us' },
+    // A small cap, so that a test can reach it.
+    extraEnv: { WEBHOOKS_PER_FORM: '6' },
   });
-  const { alice, bob } = accounts;
+  const { alice, bob, carol } = accounts;
 
   const hook = (account: TestAccount, tag: string, method = 'GET', body?: unknown, region = account.region) =>
     callApi(`${regions.baseUrl(region)}/forms/${account.formId}/webhooks/${tag}`, {
@@ -138,5 +140,44 @@ describe('webhooks API', () => {
       body: { url: 'https://example.com' },
     });
     expect(other.status).toBe(404);
+  });
+
+  // The parallel tests below send allow-listed addresses: a name's lookup
+  // (example.com) may wait out the resolver here, one lookup on each of
+  // libuv's four threads at a time.
+  it('holds at most WEBHOOKS_PER_FORM webhooks a form: one more is 409 until one is deleted', async () => {
+    const tags = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const made = await Promise.all(
+      tags.map((tag) => hook(carol, tag, 'PUT', { url: 'http://127.0.0.1:9/x' })),
+    );
+    expect(made.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    // Parallel creations past the cap: none slips through.
+    const past = await Promise.all(
+      ['g', 'h', 'i'].map((tag) => hook(carol, tag, 'PUT', { url: 'http://127.0.0.1:9/x' })),
+    );
+    expect(past.map((answer) => answer.status)).toEqual([409, 409, 409]);
+    expect(past[0].body).toMatchObject({
+      code: 'CONFLICT',
+      details: [{ code: 'TOO_MANY_WEBHOOKS', description: 'at most 6 webhooks a form' }],
+    });
+    expect(await webhooksDb.us.webhook.count({ where: { formId: carol.formId } })).toBe(6);
+    // Changing one the form holds is no creation.
+    expect((await hook(carol, 'a', 'PUT', { enabled: true })).status).toBe(200);
+    expect((await hook(carol, 'b', 'DELETE')).status).toBe(204);
+    expect((await hook(carol, 'g', 'PUT', { url: 'http://127.0.0.1:9/x' })).status).toBe(200);
+  });
+
+  it('answers parallel creations of one tag as one webhook, the last one written winning, none a 500', async () => {
+    // Three tags, eight creations each at once: enough for creations to meet.
+    for (const tag of ['race-1', 'race-2', 'race-3']) {
+      const urls = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => `http://127.0.0.1:9/${tag}-${n}`);
+      const answers = await Promise.all(urls.map((url) => hook(alice, tag, 'PUT', { url })));
+      expect(answers.map((answer) => answer.status)).toEqual(urls.map(() => 200));
+      const rows = await webhooksDb.us.webhook.findMany({ where: { formId: alice.formId, tag } });
+      expect(rows).toHaveLength(1);
+      expect(new Set(answers.map((answer) => answer.body.id))).toEqual(new Set([rows[0].id]));
+      expect(urls).toContain(rows[0].url);
+      expect((await hook(alice, tag, 'DELETE')).status).toBe(204);
+    }
   });
 });

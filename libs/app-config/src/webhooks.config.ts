@@ -46,6 +46,14 @@ export const webhooksConfigSchema = z
       .describe(
         'Submission events planned together (and at most 8 MB of them): one read of their webhooks, one insert of their deliveries (more when their bodies pass 4 M characters), one enqueue of their jobs.',
       ),
+    WEBHOOKS_PER_FORM: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(20)
+      .describe(
+        'Webhooks one form may hold; creating one more answers 409 CONFLICT until one is deleted (changing an existing one is always allowed). Each submission is delivered once per webhook, so their number bounds what one submission makes this region send. 0 turns the cap off.',
+      ),
     DELIVERY_RETENTION_MS: z.coerce
       .number()
       .int()

@@ -66,11 +66,11 @@ const deliveryList = z.object({ items: z.array(deliveryResourceSchema) });
 const upsertOperation: ApiOperationOptions = {
   summary: 'Create or change a webhook',
   description:
-    'Creating needs `url`; a change may send any field alone. The URL must be https and public (or allowed by the operator).',
+    'Creating needs `url`; a change may send any field alone. The URL must be https and public (or allowed by the operator). A form holds at most `WEBHOOKS_PER_FORM` webhooks (default 20); creating one more answers 409 `CONFLICT` (detail `TOO_MANY_WEBHOOKS`) until one is deleted.',
   body: webhookInputSchema,
   // Typeform answers 200 whether the webhook was created or changed.
   responses: { 200: { description: 'Created or changed.', body: webhookResourceSchema } },
-  errors: formHere,
+  errors: [...formHere, ErrorCode.Conflict],
 };
 
 // A tag the service could never store is a bad path, said as such.

@@ -86,6 +86,31 @@ describe('WebhookRepository against PostgreSQL', () => {
     });
   });
 
+  it('creates within the cap of a form, parallel creations taking turns', async () => {
+    const made = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map((id) => webhooks.createWithinCap(webhook(id), 5)),
+    );
+    expect(made.filter((row) => typeof row === 'object')).toHaveLength(5);
+    expect(made.filter((row) => row === 'form-full')).toHaveLength(3);
+    expect(await database.client.webhook.count({ where: { formId: 'form-1' } })).toBe(5);
+    // Another form has a cap of its own; 0 is no cap.
+    expect(await webhooks.createWithinCap(webhook('other', { formId: 'form-2' }), 5)).toMatchObject({
+      id: 'other',
+    });
+    expect(await webhooks.createWithinCap(webhook('i'), 0)).toMatchObject({ id: 'i' });
+  });
+
+  it('answers a tag taken, by an earlier or a parallel creation, with no write', async () => {
+    const made = await Promise.all(
+      ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((id) =>
+        webhooks.createWithinCap(webhook(id, { tag: 'crm' }), 0),
+      ),
+    );
+    expect(made.filter((row) => typeof row === 'object')).toHaveLength(1);
+    expect(made.filter((row) => row === 'tag-taken')).toHaveLength(5);
+    expect(await database.client.webhook.count()).toBe(1);
+  });
+
   it("lists the account's webhooks of a form, oldest first", async () => {
     for (const [second, id] of ['w2', 'w1', 'w3'].entries()) {
       await webhooks.create(webhook(id));

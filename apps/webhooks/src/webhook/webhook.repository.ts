@@ -63,6 +63,26 @@ export class WebhookRepository {
     return this.db.webhook.create({ data: webhook });
   }
 
+  // Creates the webhook unless its form already holds `maxOfForm` (0: no
+  // cap) or its tag was taken meanwhile (the caller then changes that one).
+  // The form's creations take turns on a transaction-scoped lock named after
+  // the form, so parallel creations can neither pass the cap together nor
+  // meet on the tag's unique key.
+  createWithinCap(webhook: NewWebhook, maxOfForm: number): Promise<WebhookRow | 'tag-taken' | 'form-full'> {
+    return this.db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('webhooks-of-form'), hashtext(${webhook.formId}))`;
+      const taken = await tx.webhook.findUnique({
+        where: { formId_tag: { formId: webhook.formId, tag: webhook.tag } },
+        select: { id: true },
+      });
+      if (taken) return 'tag-taken';
+      if (maxOfForm > 0 && (await tx.webhook.count({ where: { formId: webhook.formId } })) >= maxOfForm) {
+        return 'form-full';
+      }
+      return tx.webhook.create({ data: webhook });
+    });
+  }
+
   update(id: string, change: WebhookChange): Promise<WebhookRow> {
     return this.db.webhook.update({ where: { id }, data: change });
   }

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
@@ -16,13 +17,25 @@ export class WebhookService {
     private readonly webhooks: WebhookRepository,
     private readonly secrets: SecretBox,
     private readonly urls: OutboundUrlPolicy,
+    @Inject(WEBHOOKS_CONFIG) private readonly config: Pick<WebhooksConfig, 'WEBHOOKS_PER_FORM'>,
   ) {}
 
   async upsert(
     request: RpcRequest<typeof upsertWebhook>,
   ): Promise<{ webhook: WebhookResource; created: boolean }> {
+    if (request.input.url !== undefined) await this.checkUrl(request.input.url);
+    // A creation that finds the tag taken meanwhile (a parallel PUT of the
+    // same tag) changes that webhook instead, as if it had come second.
+    return (await this.write(request, true)) ?? (await this.write(request, false))!;
+  }
+
+  // Creates or changes the webhook; undefined when it would create one whose
+  // tag another call has just taken (only while `mayRetry`).
+  private async write(
+    request: RpcRequest<typeof upsertWebhook>,
+    mayRetry: boolean,
+  ): Promise<{ webhook: WebhookResource; created: boolean } | undefined> {
     const { accountId, formId, tag, input } = request;
-    if (input.url !== undefined) await this.checkUrl(input.url);
     const existing = await this.webhooks.findByTag(formId, tag);
     if (existing && existing.accountId !== accountId) throw notFound(formId, tag);
     const secretSealed =
@@ -33,19 +46,29 @@ export class WebhookService {
           { code: 'REQUIRED', description: 'url is required to create a webhook', field: 'url', in: 'body' },
         ]);
       }
-      const row = await this.webhooks.create({
-        id: newPublicId(),
-        accountId,
-        formId,
-        tag,
-        url: input.url,
-        enabled: input.enabled ?? false,
-        verifySsl: input.verify_ssl ?? true,
-        secretSealed: secretSealed ?? null,
-        // Typeform's default is completed submissions only; a body that names
-        // event types subscribes to exactly those it sets true.
-        eventTypes: eventTypesOf(input.event_types ?? { form_response: true }),
-      });
+      const maxOfForm = this.config.WEBHOOKS_PER_FORM;
+      const row = await this.webhooks.createWithinCap(
+        {
+          id: newPublicId(),
+          accountId,
+          formId,
+          tag,
+          url: input.url,
+          enabled: input.enabled ?? false,
+          verifySsl: input.verify_ssl ?? true,
+          secretSealed: secretSealed ?? null,
+          // Typeform's default is completed submissions only; a body that names
+          // event types subscribes to exactly those it sets true.
+          eventTypes: eventTypesOf(input.event_types ?? { form_response: true }),
+        },
+        maxOfForm,
+      );
+      if (row === 'tag-taken') {
+        if (mayRetry) return undefined;
+        throw new DomainError(ErrorCode.Conflict, `The webhook with tag ${tag} is being changed; try again.`);
+      }
+      // 409, not 429: waiting does not help, deleting a webhook does.
+      if (row === 'form-full') throw tooManyWebhooks(maxOfForm);
       return { webhook: toWebhookResource(row, this.secrets), created: true };
     }
     // Turning a webhook on again, or pointing it elsewhere, forgets why it was turned off.
@@ -94,6 +117,21 @@ export class WebhookService {
       ]);
     }
   }
+}
+
+function tooManyWebhooks(maxOfForm: number): DomainError {
+  return new DomainError(
+    ErrorCode.Conflict,
+    `This form holds ${maxOfForm} webhooks, the most it may; delete one to create another.`,
+    [
+      {
+        code: 'TOO_MANY_WEBHOOKS',
+        description: `at most ${maxOfForm} webhooks a form`,
+        field: '',
+        in: 'body',
+      },
+    ],
+  );
 }
 
 export function notFound(formId: string, tag: string): DomainError {
