@@ -18,7 +18,7 @@ import { DeliveryPlanner } from '../delivery/delivery.planner';
 import { DeliveryRetentionJob } from '../delivery/delivery-retention.job';
 import { webhooksConfigSchema } from '@formline/app-config';
 import { WebhookRepository } from '../webhook/webhook.repository';
-import { eventBatchBytes, SubmissionConsumer } from './submission.consumer';
+import { eventBatchBytes, SubmissionConsumer, submissionConsumerName } from './submission.consumer';
 
 // The webhooks service's intake, in-process: submission events on the test
 // profile's JetStream, read by the durable consumer, planned into delivery
@@ -242,6 +242,57 @@ describe('submission events into deliveries', () => {
       statements.mockRestore();
       // 15 MB the stream need not keep: the specs that read it whole stay quick.
       const manager = await jetstreamManager(nats);
+      for (const seq of published) await manager.streams.deleteMessage(Streams.responses.name, seq);
+    }
+  });
+
+  it('takes from the stream no more than it holds while planning is stalled', async () => {
+    const formId = newForm();
+    const hook = await addWebhook(formId, 'one', { enabled: true });
+    // Forty events of about 950 kB: 38 MB, more than twice what the consumer holds (16 MB).
+    const large = Array.from({ length: 40 }, () => ({
+      ...event(formId),
+      form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
+    }));
+    const plan = planner.plan.bind(planner);
+    let release!: () => void;
+    const stalled = new Promise<void>((resolve) => (release = resolve));
+    const plans = jest.spyOn(planner, 'plan').mockImplementation(async (events) => {
+      await stalled;
+      return plan(events);
+    });
+    const held = () => (consumer as unknown as { held: unknown[] }).held.length;
+    const published: number[] = [];
+    const manager = await jetstreamManager(nats);
+    try {
+      await consumer.onApplicationShutdown();
+      for (const payload of large) {
+        const ack = await jetstream(nats).publish(
+          Subjects.responsesResponseSubmitted,
+          JSON.stringify(payload),
+          {
+            msgID: payload.event_id,
+          },
+        );
+        published.push(ack.seq);
+      }
+      consumer = new SubmissionConsumer(nats, config(), planner);
+      await consumer.onApplicationBootstrap();
+      await eventually(held, (count) => count >= 16);
+      // A while for anything more to arrive: what JetStream handed this
+      // process is what it holds (and reports as in progress), not the stream.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const info = await manager.consumers.info(Streams.responses.name, submissionConsumerName);
+      expect(held()).toBeLessThanOrEqual(Math.ceil((2 * eventBatchBytes) / 950_000) + 1);
+      expect(info.num_ack_pending).toBeLessThanOrEqual(held());
+      release();
+      await eventually(
+        () => database.client.delivery.count({ where: { webhookId: hook } }),
+        (count) => count === large.length,
+      );
+    } finally {
+      release();
+      plans.mockRestore();
       for (const seq of published) await manager.streams.deleteMessage(Streams.responses.name, seq);
     }
   });

@@ -31,11 +31,15 @@ const planLingerMs = 4;
 
 // Events are bounded in bytes as well as in number: an event carries a
 // response and its form's questions, up to 900 KiB, so a batch of 100 could
-// be 90 MB. A batch is planned from at most eventBatchBytes, and reading
-// stops while twice as much is held here; what a pull already asked for
-// (WEBHOOK_EVENT_BATCH_SIZE messages) still arrives meanwhile. Pulls stay
-// counted in messages: nats.js pulling in bytes waits out two missed
-// heartbeats (about 30 s) when an event is larger than what a refill asks.
+// be 90 MB. A batch is planned from at most eventBatchBytes, and this process
+// takes from JetStream no more than twice that: each pull asks for as many
+// messages as the room left holds at the largest size NATS carries, and the
+// next pull waits for room. A continuous pull (nats.js's consume) asks for
+// WEBHOOK_EVENT_BATCH_SIZE messages whatever their size, so while planning
+// stalled what it had asked for still came: 100 events, about 100 MB of large
+// ones (1 GB at the setting's bound). Pulls stay counted in messages: a
+// nats.js pull in bytes that ends on its count waits out two missed
+// heartbeats (30 s).
 export const eventBatchBytes = 8 * 1024 * 1024;
 
 // The durable consumer every replica of the service shares: JetStream keeps its
@@ -132,18 +136,14 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
           Streams.responses.name,
           submissionConsumerName,
         );
-        const batchSize = this.config.WEBHOOK_EVENT_BATCH_SIZE;
-        this.messages = await consumer.consume({ max_messages: batchSize });
-        for await (const message of this.messages) {
-          this.held.push(message);
-          this.heldBytes += message.data.length;
-          this.planSoon();
-          // Back-pressure: hold at most two batches (the one planned, the one gathering).
-          while (
-            (this.held.length >= 2 * batchSize || this.heldBytes >= 2 * eventBatchBytes) &&
-            !this.stopped
-          ) {
-            await new Promise<void>((resolve) => (this.room = resolve));
+        while (!this.stopped) {
+          const count = await this.roomToPull();
+          if (this.stopped) return;
+          this.messages = await consumer.fetch({ max_messages: count, expires: 30_000 });
+          for await (const message of this.messages) {
+            this.held.push(message);
+            this.heldBytes += message.data.length;
+            this.planSoon();
           }
         }
       } catch (error) {
@@ -152,6 +152,24 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
+  }
+
+  // Waits until the room left (two batches, in number and in bytes) holds at
+  // least one message of the largest size NATS carries; answers how many
+  // such messages it holds. With nothing held, one message always fits.
+  private async roomToPull(): Promise<number> {
+    const batchSize = this.config.WEBHOOK_EVENT_BATCH_SIZE;
+    // The server counts a message's subject and headers too.
+    const largest = (this.nats.info?.max_payload ?? 1024 * 1024) + 64 * 1024;
+    const room = () =>
+      Math.min(
+        2 * batchSize - this.held.length,
+        Math.floor((2 * eventBatchBytes - this.heldBytes) / largest),
+      );
+    while (this.held.length > 0 && room() < 1 && !this.stopped) {
+      await new Promise<void>((resolve) => (this.room = resolve));
+    }
+    return Math.max(1, room());
   }
 
   // Plans what is held, batch after batch, one batch at a time. A batch short
