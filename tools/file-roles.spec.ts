@@ -117,7 +117,7 @@ describe('file roles', () => {
 describe('background work', () => {
   const appSources = sources.filter(({ file }) => file.startsWith('apps/'));
   const runners = /\bnew (BackgroundRounds|RetentionPruner|LeasedJobRunner|FormPurgeRunner)\b/;
-  const streamConsumers = /\bnew DurableEventConsumer\b|\.consume\(/;
+  const streamConsumers = /\bnew DurableEventConsumer\b|\.consume\(|\.consumers\.get\(/;
   const queueWorkers = /\bcreate(Delivery|FirstAttempts)Worker\(|\bnew Worker\b/;
   const kinds = [
     { suffix: '.job.ts', does: runners, what: 'a job runs on a BackgroundLoop runner' },
