@@ -276,4 +276,24 @@ describe('Forms in a shared workspace', () => {
       expect((await api(owner, 'GET', `/forms/${formId}`)).status).toBe(200);
     });
   });
+
+  it('takes parallel patches adding the same members, in either order, each member once', async () => {
+    const made = await api(owner, 'POST', '/workspaces', { name: 'Busy' });
+    expect(made.status).toBe(201);
+    const add = (emails: string[]) =>
+      api(
+        owner,
+        'PATCH',
+        `/workspaces/${made.body.id}`,
+        emails.map((email) => ({ op: 'add', path: '/members', value: { email } })),
+      );
+    const pair = ['p1@example.com', 'p2@example.com'];
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) => add(n % 2 === 0 ? pair : [...pair].reverse())),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 204));
+    const read = await api(owner, 'GET', `/workspaces/${made.body.id}`);
+    const emails = (read.body.members as Array<{ email: string }>).map((member) => member.email);
+    expect(emails.filter((email) => pair.includes(email)).sort()).toEqual(pair);
+  });
 });

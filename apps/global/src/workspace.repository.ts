@@ -156,8 +156,13 @@ export class WorkspaceRepository {
     },
   ): Promise<{ removedAccountIds: string[] }> {
     return this.db.$transaction(async (tx) => {
-      const owned = await tx.workspace.count({ where: { id: workspaceId, accountId } });
-      if (owned === 0) return { removedAccountIds: [] };
+      // The workspace's row, locked: patches of one workspace take turns, so
+      // two adding the same member never both insert it (nor deadlock adding
+      // two in opposite orders). FOR NO KEY UPDATE lets forms be created in
+      // it meanwhile.
+      const owned = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM workspaces WHERE id = ${workspaceId} AND account_id = ${accountId} FOR NO KEY UPDATE`;
+      if (owned.length === 0) return { removedAccountIds: [] };
       if (change.name !== undefined)
         await tx.workspace.update({ where: { id: workspaceId }, data: { name: change.name } });
       if (change.removeMembers.length > 0)

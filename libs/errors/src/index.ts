@@ -3,3 +3,4 @@ export * from './domain-error';
 export * from './validation-details';
 export * from './error-body.schema';
 export * from './unavailable-dependency';
+export * from './concurrent-change';

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { type ArgumentsHost, Catch, Logger, type RpcExceptionFilter } from '@nestjs/common';
 import type { NatsContext } from '@nestjs/microservices';
 import {
+  concurrentChangeError,
   DomainError,
   ErrorCode,
   type ErrorBody,
+  isConcurrentChange,
   isDependencyUnavailable,
   unavailableError,
 } from '@formline/errors';
@@ -26,9 +28,10 @@ export class RpcErrorFilter implements RpcExceptionFilter {
 }
 
 // A domain error goes as it is; a server we depend on being away (database,
-// NATS, Redis) goes as SERVICE_UNAVAILABLE, which clients retry; anything
-// else is logged with an id and only the id travels, so internals never
-// reach a client.
+// NATS, Redis) goes as SERVICE_UNAVAILABLE, which clients retry; a write
+// that met another request's (a key taken, a row deleted meanwhile, a
+// deadlock) goes as CONFLICT; anything else is logged with an id and only the
+// id travels, so internals never reach a client.
 export function rpcErrorBody(
   exception: unknown,
   requestId: string | undefined,
@@ -44,6 +47,11 @@ export function rpcErrorBody(
       unavailable: exception instanceof Error ? exception.message : String(exception),
     });
     return unavailableError('A server this service depends on').toBody();
+  }
+  if (isConcurrentChange(exception)) {
+    // Another request's write met this one's: sent again, it sees the result.
+    logger.warn({ errorId, requestId, concurrentChange: describe(exception) });
+    return concurrentChangeError().toBody();
   }
   logger.error({ errorId, requestId, error: describe(exception) });
   return { code: ErrorCode.InternalError, description: `Internal error, id ${errorId}.` };

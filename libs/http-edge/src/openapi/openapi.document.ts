@@ -258,6 +258,9 @@ function errorsOf(
   hasQuery: boolean,
 ): [string, ErrorCode[]][] {
   const codes = new Set<ErrorCode>([ErrorCode.InternalError, ErrorCode.ServiceUnavailable]);
+  // A write may meet another request's write at the same moment (the
+  // services answer that 409 CONFLICT, detail CONCURRENT_CHANGE).
+  if (route.method !== 'get' && route.method !== 'head') codes.add(ErrorCode.Conflict);
   const kind = route.access?.kind;
   if (kind === 'scope' || kind === 'optional-scope') for (const code of bearerErrors) codes.add(code);
   if (kind === 'owner') for (const code of ownerErrors) codes.add(code);

@@ -1,0 +1,57 @@
+import { DomainError } from './domain-error';
+import { ErrorCode } from './error-code';
+
+// A write that met another request's write to the same thing at the same
+// moment: a key the other took, a row it deleted (a reference gone, or the row
+// to change), a deadlock or a serialization failure between the two. Sent
+// again, the request sees what the other did. Such a failure is answered 409
+// CONFLICT, never 500: the paths that expect a race handle it themselves
+// (an idempotency key, a webhook's tag); this catches the ones that do not.
+// Like isDependencyUnavailable, it reads codes only, never message text.
+
+// Prisma's codes: unique, foreign key, record to change not found, a
+// transaction's write conflict or deadlock.
+const prismaCodes = new Set(['P2002', 'P2003', 'P2025', 'P2034']);
+
+// PostgreSQL's SQLSTATEs: unique and foreign key violations, serialization
+// failure, deadlock.
+const sqlStates = new Set(['23505', '23503', '40001', '40P01']);
+
+export function isConcurrentChange(error: unknown): boolean {
+  // Follow `cause` a few steps: wrappers keep the original failure there.
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof DomainError) return false;
+    const { code, meta } = current as { code?: unknown; meta?: unknown };
+    if (typeof code === 'string' && (prismaCodes.has(code) || sqlStates.has(code))) return true;
+    if (sqlStates.has(adapterSqlState(meta) ?? '')) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+// Prisma wraps a driver failure as `meta.driverAdapterError.cause`: for a
+// server error `{kind: 'postgres', originalCode: '<SQLSTATE>'}`.
+function adapterSqlState(meta: unknown): string | undefined {
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const cause = (meta as { driverAdapterError?: { cause?: unknown } }).driverAdapterError?.cause;
+  if (typeof cause !== 'object' || cause === null) return undefined;
+  const { originalCode } = cause as { originalCode?: unknown };
+  return typeof originalCode === 'string' ? originalCode : undefined;
+}
+
+// The answer to such a failure: 409 CONFLICT, detail CONCURRENT_CHANGE.
+export function concurrentChangeError(): DomainError {
+  return new DomainError(
+    ErrorCode.Conflict,
+    'Another request changed this at the same moment; send the request again.',
+    [
+      {
+        code: 'CONCURRENT_CHANGE',
+        description: 'changed by another request meanwhile',
+        field: '',
+        in: 'body',
+      },
+    ],
+  );
+}
