@@ -1,6 +1,7 @@
 import { createAccount } from '@formline/admin';
 import type { GlobalPrismaClient } from '@formline/db';
 import { createTestForm, emptyTables, scratchGlobalDatabase, type ScratchDatabase } from '@formline/testing';
+import pg from 'pg';
 import { WorkspaceRepository } from './workspace.repository';
 
 // WorkspaceRepository against PostgreSQL: an account's own workspaces and
@@ -181,6 +182,31 @@ describe('WorkspaceRepository against PostgreSQL', () => {
     expect(await workspaces.findOwned(ada.accountId, empty.id)).toBeUndefined();
     expect(await workspaces.deleteIfEmpty(ada.accountId, empty.id)).toBe(false);
     expect(await workspaces.findOwned(ada.accountId, withForm.id)).toBeDefined();
+  });
+
+  it('keeps a workspace that a form is moved into while it is being deleted', async () => {
+    const target = await workspaces.create(ada.accountId, 'Target');
+    const formId = await createTestForm(database.client, {
+      accountId: ada.accountId,
+      workspaceId: ada.defaultWorkspaceId,
+      title: 'Moving',
+    });
+    // The move, uncommitted, on a connection of its own.
+    const mover = new pg.Client({ connectionString: database.url });
+    await mover.connect();
+    try {
+      await mover.query('BEGIN');
+      await mover.query('UPDATE forms SET workspace_id = $1 WHERE id = $2', [target.id, formId]);
+      const deleting = workspaces.deleteIfEmpty(ada.accountId, target.id);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await mover.query('COMMIT');
+      expect(await deleting).toBe(false);
+    } finally {
+      await mover.end();
+    }
+    expect(await database.client.form.findUnique({ where: { id: formId } })).toMatchObject({
+      workspaceId: target.id,
+    });
   });
 
   describe('list', () => {

@@ -180,13 +180,25 @@ export class WorkspaceRepository {
     });
   }
 
-  // Deletes only an empty, non-default workspace, in one statement, so a form
-  // created meanwhile is never deleted with it. Returns whether it was deleted.
+  // Deletes only an empty, non-default workspace. Returns whether it was
+  // deleted. Its row is locked first: a form being created in it or moved
+  // into it holds a key lock on that row until it commits, so the lock waits
+  // for it and the emptiness check that follows sees the form. (One DELETE
+  // with the check inside judged emptiness before it waited, and the form,
+  // committed meanwhile, went with the workspace: deleted by cascade, with no
+  // record to purge its responses.) A form created after the lock waits for
+  // this transaction, and finds its workspace gone.
   async deleteIfEmpty(accountId: string, workspaceId: string): Promise<boolean> {
-    const { count } = await this.db.workspace.deleteMany({
-      where: { id: workspaceId, accountId, isDefault: false, forms: { none: {} } },
+    return this.db.$transaction(async (tx) => {
+      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+        SELECT id FROM workspaces
+         WHERE id = ${workspaceId} AND account_id = ${accountId} AND NOT is_default FOR UPDATE`;
+      if (locked.length === 0) return false;
+      const { count } = await tx.workspace.deleteMany({
+        where: { id: workspaceId, forms: { none: {} } },
+      });
+      return count === 1;
     });
-    return count === 1;
   }
 
   // The account's own workspaces (its default first), then those shared with
