@@ -13,7 +13,8 @@ import {
 // the token's account with one; a declared size that does not fit is refused
 // 429 before the body is read, a body without a declared size is refused 411
 // (nothing to reserve), and an upload that stores nothing gives its share
-// back. An account holds a bounded number of live personal tokens.
+// back. An account holds a bounded number of live personal tokens, and of
+// OAuth applications.
 //
 // The gateway trusts 127.0.0.1 as its proxy, so each test speaks for clients
 // of its own (X-Forwarded-For, random per run: the region's Redis keeps the
@@ -35,6 +36,7 @@ describe('storage budgets', () => {
       UPLOAD_BYTES_PER_ACCOUNT: String(300 * kib),
       UPLOAD_FILES_PER_ACCOUNT: '5',
       PERSONAL_TOKENS_PER_ACCOUNT: '4',
+      OAUTH_APPLICATIONS_PER_ACCOUNT: '3',
       // Six creations at once, each with a password check: one at a time (the
       // default) could outlast the services' request deadline on a loaded test
       // machine and shed one with 503, which is not what this spec is about.
@@ -207,6 +209,38 @@ describe('storage budgets', () => {
       ).toBe(204);
       expect((await createToken('after a revoke')).status).toBe(201);
       expect((await createToken('one too many')).status).toBe(409);
+    });
+  });
+
+  describe('OAuth applications', () => {
+    const asCarol = () => basicAuthorization(carol.email, carol.password);
+    const register = (name: string) =>
+      callApi(`${base()}/oauth/applications`, {
+        method: 'POST',
+        headers: asCarol(),
+        body: { name, redirect_uris: ['https://app.example.com/callback'] },
+      });
+
+    it('are at most OAUTH_APPLICATIONS_PER_ACCOUNT an account, parallel registrations included', async () => {
+      const held = (await callApi(`${base()}/oauth/applications`, { headers: asCarol() })).body.items
+        .length as number;
+      expect(held).toBeLessThan(3);
+      const made = await Promise.all(Array.from({ length: 5 }, (_, index) => register(`app ${index}`)));
+      const statuses = made.map((answer) => answer.status).sort();
+      expect(statuses).toEqual([...Array<number>(3 - held).fill(201), ...Array<number>(2 + held).fill(409)]);
+      expect(made.find((answer) => answer.status === 409)?.body).toMatchObject({
+        code: 'CONFLICT',
+        details: [{ code: 'TOO_MANY_APPLICATIONS', description: 'at most 3 applications an account' }],
+      });
+      // Deleting one makes room for one more.
+      const deleted = made.find((answer) => answer.status === 201)!.body.client_id as string;
+      const gone = await callApi(`${base()}/oauth/applications/${deleted}`, {
+        method: 'DELETE',
+        headers: asCarol(),
+      });
+      expect(gone.status).toBe(204);
+      expect((await register('after a delete')).status).toBe(201);
+      expect((await register('one too many')).status).toBe(409);
     });
   });
 });

@@ -41,6 +41,14 @@ export const globalConfigSchema = z.object({
     .describe(
       'Live personal access tokens (neither revoked nor expired) one account may hold; one more answers 409 CONFLICT until one is revoked or expires. Each token has its own request budget, so their number bounds what an account may send. 0 turns the cap off.',
     ),
+  OAUTH_APPLICATIONS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(50)
+    .describe(
+      'OAuth applications one account may register; one more answers 409 CONFLICT until one is deleted. The account lists them whole, so their number bounds what that read holds. 0 turns the cap off.',
+    ),
   PASSWORD_CHECK_CONCURRENCY: z.coerce
     .number()
     .int()

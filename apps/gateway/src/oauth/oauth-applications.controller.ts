@@ -42,6 +42,8 @@ export class OAuthApplicationsController {
   @OwnerCredentials()
   @ApiOperation({
     summary: 'Register an OAuth application',
+    description:
+      'An account holds at most `OAUTH_APPLICATIONS_PER_ACCOUNT` applications (default 50); one more answers 409 `CONFLICT` (detail `TOO_MANY_APPLICATIONS`) until one is deleted.',
     body: createBody,
     responses: {
       201: {

@@ -1,4 +1,4 @@
-import { Controller } from '@nestjs/common';
+import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
   createOAuthApplication,
@@ -9,19 +9,38 @@ import {
 } from '@formline/contracts';
 import { DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 
 // Applications an account registers to use the OAuth flow on other accounts.
 @Controller()
 export class OAuthApplicationHandler {
-  constructor(private readonly applications: OAuthApplicationRepository) {}
+  constructor(
+    private readonly applications: OAuthApplicationRepository,
+    @Inject(GLOBAL_CONFIG) private readonly config: Pick<GlobalConfig, 'OAUTH_APPLICATIONS_PER_ACCOUNT'>,
+  ) {}
 
   @MessagePattern(createOAuthApplication.subject)
   async create(
     @Payload(new ContractPipe(createOAuthApplication.request))
     request: RpcRequest<typeof createOAuthApplication>,
   ): Promise<OAuthApplication> {
-    return this.applications.create(request);
+    const maxOfAccount = this.config.OAUTH_APPLICATIONS_PER_ACCOUNT;
+    const created = await this.applications.create(request, maxOfAccount);
+    if (created) return created;
+    // 409, not 429: waiting does not help, deleting an application does.
+    throw new DomainError(
+      ErrorCode.Conflict,
+      `This account holds ${maxOfAccount} OAuth applications, the most it may; delete one to register another.`,
+      [
+        {
+          code: 'TOO_MANY_APPLICATIONS',
+          description: `at most ${maxOfAccount} applications an account`,
+          field: '',
+          in: 'body',
+        },
+      ],
+    );
   }
 
   @MessagePattern(listOAuthApplications.subject)

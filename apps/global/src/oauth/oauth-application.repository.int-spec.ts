@@ -48,14 +48,17 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
     return heard.map((payload: any) => payload.accountId).filter((id) => id === ada || id === bob);
   };
 
-  const register = (accountId: string, clientId: string, secret = `${clientId}-secret`) =>
-    applications.create({
-      accountId,
-      clientId,
-      name: `App ${clientId}`,
-      redirectUris: [`https://${clientId}.example.com/callback`],
-      clientSecretHash: sha256(secret),
-    });
+  const register = (accountId: string, clientId: string, secret = `${clientId}-secret`, maxOfAccount = 0) =>
+    applications.create(
+      {
+        accountId,
+        clientId,
+        name: `App ${clientId}`,
+        redirectUris: [`https://${clientId}.example.com/callback`],
+        clientSecretHash: sha256(secret),
+      },
+      maxOfAccount,
+    );
 
   it('creates an application, shown without its secret, and lists the account’s own newest first', async () => {
     const created = await register(ada, 'client-1');
@@ -69,6 +72,17 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
     await register(bob, 'client-bob');
     expect((await applications.list(ada)).map((app) => app.clientId)).toEqual(['client-2', 'client-1']);
     expect((await applications.list(bob)).map((app) => app.clientId)).toEqual(['client-bob']);
+  });
+
+  it('registers within the cap of an account, parallel registrations taking turns', async () => {
+    const made = await Promise.all(
+      ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => register(ada, `client-${id}`, 'secret', 4)),
+    );
+    expect(made.filter(Boolean)).toHaveLength(4);
+    expect(made.filter((app) => app === undefined)).toHaveLength(2);
+    expect(await applications.list(ada)).toHaveLength(4);
+    // Another account has a cap of its own.
+    expect(await register(bob, 'client-bob', 'secret', 4)).toMatchObject({ clientId: 'client-bob' });
   });
 
   it('refuses a second application with the same client id', async () => {

@@ -31,11 +31,23 @@ export class OAuthApplicationRepository {
     this.firstParty = firstPartyClients(config);
   }
 
-  async create(application: NewOAuthApplication): Promise<OAuthApplication> {
+  // Registers the application unless its account already holds `maxOfAccount`
+  // (0: no cap); undefined then. The account's row is locked while counting,
+  // so parallel registrations can never all slip under the cap.
+  async create(
+    application: NewOAuthApplication,
+    maxOfAccount: number,
+  ): Promise<OAuthApplication | undefined> {
     const { clientId, ...rest } = application;
-    return present(
-      await this.db.oAuthApplication.create({ data: { id: clientId, ...rest }, select: fields }),
-    );
+    const row = await this.db.$transaction(async (tx) => {
+      if (maxOfAccount > 0) {
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${application.accountId} FOR NO KEY UPDATE`;
+        const held = await tx.oAuthApplication.count({ where: { accountId: application.accountId } });
+        if (held >= maxOfAccount) return undefined;
+      }
+      return tx.oAuthApplication.create({ data: { id: clientId, ...rest }, select: fields });
+    });
+    return row && present(row);
   }
 
   async list(accountId: string): Promise<OAuthApplication[]> {

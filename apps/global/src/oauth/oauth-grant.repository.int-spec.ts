@@ -59,13 +59,16 @@ describe('OAuthGrantRepository against PostgreSQL', () => {
         .accountId;
     [developer, ada, bob] = [await account('dev'), await account('ada'), await account('bob')];
     for (const clientId of ['client-1', 'client-2']) {
-      await new OAuthApplicationRepository(database.client, announcer, deployment).create({
-        accountId: developer,
-        clientId,
-        name: `App ${clientId}`,
-        redirectUris: ['https://app.example.com/callback'],
-        clientSecretHash: createHash('sha256').update(clientId).digest('hex'),
-      });
+      await new OAuthApplicationRepository(database.client, announcer, deployment).create(
+        {
+          accountId: developer,
+          clientId,
+          name: `App ${clientId}`,
+          redirectUris: ['https://app.example.com/callback'],
+          clientSecretHash: createHash('sha256').update(clientId).digest('hex'),
+        },
+        0,
+      );
     }
   });
 
