@@ -41,6 +41,14 @@ export const globalConfigSchema = z.object({
     .describe(
       'Live personal access tokens (neither revoked nor expired) one account may hold; one more answers 409 CONFLICT until one is revoked or expires. Each token has its own request budget, so their number bounds what an account may send. 0 turns the cap off.',
     ),
+  OAUTH_GRANTS_PER_APPLICATION: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe(
+      "Live grants one account may hold for one OAuth application: each authorization makes a grant, and one past this ends the account's oldest grant to that application, with its tokens. Each token has its own request budget, so this bounds what re-authorizing can add. 0 turns the bound off.",
+    ),
   OAUTH_APPLICATIONS_PER_ACCOUNT: z.coerce
     .number()
     .int()

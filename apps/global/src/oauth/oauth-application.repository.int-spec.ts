@@ -192,6 +192,8 @@ describe('OAuthApplicationRepository against PostgreSQL', () => {
         accessTokenExpiresAt: new Date(Date.now() + 60_000),
         refreshTokenHash: 'refresh-1',
       },
+      0,
+      new Date(),
     );
 
     expect(await applications.delete(bob, 'client-1')).toBe(false);

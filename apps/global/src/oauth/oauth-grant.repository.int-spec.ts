@@ -92,11 +92,19 @@ describe('OAuthGrantRepository against PostgreSQL', () => {
     });
 
   // A grant of the account's to the application, through a code, as the token endpoint makes it.
-  const grant = async (name: string, accountId = ada, applicationId = 'client-1', refresh = true) => {
+  const grant = async (
+    name: string,
+    accountId = ada,
+    applicationId = 'client-1',
+    refresh = true,
+    maxOfApplication = 0,
+  ) => {
     await code(`code-${name}`, accountId, applicationId);
     await grants.createGrant(
       { applicationId, accountId, scopes: ['forms:read', 'offline'], codeHash: `code-${name}` },
       tokens(name, refresh),
+      maxOfApplication,
+      now,
     );
     return (await grants.findCode(`code-${name}`))!.grantId!;
   };
@@ -145,10 +153,34 @@ describe('OAuthGrantRepository against PostgreSQL', () => {
       grants.createGrant(
         { applicationId: 'client-1', accountId: ada, scopes: ['forms:read'], codeHash: 'code-again' },
         tokens('one'),
+        0,
+        now,
       ),
     ).rejects.toMatchObject({ code: 'P2002' });
     expect(await database.client.oAuthGrant.count()).toBe(1);
     expect((await grants.findCode('code-again'))?.grantId).toBeNull();
+  });
+
+  it("ends the account's oldest grants to an application beyond OAUTH_GRANTS_PER_APPLICATION", async () => {
+    const first = await grant('one', ada, 'client-1', true, 3);
+    await database.client.$executeRaw`
+      UPDATE oauth_grants SET created_at = created_at - interval '1 hour' WHERE id = ${first}`;
+    const other = await grant('other-app', ada, 'client-2', true, 3);
+    const bobs = await grant('bobs', bob, 'client-1', true, 3);
+    await grant('two', ada, 'client-1', true, 3);
+    await grant('three', ada, 'client-1', true, 3);
+    expect(await announcedRevocations()).toEqual([]);
+    const newest = await grant('four', ada, 'client-1', true, 3);
+    const live = (await grants.listGrants(ada)).map((row) => row.grantId);
+    expect(live).toHaveLength(4);
+    expect(live).not.toContain(first);
+    expect(live).toEqual(expect.arrayContaining([newest, other]));
+    expect((await grants.listGrants(bob)).map((row) => row.grantId)).toEqual([bobs]);
+    expect(await announcedRevocations()).toEqual([ada]);
+    // The ended grant's tokens stop working with it.
+    expect(await grants.findRefreshToken('refresh-one')).toMatchObject({
+      grant: { revokedAt: now },
+    });
   });
 
   it('rotates refresh tokens: each is used once, even by concurrent callers, and the next added to the grant', async () => {

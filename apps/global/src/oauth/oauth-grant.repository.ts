@@ -57,23 +57,39 @@ export class OAuthGrantRepository {
     return count === 1;
   }
 
+  // The grant, its first tokens and the code tied to it, in one transaction.
+  // An account that authorizes one application again and again gets a grant
+  // each time: beyond `maxOfApplication` of its live grants to that
+  // application (0: no bound), the oldest end, their tokens with them, so
+  // re-authorizing can never pile up tokens (each has its own request budget).
   async createGrant(
     grant: { applicationId: string; accountId: string; scopes: string[]; codeHash: string },
     tokens: NewTokens,
+    maxOfApplication: number,
+    now: Date,
   ): Promise<void> {
     const grantId = newPublicId(20);
-    await this.db.$transaction([
-      this.db.oAuthGrant.create({
+    const ended = await this.db.$transaction(async (tx) => {
+      await tx.oAuthGrant.create({
         data: {
           id: grantId,
           applicationId: grant.applicationId,
           accountId: grant.accountId,
           scopes: grant.scopes,
         },
-      }),
-      this.db.oAuthAuthorizationCode.update({ where: { codeHash: grant.codeHash }, data: { grantId } }),
-      ...this.tokenWrites(grantId, tokens),
-    ]);
+      });
+      await tx.oAuthAuthorizationCode.update({ where: { codeHash: grant.codeHash }, data: { grantId } });
+      for (const write of this.tokenWrites(tx, grantId, tokens)) await write;
+      if (maxOfApplication <= 0) return 0;
+      return tx.$executeRaw`
+        UPDATE oauth_grants SET revoked_at = ${now}
+         WHERE id IN (SELECT id FROM oauth_grants
+                       WHERE account_id = ${grant.accountId} AND application_id = ${grant.applicationId}
+                         AND revoked_at IS NULL AND id <> ${grantId}
+                       ORDER BY created_at DESC, id DESC OFFSET ${maxOfApplication - 1})`;
+    });
+    // The gateways' caches of this account's token checks must forget the ended ones.
+    if (ended > 0) await this.announcer.tokensRevoked(grant.accountId);
   }
 
   async findRefreshToken(tokenHash: string): Promise<StoredRefreshToken | undefined> {
@@ -99,7 +115,7 @@ export class OAuthGrantRepository {
   }
 
   async addTokens(grantId: string, tokens: NewTokens): Promise<void> {
-    await this.db.$transaction(this.tokenWrites(grantId, tokens));
+    await this.db.$transaction(this.tokenWrites(this.db, grantId, tokens));
   }
 
   async findAccessTokenGrant(tokenHash: string): Promise<{ applicationId: string } | undefined> {
@@ -170,9 +186,13 @@ export class OAuthGrantRepository {
     if (grant) await this.announcer.tokensRevoked(grant.accountId);
   }
 
-  private tokenWrites(grantId: string, tokens: NewTokens): GlobalDb.Prisma.PrismaPromise<unknown>[] {
+  private tokenWrites(
+    db: Pick<GlobalDb.Prisma.TransactionClient, 'oAuthAccessToken' | 'oAuthRefreshToken'>,
+    grantId: string,
+    tokens: NewTokens,
+  ): GlobalDb.Prisma.PrismaPromise<unknown>[] {
     const writes: GlobalDb.Prisma.PrismaPromise<unknown>[] = [
-      this.db.oAuthAccessToken.create({
+      db.oAuthAccessToken.create({
         data: {
           tokenHash: tokens.accessTokenHash,
           grantId,
@@ -183,7 +203,7 @@ export class OAuthGrantRepository {
     ];
     if (tokens.refreshTokenHash) {
       writes.push(
-        this.db.oAuthRefreshToken.create({
+        db.oAuthRefreshToken.create({
           data: { tokenHash: tokens.refreshTokenHash, grantId },
         }),
       );

@@ -62,6 +62,8 @@ export class OAuthTokenService {
         accessTokenExpiresAt: this.accessTokenExpiry(now),
         refreshTokenHash: offline ? request.newRefreshTokenHash : undefined,
       },
+      this.config.OAUTH_GRANTS_PER_APPLICATION,
+      now,
     );
     return {
       scopes: code.scopes,
