@@ -20,7 +20,6 @@ describe('isConcurrentChange', () => {
   it.each([
     ['Prisma: a unique key taken (P2002)', prismaKnown('P2002')],
     ['Prisma: a reference gone (P2003)', prismaKnown('P2003')],
-    ['Prisma: the row to change gone (P2025)', prismaKnown('P2025')],
     ['Prisma: a write conflict or deadlock (P2034)', prismaKnown('P2034')],
     ['a raw query meeting a taken key (P2010, 23505)', prismaKnown('P2010', adapterMeta('23505'))],
     ['a raw query in a deadlock (P2010, 40P01)', prismaKnown('P2010', adapterMeta('40P01'))],
@@ -36,6 +35,7 @@ describe('isConcurrentChange', () => {
     ['a check violation (23514): the row itself is wrong', pgError('23514')],
     ['a raw query dividing by zero (22012)', prismaKnown('P2010', adapterMeta('22012'))],
     ['Prisma: database unreachable (P1001)', prismaKnown('P1001')],
+    ['Prisma: a record not found (P2025), as a read that must find one says', prismaKnown('P2025')],
     ['a domain error', new DomainError(ErrorCode.NotFound, 'gone')],
     ['a plain error', new Error('bug')],
     ['no error at all', undefined],

@@ -2,16 +2,17 @@ import { DomainError } from './domain-error';
 import { ErrorCode } from './error-code';
 
 // A write that met another request's write to the same thing at the same
-// moment: a key the other took, a row it deleted (a reference gone, or the row
-// to change), a deadlock or a serialization failure between the two. Sent
+// moment: a key the other took, a row it referred to deleted, a deadlock or a
+// serialization failure between the two. Sent
 // again, the request sees what the other did. Such a failure is answered 409
 // CONFLICT, never 500: the paths that expect a race handle it themselves
 // (an idempotency key, a webhook's tag); this catches the ones that do not.
 // Like isDependencyUnavailable, it reads codes only, never message text.
 
-// Prisma's codes: unique, foreign key, record to change not found, a
-// transaction's write conflict or deadlock.
-const prismaCodes = new Set(['P2002', 'P2003', 'P2025', 'P2034']);
+// Prisma's codes: unique, foreign key, a transaction's write conflict or
+// deadlock. Not P2025 (a record not found): Prisma says that of reads that
+// must find a row too, where it is no race.
+const prismaCodes = new Set(['P2002', 'P2003', 'P2034']);
 
 // PostgreSQL's SQLSTATEs: unique and foreign key violations, serialization
 // failure, deadlock.

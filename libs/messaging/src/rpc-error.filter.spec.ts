@@ -14,15 +14,16 @@ describe('rpcErrorBody', () => {
     expect(log.error).not.toHaveBeenCalled();
   });
 
-  it("answers a write that met another request's as CONFLICT, with a warning", () => {
+  it("answers a write that met another request's as CONFLICT, logged", () => {
     const log = logger();
     const taken = Object.assign(new Error('Unique constraint failed'), { code: 'P2002' });
     expect(rpcErrorBody(taken, 'r1', log)).toMatchObject({
       code: 'CONFLICT',
       details: [{ code: 'CONCURRENT_CHANGE' }],
     });
-    expect(log.warn).toHaveBeenCalledWith(expect.objectContaining({ requestId: 'r1' }));
-    expect(log.error).not.toHaveBeenCalled();
+    expect(log.error).toHaveBeenCalledWith(
+      expect.objectContaining({ requestId: 'r1', concurrentChange: true }),
+    );
   });
 
   it('answers a database away as SERVICE_UNAVAILABLE', () => {

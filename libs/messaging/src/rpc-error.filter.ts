@@ -50,7 +50,9 @@ export function rpcErrorBody(
   }
   if (isConcurrentChange(exception)) {
     // Another request's write met this one's: sent again, it sees the result.
-    logger.warn({ errorId, requestId, concurrentChange: describe(exception) });
+    // Logged as an error all the same: a path where such a race can happen
+    // should handle it, and a constraint that fails every time is a bug.
+    logger.error({ errorId, requestId, concurrentChange: true, error: describe(exception) });
     return concurrentChangeError().toBody();
   }
   logger.error({ errorId, requestId, error: describe(exception) });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { issueOAuthToken, RpcReply, RpcRequest } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import { DomainError, ErrorCode, isConcurrentChange } from '@formline/errors';
 import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
 import { OAuthGrantRepository } from './oauth-grant.repository';
@@ -49,22 +49,24 @@ export class OAuthTokenService {
       throw invalidGrant('The authorization code has already been used.');
     }
     const offline = code.scopes.includes('offline') && !client.publicClient;
-    await this.grants.createGrant(
-      {
-        applicationId: client.id,
-        accountId: code.accountId,
-        scopes: code.scopes,
-        codeHash: request.codeHash,
-      },
-      {
-        accessTokenHash: request.newAccessTokenHash,
-        accessTokenScopes: code.scopes,
-        accessTokenExpiresAt: this.accessTokenExpiry(now),
-        refreshTokenHash: offline ? request.newRefreshTokenHash : undefined,
-      },
-      this.config.OAUTH_GRANTS_PER_APPLICATION,
-      now,
-    );
+    await this.grants
+      .createGrant(
+        {
+          applicationId: client.id,
+          accountId: code.accountId,
+          scopes: code.scopes,
+          codeHash: request.codeHash,
+        },
+        {
+          accessTokenHash: request.newAccessTokenHash,
+          accessTokenScopes: code.scopes,
+          accessTokenExpiresAt: this.accessTokenExpiry(now),
+          refreshTokenHash: offline ? request.newRefreshTokenHash : undefined,
+        },
+        this.config.OAUTH_GRANTS_PER_APPLICATION,
+        now,
+      )
+      .catch(endedMeanwhile);
     return {
       scopes: code.scopes,
       expiresIn: this.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
@@ -93,12 +95,14 @@ export class OAuthTokenService {
     }
     if (!(await this.grants.claimRefreshToken(request.refreshTokenHash, now)))
       await this.replayed(token.grantId, now);
-    await this.grants.addTokens(token.grantId, {
-      accessTokenHash: request.newAccessTokenHash,
-      accessTokenScopes: scopes,
-      accessTokenExpiresAt: this.accessTokenExpiry(now),
-      refreshTokenHash: request.newRefreshTokenHash,
-    });
+    await this.grants
+      .addTokens(token.grantId, {
+        accessTokenHash: request.newAccessTokenHash,
+        accessTokenScopes: scopes,
+        accessTokenExpiresAt: this.accessTokenExpiry(now),
+        refreshTokenHash: request.newRefreshTokenHash,
+      })
+      .catch(endedMeanwhile);
     return { scopes, expiresIn: this.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenIssued: true };
   }
 
@@ -129,4 +133,12 @@ export class OAuthTokenService {
 
 function invalidGrant(description: string): DomainError {
   return new DomainError(ErrorCode.InvalidGrant, description);
+}
+
+// The application (with its codes and grants) deleted, or the grant revoked,
+// between the checks above and the write: the code or token is spent, as
+// RFC 6749 says it then, never a 409 the client's OAuth library cannot read.
+function endedMeanwhile(error: unknown): never {
+  if (isConcurrentChange(error)) throw invalidGrant('The grant ended while the token was being issued.');
+  throw error;
 }

@@ -10,6 +10,7 @@ import {
   type ConsumerMessages,
   DeliverPolicy,
   jetstream,
+  JetStreamError,
   jetstreamManager,
   type JsMsg,
 } from '@nats-io/jetstream';
@@ -140,10 +141,14 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
           const count = await this.roomToPull();
           if (this.stopped) return;
           this.messages = await consumer.fetch({ max_messages: count, expires: 30_000 });
-          for await (const message of this.messages) {
-            this.held.push(message);
-            this.heldBytes += message.data.length;
-            this.planSoon();
+          try {
+            for await (const message of this.messages) {
+              this.held.push(message);
+              this.heldBytes += message.data.length;
+              this.planSoon();
+            }
+          } catch (error) {
+            if (!isPullCutShort(error)) throw error;
           }
         }
       } catch (error) {
@@ -217,6 +222,17 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
       for (const message of planned) message.nak(1000);
     }
   }
+}
+
+// A pull that ended early through no fault of this consumer's, pulled again
+// at once: its server handed the stream to another (a leader changed, a
+// server shutting down), or two heartbeats went missing (which a server that
+// drops the end of an idle pull leaves as its only end). Anything else (the
+// consumer deleted, NATS away) pauses the consumer a second first.
+function isPullCutShort(error: unknown): boolean {
+  if (!(error instanceof JetStreamError)) return false;
+  const reason = error.message.toLowerCase();
+  return reason === 'heartbeats missed' || reason === 'leadership change' || reason === 'server shutdown';
 }
 
 function parseJson(message: JsMsg): unknown {

@@ -83,8 +83,10 @@ export class WebhookRepository {
     });
   }
 
-  update(id: string, change: WebhookChange): Promise<WebhookRow> {
-    return this.db.webhook.update({ where: { id }, data: change });
+  // The webhook changed; undefined when it was deleted meanwhile.
+  async update(id: string, change: WebhookChange): Promise<WebhookRow | undefined> {
+    const [row] = await this.db.webhook.updateManyAndReturn({ where: { id }, data: change });
+    return row;
   }
 
   listOfForm(accountId: string, formId: string): Promise<WebhookRow[]> {

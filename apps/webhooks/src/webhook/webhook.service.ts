@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import { concurrentChangeError, DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
 import { OutboundUrlPolicy, UrlRefused } from '@formline/outbound-url';
 import { SecretBox } from '@formline/webhook-delivery';
@@ -25,12 +25,14 @@ export class WebhookService {
   ): Promise<{ webhook: WebhookResource; created: boolean }> {
     if (request.input.url !== undefined) await this.checkUrl(request.input.url);
     // A creation that finds the tag taken meanwhile (a parallel PUT of the
-    // same tag) changes that webhook instead, as if it had come second.
+    // same tag) changes that webhook instead, as if it had come second; a
+    // change that finds the webhook deleted meanwhile creates it again.
     return (await this.write(request, true)) ?? (await this.write(request, false))!;
   }
 
-  // Creates or changes the webhook; undefined when it would create one whose
-  // tag another call has just taken (only while `mayRetry`).
+  // Creates or changes the webhook; undefined when another call has just
+  // taken the tag it would create, or deleted the one it would change (only
+  // while `mayRetry`: the next try sees what that call did).
   private async write(
     request: RpcRequest<typeof upsertWebhook>,
     mayRetry: boolean,
@@ -65,7 +67,7 @@ export class WebhookService {
       );
       if (row === 'tag-taken') {
         if (mayRetry) return undefined;
-        throw new DomainError(ErrorCode.Conflict, `The webhook with tag ${tag} is being changed; try again.`);
+        throw concurrentChangeError();
       }
       // 409, not 429: waiting does not help, deleting a webhook does.
       if (row === 'form-full') throw tooManyWebhooks(maxOfForm);
@@ -85,6 +87,10 @@ export class WebhookService {
           : { ...eventTypesOf(existing.eventTypes), ...input.event_types },
       disabledReason: revived ? null : undefined,
     });
+    if (!row) {
+      if (mayRetry) return undefined;
+      throw concurrentChangeError();
+    }
     return { webhook: toWebhookResource(row, this.secrets), created: false };
   }
 
