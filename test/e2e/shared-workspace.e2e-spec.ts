@@ -110,6 +110,25 @@ describe('Forms in a shared workspace', () => {
       expect((await api(bee, 'GET', `/forms/${formId}/messages`)).status).toBe(200);
     });
 
+    it('takes a burst of changes to the form at once, each in turn', async () => {
+      // More than a service's database connections (10): each change holds
+      // one while it decides on the locked row.
+      const titles = Array.from({ length: 14 }, (_, n) => `Burst ${n}`);
+      const answers = await Promise.all(
+        titles.map((value) =>
+          api(bee, 'PATCH', `/forms/${formId}`, [{ op: 'replace', path: '/title', value }]),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(titles.map(() => 204));
+      // Read where the changes were made: the other region's gateways may
+      // serve their cached copy for READ_CACHE_TTL_MS more.
+      expect(titles).toContain((await api(bee, 'GET', `/forms/${formId}`)).body.title);
+      const restored = await api(bee, 'PATCH', `/forms/${formId}`, [
+        { op: 'replace', path: '/title', value: 'Team survey' },
+      ]);
+      expect(restored.status).toBe(204);
+    });
+
     it("lists the form's responses in the owning account's region, and its insights", async () => {
       const listed = await listResponses(bee, 'eu');
       expect(listed.status).toBe(200);

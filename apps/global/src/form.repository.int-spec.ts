@@ -18,7 +18,7 @@ describe('FormRepository against PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await scratchGlobalDatabase();
-    forms = new FormRepository(database.client);
+    forms = new FormRepository(database.client, { DATABASE_POOL_SIZE: 10 });
   });
   afterAll(() => database?.dispose());
   beforeEach(async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import type { Region } from '@formline/contracts';
-import { GlobalPrismaClient, type GlobalDb } from '@formline/db';
+import { GlobalPrismaClient, type GlobalDb, Slots } from '@formline/db';
 import type { FormDefinition } from '@formline/form-definition';
 
 export interface StoredForm {
@@ -56,7 +57,20 @@ const formColumns = {
 // owning account it resolved to.
 @Injectable()
 export class FormRepository {
-  constructor(private readonly db: GlobalPrismaClient) {}
+  // A form's write holds a connection for its transaction while `change`
+  // reads on others (the caller's role, the images, the destination). With as
+  // many writes under way as the pool has connections, each would wait for a
+  // second one that none gives back, until the pool's timeout answered them
+  // all 503. At most half the pool's connections are held by writes at once,
+  // so their reads always find one; more writes wait here, holding none.
+  private readonly writes: Slots;
+
+  constructor(
+    private readonly db: GlobalPrismaClient,
+    @Inject(GLOBAL_CONFIG) config: Pick<GlobalConfig, 'DATABASE_POOL_SIZE'>,
+  ) {
+    this.writes = new Slots(Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)));
+  }
 
   // Any account's form, with its owner and the owner's region.
   async findAnywhere(formId: string): Promise<StoredForm | undefined> {
@@ -103,26 +117,28 @@ export class FormRepository {
     formId: string,
     change: (current: StoredForm) => Promise<{ workspaceId: string; definition: FormDefinition }>,
   ): Promise<StoredForm | undefined> {
-    return this.db.$transaction(async (tx) => {
-      const locked = await tx.$queryRaw<Array<{ id: string }>>`
+    return this.writes.run(() =>
+      this.db.$transaction(async (tx) => {
+        const locked = await tx.$queryRaw<Array<{ id: string }>>`
         SELECT id FROM forms WHERE id = ${formId} FOR UPDATE`;
-      if (locked.length === 0) return undefined;
-      const current = toStored(
-        await tx.form.findUniqueOrThrow({ where: { id: formId }, select: formColumns }),
-      );
-      const next = await change(current);
-      const updated = await tx.form.update({
-        where: { id: formId },
-        data: {
-          workspaceId: next.workspaceId,
-          title: next.definition.title,
-          definition: asJson(next.definition),
-          version: { increment: 1 },
-        },
-        select: formColumns,
-      });
-      return toStored(updated);
-    });
+        if (locked.length === 0) return undefined;
+        const current = toStored(
+          await tx.form.findUniqueOrThrow({ where: { id: formId }, select: formColumns }),
+        );
+        const next = await change(current);
+        const updated = await tx.form.update({
+          where: { id: formId },
+          data: {
+            workspaceId: next.workspaceId,
+            title: next.definition.title,
+            definition: asJson(next.definition),
+            version: { increment: 1 },
+          },
+          select: formColumns,
+        });
+        return toStored(updated);
+      }),
+    );
   }
 
   // The form goes, and in the same transaction the record that its region

@@ -4,6 +4,7 @@ export * from './webhooks.database';
 export * from './database-pool';
 export * from './json-text-pattern';
 export * from './statement-batch';
+export * from './slots';
 // Background work: the runners every in-process job runs on.
 export * from './background/background.loop';
 export * from './background/background-rounds';

@@ -21,7 +21,7 @@ import { OutboundUrlPolicy } from '@formline/outbound-url';
 import { UnrecoverableError } from 'bullmq';
 import { DISPATCHER_CONFIG, type DispatcherConfig } from '@formline/app-config';
 import { RetryPolicy } from './retry.policy';
-import { SendSlots } from './send-slots';
+import { Slots } from '@formline/db';
 import { sendWebhook } from './webhook.sender';
 
 /** How a run of a delivery goes on, by the kind of job it is part of. */
@@ -50,7 +50,7 @@ export class DeliveryAttempts {
   // DISPATCHER_CONCURRENCY attempts at once in this process, from whichever
   // job: each holds its slot from the attempt's row to the receiver's answer,
   // so an attempt is never written long before it is sent.
-  private readonly sends: SendSlots;
+  private readonly sends: Slots;
   // The run of each delivery under way in this process.
   private readonly running = new Map<string, Promise<void>>();
 
@@ -61,7 +61,7 @@ export class DeliveryAttempts {
     @Inject(DISPATCHER_CONFIG) private readonly config: DispatcherConfig,
   ) {
     this.retries = new RetryPolicy(config);
-    this.sends = new SendSlots(config.DISPATCHER_CONCURRENCY);
+    this.sends = new Slots(config.DISPATCHER_CONCURRENCY);
   }
 
   // One run. A run that finds an earlier run of the same delivery still going

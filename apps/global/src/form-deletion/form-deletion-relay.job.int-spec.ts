@@ -54,7 +54,13 @@ describe('form deletion relay', () => {
 
   it('publishes a deleted form to its own region only, once, with both consumers waiting for it', async () => {
     const account = await createTestAccount(db, 'eu');
-    expect(await new FormRepository(db).delete(account.accountId, account.formId, 'eu')).toBe(true);
+    expect(
+      await new FormRepository(db, { DATABASE_POOL_SIZE: 10 }).delete(
+        account.accountId,
+        account.formId,
+        'eu',
+      ),
+    ).toBe(true);
     expect(await db.form.count({ where: { id: account.formId } })).toBe(0);
     const [deletion] = await db.formDeletion.findMany({ where: { formId: account.formId } });
     expect(deletion).toMatchObject({ accountId: account.accountId, region: 'eu' });

@@ -1,4 +1,4 @@
-import { SendSlots } from './send-slots';
+import { Slots } from './slots';
 
 // A promise opened from outside.
 function gate(): { promise: Promise<void>; resolve: () => void } {
@@ -7,9 +7,9 @@ function gate(): { promise: Promise<void>; resolve: () => void } {
   return { promise, resolve };
 }
 
-describe('SendSlots', () => {
+describe('Slots', () => {
   it('runs at most its size at once, the waiting ones in arrival order', async () => {
-    const slots = new SendSlots(2);
+    const slots = new Slots(2);
     let running = 0;
     let most = 0;
     const order: number[] = [];
@@ -36,8 +36,8 @@ describe('SendSlots', () => {
     expect(order).toEqual([0, 1, 2, 3, 4]);
   });
 
-  it('gives the slot back when a send throws', async () => {
-    const slots = new SendSlots(1);
+  it('gives the slot back when a run throws', async () => {
+    const slots = new Slots(1);
     await expect(slots.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
     await expect(slots.run(() => Promise.resolve('sent'))).resolves.toBe('sent');
   });

@@ -1,8 +1,8 @@
-// At most `size` sends at once in this process, whatever jobs they come from:
-// a delivery's own job and a first-attempts job of many deliveries draw from
-// the same slots (DISPATCHER_CONCURRENCY), so a dispatcher killed mid-send
-// leaves at most that many sends in doubt. Waiters are served in arrival order.
-export class SendSlots {
+// At most `size` runs at once in this process, whoever starts them; waiters
+// are served in arrival order. The dispatcher's sends draw from one such pool
+// (DISPATCHER_CONCURRENCY), and the global service's form writes from another
+// (FormRepository.updateLocked).
+export class Slots {
   private free: number;
   private readonly waiting: (() => void)[] = [];
 
@@ -10,11 +10,11 @@ export class SendSlots {
     this.free = size;
   }
 
-  async run<T>(send: () => Promise<T>): Promise<T> {
+  async run<T>(work: () => Promise<T>): Promise<T> {
     if (this.free > 0) this.free--;
     else await new Promise<void>((resolve) => this.waiting.push(resolve));
     try {
-      return await send();
+      return await work();
     } finally {
       // The slot passes straight to the next waiter, or back to the pool.
       const next = this.waiting.shift();
