@@ -18,7 +18,7 @@ describe('FormRepository against PostgreSQL', () => {
 
   beforeAll(async () => {
     database = await scratchGlobalDatabase();
-    forms = new FormRepository(database.client, { DATABASE_POOL_SIZE: 10 });
+    forms = new FormRepository(database.client, { DATABASE_POOL_SIZE: 10, DATABASE_POOL_TIMEOUT_MS: 2000 });
   });
   afterAll(() => database?.dispose());
   beforeEach(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
+import { unavailableError } from '@formline/errors';
 import type { Region } from '@formline/contracts';
 import { GlobalPrismaClient, type GlobalDb, Slots } from '@formline/db';
 import type { FormDefinition } from '@formline/form-definition';
@@ -61,15 +62,21 @@ export class FormRepository {
   // reads on others (the caller's role, the images, the destination). With as
   // many writes under way as the pool has connections, each would wait for a
   // second one that none gives back, until the pool's timeout answered them
-  // all 503. At most half the pool's connections are held by writes at once,
-  // so their reads always find one; more writes wait here, holding none.
+  // all 503. At most half the pool's connections are held by writes (and
+  // deletions, which wait on the writes' row locks) at once, so the writes'
+  // reads always find one; more wait here, holding none, as long as a query
+  // would wait for a connection (then 503, and the write never happens).
   private readonly writes: Slots;
 
   constructor(
     private readonly db: GlobalPrismaClient,
-    @Inject(GLOBAL_CONFIG) config: Pick<GlobalConfig, 'DATABASE_POOL_SIZE'>,
+    @Inject(GLOBAL_CONFIG)
+    config: Pick<GlobalConfig, 'DATABASE_POOL_SIZE' | 'DATABASE_POOL_TIMEOUT_MS'>,
   ) {
-    this.writes = new Slots(Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)));
+    this.writes = new Slots(Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)), {
+      maxWaitMs: config.DATABASE_POOL_TIMEOUT_MS,
+      tooLong: () => unavailableError('The forms database'),
+    });
   }
 
   // Any account's form, with its owner and the owner's region.
@@ -107,12 +114,11 @@ export class FormRepository {
     return toStored(created);
   }
 
-  // Read-modify-write under the form's row lock: concurrent writers of one
-  // form queue up instead of overwriting each other. `change` sees the form as
-  // it is now and returns the new state (or throws, which changes nothing).
-  // Undefined when the account has no such form.
-  // Any account's form under its row lock: `change` decides, on the locked
-  // row, whether the caller may write it (throwing ends the transaction).
+  // Read-modify-write of any account's form under its row lock: concurrent
+  // writers of one form queue up instead of overwriting each other. `change`
+  // sees the form as it is now, decides on the locked row whether the caller
+  // may write it, and returns the new state (or throws, which changes
+  // nothing). Undefined when there is no such form.
   async updateLocked(
     formId: string,
     change: (current: StoredForm) => Promise<{ workspaceId: string; definition: FormDefinition }>,
@@ -145,12 +151,14 @@ export class FormRepository {
   // must purge its data (form_deletions, relayed by FormDeletionRelayJob): no
   // crash can leave a form deleted whose data is never purged.
   async delete(accountId: string, formId: string, region: Region): Promise<boolean> {
-    return this.db.$transaction(async (tx) => {
-      const { count } = await tx.form.deleteMany({ where: { id: formId, accountId } });
-      if (count !== 1) return false;
-      await tx.formDeletion.create({ data: { id: randomUUID(), formId, accountId, region } });
-      return true;
-    });
+    return this.writes.run(() =>
+      this.db.$transaction(async (tx) => {
+        const { count } = await tx.form.deleteMany({ where: { id: formId, accountId } });
+        if (count !== 1) return false;
+        await tx.formDeletion.create({ data: { id: randomUUID(), formId, accountId, region } });
+        return true;
+      }),
+    );
   }
 
   // The account's own forms and those of the workspaces shared with it

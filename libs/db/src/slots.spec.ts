@@ -42,3 +42,21 @@ describe('Slots', () => {
     await expect(slots.run(() => Promise.resolve('sent'))).resolves.toBe('sent');
   });
 });
+
+describe('Slots with a longest wait', () => {
+  it('refuses a run that waited too long, which never runs, and serves the others', async () => {
+    const slots = new Slots(1, { maxWaitMs: 20, tooLong: () => new Error('too long') });
+    const first = gate();
+    const running = slots.run(() => first.promise);
+    let ran = false;
+    const late = slots.run(() => {
+      ran = true;
+      return Promise.resolve();
+    });
+    await expect(late).rejects.toThrow('too long');
+    first.resolve();
+    await running;
+    expect(ran).toBe(false);
+    expect(await slots.run(() => Promise.resolve('next'))).toBe('next');
+  });
+});

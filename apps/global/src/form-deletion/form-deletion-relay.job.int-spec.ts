@@ -55,7 +55,7 @@ describe('form deletion relay', () => {
   it('publishes a deleted form to its own region only, once, with both consumers waiting for it', async () => {
     const account = await createTestAccount(db, 'eu');
     expect(
-      await new FormRepository(db, { DATABASE_POOL_SIZE: 10 }).delete(
+      await new FormRepository(db, { DATABASE_POOL_SIZE: 10, DATABASE_POOL_TIMEOUT_MS: 2000 }).delete(
         account.accountId,
         account.formId,
         'eu',

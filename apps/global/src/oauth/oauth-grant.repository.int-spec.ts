@@ -183,6 +183,13 @@ describe('OAuthGrantRepository against PostgreSQL', () => {
     });
   });
 
+  it('keeps the bound when an account authorizes one application many times at once', async () => {
+    await Promise.all(
+      ['p1', 'p2', 'p3', 'p4', 'p5', 'p6'].map((name) => grant(name, ada, 'client-1', true, 3)),
+    );
+    expect(await grants.listGrants(ada)).toHaveLength(3);
+  });
+
   it('rotates refresh tokens: each is used once, even by concurrent callers, and the next added to the grant', async () => {
     const grantId = await grant('one');
     const claims = await Promise.all(

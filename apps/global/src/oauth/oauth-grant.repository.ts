@@ -70,6 +70,10 @@ export class OAuthGrantRepository {
   ): Promise<void> {
     const grantId = newPublicId(20);
     const ended = await this.db.$transaction(async (tx) => {
+      // One account's grants are made in turn, so parallel authorizations
+      // each see the others' grants when they count.
+      if (maxOfApplication > 0)
+        await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${grant.accountId} FOR NO KEY UPDATE`;
       await tx.oAuthGrant.create({
         data: {
           id: grantId,

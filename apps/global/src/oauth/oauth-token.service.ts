@@ -135,9 +135,11 @@ function invalidGrant(description: string): DomainError {
   return new DomainError(ErrorCode.InvalidGrant, description);
 }
 
-// The application (with its codes and grants) deleted, or the grant revoked,
-// between the checks above and the write: the code or token is spent, as
-// RFC 6749 says it then, never a 409 the client's OAuth library cannot read.
+// The application deleted (its codes and grants with it) between the checks
+// above and the write, which then finds its references gone: invalid_grant,
+// as RFC 6749 says of a code or token no longer valid, never a 409 the
+// client's OAuth library cannot read. (A grant revoked meanwhile raises
+// nothing here: the tokens just made belong to it and are refused at once.)
 function endedMeanwhile(error: unknown): never {
   if (isConcurrentChange(error)) throw invalidGrant('The grant ended while the token was being issued.');
   throw error;

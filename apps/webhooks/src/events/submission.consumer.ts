@@ -229,7 +229,7 @@ export class SubmissionConsumer implements OnApplicationBootstrap, OnApplication
 // server shutting down), or two heartbeats went missing (which a server that
 // drops the end of an idle pull leaves as its only end). Anything else (the
 // consumer deleted, NATS away) pauses the consumer a second first.
-function isPullCutShort(error: unknown): boolean {
+export function isPullCutShort(error: unknown): boolean {
   if (!(error instanceof JetStreamError)) return false;
   const reason = error.message.toLowerCase();
   return reason === 'heartbeats missed' || reason === 'leadership change' || reason === 'server shutdown';

@@ -8,11 +8,11 @@ export const databasePoolVars = {
   DATABASE_POOL_SIZE: z.coerce
     .number()
     .int()
-    .min(1)
+    .min(2)
     .max(100)
     .default(10)
     .describe(
-      "Connections each process keeps to its database at most, for Prisma's queries. The responses, webhooks and dispatcher processes keep up to 4 more for the hot path's keyed statements.",
+      "Connections each process keeps to its database at most, for Prisma's queries (at least 2: the global service's form writes hold at most half, each reading on the other half). The responses, webhooks and dispatcher processes keep up to 4 more for the hot path's keyed statements.",
     ),
   DATABASE_POOL_TIMEOUT_MS: milliseconds(
     2000,
