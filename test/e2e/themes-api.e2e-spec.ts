@@ -167,4 +167,17 @@ describe('Themes API', () => {
     await typeform.themes.delete({ id: created.id! });
     await expect(typeform.themes.get({ id: created.id! })).rejects.toThrow();
   });
+
+  it('lands parallel PATCHes of different colours, each merged into the theme as it is', async () => {
+    const created = await api(accounts.alice, 'POST', '/themes', theme);
+    const id: string = created.body.id;
+    const colours = { question: '#000001', answer: '#000002', button: '#000003', background: '#000004' };
+    const answers = await Promise.all(
+      Object.entries(colours).map(([key, value]) =>
+        api(accounts.alice, 'PATCH', `/themes/${id}`, { colors: { [key]: value } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    expect((await api(accounts.alice, 'GET', `/themes/${id}`)).body.colors).toEqual(colours);
+  });
 });

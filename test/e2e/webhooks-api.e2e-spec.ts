@@ -175,4 +175,21 @@ describe('webhooks API', () => {
       expect((await hook(alice, tag, 'DELETE')).status).toBe(204);
     }
   });
+
+  it('lands parallel changes of different event types, each merged into the subscription as it is', async () => {
+    for (const round of [1, 2, 3, 4]) {
+      const tag = `types-${round}`;
+      await hook(alice, tag, 'PUT', { url: 'http://127.0.0.1:9/types' });
+      const answers = await Promise.all([
+        hook(alice, tag, 'PUT', { event_types: { form_response_partial: true } }),
+        hook(alice, tag, 'PUT', { event_types: { form_response: false } }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      expect((await hook(alice, tag)).body.event_types).toEqual({
+        form_response: false,
+        form_response_partial: true,
+      });
+      expect((await hook(alice, tag, 'DELETE')).status).toBe(204);
+    }
+  });
 });

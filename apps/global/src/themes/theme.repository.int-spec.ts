@@ -53,6 +53,17 @@ describe('ThemeRepository against PostgreSQL', () => {
     expect(await themes.replace(ada, 'no-such-theme', theme('Bold'))).toBeUndefined();
   });
 
+  it('replaces a theme only as it was read: changed meanwhile, or not the account’s', async () => {
+    const seen = await themes.create(ada, theme('Calm'));
+    await themes.replace(ada, seen.id, theme('Bold', '#FF0000'));
+    expect(await themes.replaceIfUnchanged(ada, seen.id, theme('Late'), seen)).toBe('changed');
+    const now = (await themes.findOwned(ada, seen.id))!;
+    expect(await themes.replaceIfUnchanged(ada, seen.id, theme('Merged'), now)).toMatchObject({
+      name: 'Merged',
+    });
+    expect(await themes.replaceIfUnchanged(bob, seen.id, theme('Taken'), now)).toBeUndefined();
+  });
+
   it("deletes only the account's own theme, once", async () => {
     const created = await themes.create(ada, theme('Calm'));
     expect(await themes.delete(bob, created.id)).toBe(false);

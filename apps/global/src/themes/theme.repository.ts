@@ -52,6 +52,29 @@ export class ThemeRepository {
     return count === 1 ? this.findOwned(accountId, themeId) : undefined;
   }
 
+  // Replaces the theme only if it still holds what `seen` read: 'changed'
+  // when another write came between (the caller merges again), undefined
+  // when the account has no such theme.
+  async replaceIfUnchanged(
+    accountId: string,
+    themeId: string,
+    theme: ThemeBody,
+    seen: Pick<StoredTheme, 'name' | 'properties'>,
+  ): Promise<StoredTheme | 'changed' | undefined> {
+    const [row] = await this.db.theme.updateManyAndReturn({
+      where: {
+        id: themeId,
+        accountId,
+        name: seen.name,
+        properties: { equals: seen.properties },
+      },
+      data: split(theme),
+      select: themeColumns,
+    });
+    if (row) return toStored(row);
+    return (await this.findOwned(accountId, themeId)) ? 'changed' : undefined;
+  }
+
   async delete(accountId: string, themeId: string): Promise<boolean> {
     const { count } = await this.db.theme.deleteMany({ where: { id: themeId, accountId } });
     return count === 1;

@@ -6,12 +6,12 @@ import {
   themePatchSchema,
   type ThemeResource,
 } from '@formline/contracts';
-import { DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
+import { concurrentChangeError, DomainError, ErrorCode, detailsFromIssues } from '@formline/errors';
 import type { z } from 'zod';
 import { FormImagesCheck } from '../images/form-images.check';
 import { defaultTheme, defaultThemeId } from './default-theme';
 import { presentTheme } from './theme.presenter';
-import { ThemeRepository } from './theme.repository';
+import { type StoredTheme, ThemeRepository } from './theme.repository';
 
 // Typeform's Themes API. An account sees the built-in default theme (public,
 // first in every listing, never changed or deleted) and its own themes; another
@@ -65,27 +65,22 @@ export class ThemeService {
     return presentTheme(theme);
   }
 
+  // A merge of the change into the theme as it is, written only if no other
+  // write came between the read and the write (else merged again, a few
+  // times): two PATCHes of different colours at once both land.
   async patch(accountId: string, themeId: string, body: unknown): Promise<ThemeResource> {
     refuseBuiltIn(themeId);
     const changes = parse(themePatchSchema, body);
-    const current = await this.themes.findOwned(accountId, themeId);
-    if (!current) throw notFound(themeId);
-    const merged: ThemeBody = {
-      ...current.properties,
-      name: changes.name ?? current.name,
-      font: changes.font ?? current.properties.font,
-      colors: { ...current.properties.colors, ...changes.colors },
-      ...pick(changes, ['has_transparent_button', 'rounded_corners']),
-      fields: { ...current.properties.fields, ...changes.fields },
-      screens: { ...current.properties.screens, ...changes.screens },
-      ...(changes.background === undefined
-        ? {}
-        : { background: changes.background && { ...current.properties.background, ...changes.background } }),
-    };
-    await this.checkBackground(accountId, merged);
-    const theme = await this.themes.replace(accountId, themeId, merged);
-    if (!theme) throw notFound(themeId);
-    return presentTheme(theme);
+    for (let tries = 0; tries < patchTries; tries++) {
+      const current = await this.themes.findOwned(accountId, themeId);
+      if (!current) throw notFound(themeId);
+      const merged = mergedTheme(current, changes);
+      await this.checkBackground(accountId, merged);
+      const theme = await this.themes.replaceIfUnchanged(accountId, themeId, merged, current);
+      if (!theme) throw notFound(themeId);
+      if (theme !== 'changed') return presentTheme(theme);
+    }
+    throw concurrentChangeError();
   }
 
   async delete(accountId: string, themeId: string): Promise<void> {
@@ -101,6 +96,24 @@ export class ThemeService {
     if (!href) return;
     await this.images.checkReferences(accountId, [{ path: 'background.href', href }], 'the theme');
   }
+}
+
+// How many times a PATCH merges again when other writes keep coming between.
+const patchTries = 5;
+
+function mergedTheme(current: StoredTheme, changes: z.output<typeof themePatchSchema>): ThemeBody {
+  return {
+    ...current.properties,
+    name: changes.name ?? current.name,
+    font: changes.font ?? current.properties.font,
+    colors: { ...current.properties.colors, ...changes.colors },
+    ...pick(changes, ['has_transparent_button', 'rounded_corners']),
+    fields: { ...current.properties.fields, ...changes.fields },
+    screens: { ...current.properties.screens, ...changes.screens },
+    ...(changes.background === undefined
+      ? {}
+      : { background: changes.background && { ...current.properties.background, ...changes.background } }),
+  };
 }
 
 // `{base_url}/themes/{id}` (either region's address, or any host: only the path counts).

@@ -83,6 +83,12 @@ describe('WebhookRepository against PostgreSQL', () => {
     });
     // One deleted meanwhile (or never there) is no error: the caller decides.
     expect(await webhooks.update('no-such-webhook', { enabled: false })).toBeUndefined();
+    // Nor one whose subscription is no longer what the caller read.
+    const stale = { form_response: true };
+    expect(await webhooks.update('w1', { eventTypes: { form_response: false } }, stale)).toBeUndefined();
+    expect(
+      await webhooks.update('w1', { eventTypes: { form_response: false } }, updated!.eventTypes as object),
+    ).toMatchObject({ eventTypes: { form_response: false } });
   });
 
   it('creates within the cap of a form, parallel creations taking turns', async () => {

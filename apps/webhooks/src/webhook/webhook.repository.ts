@@ -83,9 +83,18 @@ export class WebhookRepository {
     });
   }
 
-  // The webhook changed; undefined when it was deleted meanwhile.
-  async update(id: string, change: WebhookChange): Promise<WebhookRow | undefined> {
-    const [row] = await this.db.webhook.updateManyAndReturn({ where: { id }, data: change });
+  // The webhook changed; undefined when it was deleted meanwhile, or when
+  // its subscription is no longer `seenEventTypes` (a change merged into the
+  // subscription as read is then merged again, never over another's).
+  async update(
+    id: string,
+    change: WebhookChange,
+    seenEventTypes?: WebhooksDb.Prisma.InputJsonValue,
+  ): Promise<WebhookRow | undefined> {
+    const [row] = await this.db.webhook.updateManyAndReturn({
+      where: { id, ...(seenEventTypes === undefined ? {} : { eventTypes: { equals: seenEventTypes } }) },
+      data: change,
+    });
     return row;
   }
 

@@ -5,6 +5,7 @@ import { concurrentChangeError, DomainError, ErrorCode } from '@formline/errors'
 import { newPublicId } from '@formline/ids';
 import { OutboundUrlPolicy, UrlRefused } from '@formline/outbound-url';
 import { SecretBox } from '@formline/webhook-delivery';
+import type { WebhooksDb } from '@formline/db';
 import { eventTypesOf, toWebhookResource } from './webhook.mapper';
 import { type WebhookKey, WebhookRepository } from './webhook.repository';
 
@@ -26,7 +27,8 @@ export class WebhookService {
     if (request.input.url !== undefined) await this.checkUrl(request.input.url);
     // A creation that finds the tag taken meanwhile (a parallel PUT of the
     // same tag) changes that webhook instead, as if it had come second; a
-    // change that finds the webhook deleted meanwhile creates it again.
+    // change that finds the webhook deleted meanwhile creates it again, and
+    // one whose subscription changed meanwhile merges into it again.
     return (await this.write(request, true)) ?? (await this.write(request, false))!;
   }
 
@@ -75,18 +77,22 @@ export class WebhookService {
     }
     // Turning a webhook on again, or pointing it elsewhere, forgets why it was turned off.
     const revived = input.enabled === true || (input.url !== undefined && input.url !== existing.url);
-    const row = await this.webhooks.update(existing.id, {
-      url: input.url,
-      enabled: input.enabled,
-      verifySsl: input.verify_ssl,
-      secretSealed,
-      // A change names only the kinds it changes; the others stay as they were.
-      eventTypes:
-        input.event_types === undefined
-          ? undefined
-          : { ...eventTypesOf(existing.eventTypes), ...input.event_types },
-      disabledReason: revived ? null : undefined,
-    });
+    const row = await this.webhooks.update(
+      existing.id,
+      {
+        url: input.url,
+        enabled: input.enabled,
+        verifySsl: input.verify_ssl,
+        secretSealed,
+        // A change names only the kinds it changes; the others stay as they were.
+        eventTypes:
+          input.event_types === undefined
+            ? undefined
+            : { ...eventTypesOf(existing.eventTypes), ...input.event_types },
+        disabledReason: revived ? null : undefined,
+      },
+      input.event_types === undefined ? undefined : (existing.eventTypes as WebhooksDb.Prisma.InputJsonValue),
+    );
     if (!row) {
       if (mayRetry) return undefined;
       throw concurrentChangeError();
