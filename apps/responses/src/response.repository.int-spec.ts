@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -481,6 +482,42 @@ describe('ResponseRepository.delete with uploads', () => {
     // A bounded delete stays one short request (measured: 0.36 s for 999
     // responses with a file each, local disk, a loaded machine).
     expect(elapsed).toBeLessThan(5000);
+  });
+
+  // A respondent's save locks the response, then its uploads; the deletion
+  // takes them in the same order, so the two wait for each other, never
+  // deadlock (which would fail one of them).
+  it('waits for a save of the response under way, its uploads included, and deletes after it', async () => {
+    const db = database.client;
+    const repository = new ResponseRepository(db, new ResponseTallyRepository(db), {
+      RESPONSES_FILTERED_COUNT_LIMIT: 1000,
+    });
+    await new UploadRepository(db).record({
+      formId: 'form-save',
+      fieldId: 'cv',
+      fileName: 'cv.txt',
+      size: 4,
+    });
+    const response = newResponse(
+      { id: 'saving', submitted: 1, landed: 1 },
+      { formId: 'form-save', fileNames: ['cv.txt'] },
+    );
+    expect(await repository.insertWithEvent(response)).not.toBeNull();
+    const saver = new pg.Client({ connectionString: database.url });
+    await saver.connect();
+    try {
+      await saver.query('BEGIN');
+      // As a save: the response first, then (after the deletion began) its uploads.
+      await saver.query(`UPDATE responses SET landed_at = landed_at WHERE id = 'saving'`);
+      const deleting = repository.delete(accountId, 'form-save', ['saving'], noBytes);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await saver.query(`UPDATE uploads SET response_id = response_id WHERE response_id = 'saving'`);
+      await saver.query('COMMIT');
+      expect(await deleting).toBe(1);
+    } finally {
+      await saver.end();
+    }
+    expect(await db.upload.count({ where: { formId: 'form-save' } })).toBe(0);
   });
 });
 

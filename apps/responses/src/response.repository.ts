@@ -335,10 +335,12 @@ export class ResponseRepository {
   ): Promise<number> {
     return this.db.$transaction(
       async (tx) => {
-        const found = await tx.response.findMany({
-          where: { formId, accountId, id: { in: [...ids] } },
-          select: { id: true },
-        });
+        // The responses locked first, then their uploads: the order a save of
+        // a response in progress takes them in, so the two never deadlock.
+        const found = await tx.$queryRaw<Array<{ id: string }>>`
+          SELECT id FROM responses
+           WHERE form_id = ${formId} AND account_id = ${accountId} AND id = ANY(${[...ids]}::text[])
+           ORDER BY id FOR UPDATE`;
         const held = found.map((row) => row.id);
         await UploadRepository.removeOfResponses(tx, held, removeBytes);
         await OutboxRepository.recordDeletion(tx, { accountId, formId, responseIds: held });

@@ -92,11 +92,13 @@ export class ErasureRepository {
         let files = 0;
         let responses = 0;
         if (responseIds.length > 0) {
+          // The responses locked first, then their uploads: the order a save
+          // of a response in progress takes them in, so the two never deadlock.
+          const held = await tx.$queryRaw<Array<{ id: string; formId: string }>>`
+            SELECT id, form_id AS "formId" FROM responses
+             WHERE account_id = ${accountId} AND id = ANY(${[...responseIds]}::text[])
+             ORDER BY id FOR UPDATE`;
           files = await UploadRepository.removeOfResponses(tx, responseIds, removeBytes);
-          const held = await tx.response.findMany({
-            where: { accountId, id: { in: [...responseIds] } },
-            select: { id: true, formId: true },
-          });
           const byForm = new Map<string, string[]>();
           for (const row of held) byForm.set(row.formId, [...(byForm.get(row.formId) ?? []), row.id]);
           for (const [formId, ids] of byForm)
