@@ -1,11 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type ResponseQuery, responsesDeletedEventSchema, Subjects } from '@formline/contracts';
 import { type ResponsesPrismaClient, responsesKeyedPool, responsesSqlPool } from '@formline/db';
-import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
 import {
   genericPlanOf,
   scratchResponsesDatabase,
@@ -15,10 +9,8 @@ import {
 import { markPublishedSql } from './outbox/outbox.repository';
 import { insertResponsesWithEventsSql } from './response-insert.statements';
 import { ResponseRepository, type NewResponse } from './response.repository';
-import { storedJson } from './submission/response.writer';
+import { responseAt } from './response.fixture';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
-import { UploadRepository } from './uploads/upload.repository';
-import { storeBytesRemover } from './uploads/upload-bytes.fixture';
 
 type SortField = ResponseQuery['sort']['field'];
 type Order = ResponseQuery['sort']['order'];
@@ -40,37 +32,10 @@ const fixture = [
 const formId = 'form-paging';
 const accountId = 'account-paging';
 
-function newResponse(
+const newResponse = (
   response: { id: string; submitted: number; landed: number },
   extra: Partial<NewResponse> = {},
-): NewResponse {
-  const submittedAt = new Date(base + response.submitted * 1000);
-  const landedAt = new Date(base + response.landed * 1000);
-  const times = { landed_at: landedAt.toISOString(), submitted_at: submittedAt.toISOString() };
-  const built: NewResponse['built'] = {
-    token: response.id,
-    responseType: 'completed',
-    landedAt,
-    submittedAt,
-    resource: { token: response.id, response_id: response.id, ...times },
-    event: {
-      event_id: randomUUID(),
-      event_type: 'form_response',
-      form_response: { form_id: extra.formId ?? formId, token: response.id, ...times },
-      account_id: extra.accountId ?? accountId,
-    },
-    searchText: '',
-    answeredFields: [],
-  };
-  return {
-    formId: extra.formId ?? formId,
-    accountId: extra.accountId ?? accountId,
-    requestHash: 'hash',
-    ...extra,
-    built,
-    json: storedJson(built),
-  };
-}
+) => responseAt(response, extra, { base, formId, accountId });
 
 // The fixture in the listing's order: the sorted column, then the id, both in the page's direction.
 function expectedOrder(field: SortField, order: Order): string[] {
@@ -424,100 +389,6 @@ describe('ResponseRepository against PostgreSQL', () => {
     const event = responsesDeletedEventSchema.parse(announced[0].payload);
     expect(event).toMatchObject({ account_id: accountId, form_id: 'form-gone' });
     expect([...event.response_tokens].sort()).toEqual(['r-gone-1', 'r-gone-2']);
-  });
-});
-
-// A listing's delete names up to 1000 responses: it is answered when they are
-// gone, and the uploads they hold go with them at once, bytes first, in the
-// same transaction (not a day later with the uploads no response holds). An
-// id of another form is never looked at, nor its upload.
-describe('ResponseRepository.delete with uploads', () => {
-  let database: ScratchDatabase<ResponsesPrismaClient>;
-  let filesDir: string;
-
-  beforeAll(async () => {
-    database = await scratchResponsesDatabase();
-    filesDir = mkdtempSync(path.join(tmpdir(), 'response-delete-'));
-  });
-
-  afterAll(async () => {
-    await database?.dispose();
-    rmSync(filesDir, { recursive: true, force: true });
-  });
-
-  it('deletes 1000 named responses and, at once, their uploads and bytes; nothing of another form', async () => {
-    const db = database.client;
-    const files = new LocalDiskObjectStore(filesDir);
-    const repository = new ResponseRepository(db, new ResponseTallyRepository(db), {
-      RESPONSES_FILTERED_COUNT_LIMIT: 1000,
-    });
-    const uploads = new UploadRepository(db);
-    const plant = async (form: string, id: string) => {
-      const fileName = `${id}.txt`;
-      await uploads.record({ formId: form, fieldId: 'cv', fileName, size: 4 });
-      await files.put(fileKey('us', form, 'cv', fileName), Buffer.from('data'), 'text/plain');
-      const response = newResponse({ id, submitted: 1, landed: 1 }, { formId: form, fileNames: [fileName] });
-      expect(await repository.insertWithEvent(response)).not.toBeNull();
-      return fileKey('us', form, 'cv', fileName);
-    };
-    const keys: string[] = [];
-    const ids = Array.from({ length: 1000 }, (_, i) => `bulk-${i}`);
-    for (const id of ids) keys.push(await plant('form-bulk', id));
-    const otherKey = await plant('form-other', 'other-1');
-
-    const started = performance.now();
-    const deleted = await repository.delete(
-      accountId,
-      'form-bulk',
-      [...ids.slice(1), 'other-1'],
-      storeBytesRemover(files, 'us'),
-    );
-    const elapsed = performance.now() - started;
-    expect(deleted).toBe(999);
-    expect(await db.upload.count({ where: { formId: 'form-bulk' } })).toBe(1);
-    const found = await Promise.all(keys.map((key) => files.get(key)));
-    expect(found.filter((bytes) => bytes !== undefined)).toHaveLength(1);
-    expect(await db.upload.count({ where: { formId: 'form-other' } })).toBe(1);
-    expect(await files.get(otherKey)).toBeDefined();
-    // A bounded delete stays one short request (measured: 0.36 s for 999
-    // responses with a file each, local disk, a loaded machine).
-    expect(elapsed).toBeLessThan(5000);
-  });
-
-  // A respondent's save locks the response, then its uploads; the deletion
-  // takes them in the same order, so the two wait for each other, never
-  // deadlock (which would fail one of them).
-  it('waits for a save of the response under way, its uploads included, and deletes after it', async () => {
-    const db = database.client;
-    const repository = new ResponseRepository(db, new ResponseTallyRepository(db), {
-      RESPONSES_FILTERED_COUNT_LIMIT: 1000,
-    });
-    await new UploadRepository(db).record({
-      formId: 'form-save',
-      fieldId: 'cv',
-      fileName: 'cv.txt',
-      size: 4,
-    });
-    const response = newResponse(
-      { id: 'saving', submitted: 1, landed: 1 },
-      { formId: 'form-save', fileNames: ['cv.txt'] },
-    );
-    expect(await repository.insertWithEvent(response)).not.toBeNull();
-    const saver = new pg.Client({ connectionString: database.url });
-    await saver.connect();
-    try {
-      await saver.query('BEGIN');
-      // As a save: the response first, then (after the deletion began) its uploads.
-      await saver.query(`UPDATE responses SET landed_at = landed_at WHERE id = 'saving'`);
-      const deleting = repository.delete(accountId, 'form-save', ['saving'], noBytes);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      await saver.query(`UPDATE uploads SET response_id = response_id WHERE response_id = 'saving'`);
-      await saver.query('COMMIT');
-      expect(await deleting).toBe(1);
-    } finally {
-      await saver.end();
-    }
-    expect(await db.upload.count({ where: { formId: 'form-save' } })).toBe(0);
   });
 });
 

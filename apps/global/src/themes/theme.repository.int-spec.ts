@@ -55,7 +55,8 @@ describe('ThemeRepository against PostgreSQL', () => {
 
   it('replaces a theme only as it was read: changed meanwhile, or not the account’s', async () => {
     const seen = await themes.create(ada, theme('Calm'));
-    await themes.replace(ada, seen.id, theme('Bold', '#FF0000'));
+    // The same name, another colour: only the properties tell it changed.
+    await themes.replace(ada, seen.id, theme('Calm', '#FF0000'));
     expect(await themes.replaceIfUnchanged(ada, seen.id, theme('Late'), seen)).toBe('changed');
     const now = (await themes.findOwned(ada, seen.id))!;
     expect(await themes.replaceIfUnchanged(ada, seen.id, theme('Merged'), now)).toMatchObject({

@@ -32,7 +32,9 @@ describe('WebhookService.upsert when another call writes the same tag', () => {
       createWithinCap: jest.fn((_webhook: unknown, _maxOfForm: number) =>
         Promise.resolve(steps.created!.shift()!),
       ),
-      update: jest.fn(() => Promise.resolve(steps.updated!.shift())),
+      update: jest.fn((_id: string, _change: unknown, _seen?: unknown) =>
+        Promise.resolve(steps.updated!.shift()),
+      ),
     };
     return { calls, webhooks: calls as unknown as WebhookRepository };
   };
@@ -58,6 +60,28 @@ describe('WebhookService.upsert when another call writes the same tag', () => {
   it('creates again the webhook a parallel deletion took away', async () => {
     const { webhooks } = fakeRepository({ found: [rowOf(), null], updated: [undefined], created: [rowOf()] });
     expect(await service(webhooks).upsert(put)).toMatchObject({ created: true });
+  });
+
+  it('merges a change of event types again into a subscription changed meanwhile', async () => {
+    const read = rowOf({ eventTypes: { form_response: true } });
+    const reread = rowOf({ eventTypes: { form_response: false } });
+    const { calls, webhooks } = fakeRepository({
+      found: [read, reread],
+      updated: [undefined, rowOf({ eventTypes: { form_response: false, form_response_partial: true } })],
+    });
+    const change = { ...put, input: { event_types: { form_response_partial: true } } };
+    expect(await service(webhooks).upsert(change)).toMatchObject({ created: false });
+    // Each try writes only over the subscription it read, merged into it.
+    expect(calls.update.mock.calls.map((call) => [call[1], call[2]])).toEqual([
+      [
+        expect.objectContaining({ eventTypes: { form_response: true, form_response_partial: true } }),
+        read.eventTypes,
+      ],
+      [
+        expect.objectContaining({ eventTypes: { form_response: false, form_response_partial: true } }),
+        reread.eventTypes,
+      ],
+    ]);
   });
 
   it('answers 409 CONCURRENT_CHANGE when the second try loses too', async () => {

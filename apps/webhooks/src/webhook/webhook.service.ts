@@ -33,8 +33,9 @@ export class WebhookService {
   }
 
   // Creates or changes the webhook; undefined when another call has just
-  // taken the tag it would create, or deleted the one it would change (only
-  // while `mayRetry`: the next try sees what that call did).
+  // taken the tag it would create, deleted the one it would change, or
+  // changed the subscription it would merge into (only while `mayRetry`: the
+  // next try sees what that call did; a second loss is a 409).
   private async write(
     request: RpcRequest<typeof upsertWebhook>,
     mayRetry: boolean,
