@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { Subjects } from '@formline/contracts';
 import { LeasedJobRunner, type ResponsesPrismaClient } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
-import { scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
+import { eventually, scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from '../response.repository';
 import { storedJson } from '../submission/response.writer';
 import { ResponseTallyRepository } from '../tallies/response-tally.repository';
@@ -190,6 +191,36 @@ describe('right-to-be-forgotten job (responses database and file store)', () => 
     expect(row.finishedAt).toBeInstanceOf(Date);
     expect(await jobs.find(accountId, id)).toMatchObject({ id, state: 'done', responses_deleted: 7 });
     expect(await jobs.find(otherAccount, id)).toBeUndefined();
+  });
+
+  // A respondent's save locks the response, then its uploads; a batch takes
+  // them in the same order, so the two wait for each other, never deadlock.
+  it('waits for a save of a holder under way, its uploads included, and erases after it', async () => {
+    const holder = ana.tokens[0];
+    await jobs.record(accountId, ['ana@example.com']);
+    const saver = new pg.Client({ connectionString: scratch.url });
+    await saver.connect();
+    try {
+      await saver.query('BEGIN');
+      await saver.query('UPDATE responses SET landed_at = landed_at WHERE id = $1', [holder]);
+      const erasing = runnerOf(worker()).runOnce();
+      // Once the batch waits on a lock (the holder's, as it should).
+      await eventually(
+        async () =>
+          (
+            await saver.query<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity
+               WHERE datname = current_database() AND wait_event_type = 'Lock'`)
+          ).rows[0].waiting,
+        (waiting) => waiting > 0,
+      );
+      await saver.query('UPDATE uploads SET response_id = response_id WHERE response_id = $1', [holder]);
+      await saver.query('COMMIT');
+      await erasing;
+    } finally {
+      await saver.end();
+    }
+    expect(await left(ana.tokens)).toEqual({ responses: 0, outbox: 0, uploads: 0 });
+    await expectOthersKept();
   });
 
   it('cuts a batch at its bytes and walks on from its last row: every holder is still found', async () => {
