@@ -78,6 +78,11 @@ describe('ThemeRepository against PostgreSQL', () => {
     for (const name of ['one', 'two', 'three', 'four', 'five'])
       created.push(await themes.create(ada, theme(name)));
     await themes.create(bob, theme('bobs'));
+    // One, two, three a second apart (created one after another, two may
+    // share a millisecond, and then their random ids would order them).
+    for (const [i, { id }] of created.slice(0, 3).entries())
+      await accounts.client.$executeRaw`
+        UPDATE themes SET created_at = ${new Date(Date.UTC(2026, 0, 2, 0, 0, i))} WHERE id = ${id}`;
     // Two themes created in the same instant: the id decides.
     const [first, second] = [created[3], created[4]].sort((x, y) => (x.id < y.id ? -1 : 1));
     await accounts.client.$executeRaw`
