@@ -16,9 +16,12 @@ describe('OAuthTokenService when the application goes meanwhile', () => {
   const applications = {
     authenticateClient: () => Promise.resolve({ id: 'client-1', publicClient: false }),
   } as unknown as OAuthApplicationRepository;
+  // The service over a grants repository that answers only what a test names.
+  const serviceWith = (grants: Partial<Record<keyof OAuthGrantRepository, () => Promise<unknown>>>) =>
+    new OAuthTokenService(applications, grants as unknown as OAuthGrantRepository, config);
 
   it('answers a refresh invalid_grant', async () => {
-    const grants = {
+    const service = serviceWith({
       findRefreshToken: () =>
         Promise.resolve({
           grantId: 'grant-1',
@@ -28,8 +31,7 @@ describe('OAuthTokenService when the application goes meanwhile', () => {
         }),
       claimRefreshToken: () => Promise.resolve(true),
       addTokens: () => Promise.reject(referenceGone),
-    } as unknown as OAuthGrantRepository;
-    const service = new OAuthTokenService(applications, grants, config);
+    });
     await expect(
       service.refresh({
         grantType: 'refresh_token',
@@ -43,7 +45,7 @@ describe('OAuthTokenService when the application goes meanwhile', () => {
   });
 
   it('answers a code exchange invalid_grant', async () => {
-    const grants = {
+    const service = serviceWith({
       findCode: () =>
         Promise.resolve({
           applicationId: 'client-1',
@@ -57,8 +59,7 @@ describe('OAuthTokenService when the application goes meanwhile', () => {
         }),
       claimCode: () => Promise.resolve(true),
       createGrant: () => Promise.reject(referenceGone),
-    } as unknown as OAuthGrantRepository;
-    const service = new OAuthTokenService(applications, grants, config);
+    });
     await expect(
       service.exchangeCode({
         grantType: 'authorization_code',

@@ -115,6 +115,30 @@ describe('submission events into deliveries', () => {
       msgID: messageId,
     });
   };
+  // `count` events of about 950 kB each.
+  const largeEvents = (formId: string, count: number) =>
+    Array.from({ length: count }, () => ({
+      ...event(formId),
+      form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
+    }));
+  // Published while no consumer reads: the consumer that starts then finds
+  // them all waiting, as after an outage. Their stream sequences go to
+  // `published`, for the spec to delete them after.
+  const publishWhileStopped = async (payloads: ResponseSubmittedEvent[], published: number[]) => {
+    await consumer.onApplicationShutdown();
+    for (const payload of payloads) {
+      const ack = await jetstream(nats).publish(
+        Subjects.responsesResponseSubmitted,
+        JSON.stringify(payload),
+        {
+          msgID: payload.event_id,
+        },
+      );
+      published.push(ack.seq);
+    }
+    consumer = new SubmissionConsumer(nats, config(), planner);
+    await consumer.onApplicationBootstrap();
+  };
   const rowsOf = (webhookIds: string[]) =>
     database.client.delivery.findMany({ where: { webhookId: { in: webhookIds } }, orderBy: { id: 'asc' } });
   const plannedFor = (eventId: string) =>
@@ -183,10 +207,7 @@ describe('submission events into deliveries', () => {
     ];
     // Sixteen events of about 950 kB: 15.2 MB, less than the consumer holds
     // (twice a batch's bytes), more than one batch holds.
-    const large = Array.from({ length: 16 }, () => ({
-      ...event(formId),
-      form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
-    }));
+    const large = largeEvents(formId, 16);
     const plan = planner.plan.bind(planner);
     const plans = jest.spyOn(planner, 'plan');
     // The first batch waits until every event has arrived and is held, so
@@ -202,21 +223,7 @@ describe('submission events into deliveries', () => {
       'planChunk',
     );
     try {
-      // Published while no consumer reads: the consumer that starts then
-      // finds them all waiting, as after an outage.
-      await consumer.onApplicationShutdown();
-      for (const payload of large) {
-        const ack = await jetstream(nats).publish(
-          Subjects.responsesResponseSubmitted,
-          JSON.stringify(payload),
-          {
-            msgID: payload.event_id,
-          },
-        );
-        published.push(ack.seq);
-      }
-      consumer = new SubmissionConsumer(nats, config(), planner);
-      await consumer.onApplicationBootstrap();
+      await publishWhileStopped(large, published);
       await eventually(
         () => database.client.delivery.count({ where: { webhookId: { in: hooks } } }),
         (count) => count === 2 * large.length,
@@ -250,10 +257,7 @@ describe('submission events into deliveries', () => {
     const formId = newForm();
     const hook = await addWebhook(formId, 'one', { enabled: true });
     // Forty events of about 950 kB: 38 MB, more than twice what the consumer holds (16 MB).
-    const large = Array.from({ length: 40 }, () => ({
-      ...event(formId),
-      form_response: { ...event(formId).form_response, hidden: { filler: 'x'.repeat(950_000) } },
-    }));
+    const large = largeEvents(formId, 40);
     const plan = planner.plan.bind(planner);
     let release!: () => void;
     const stalled = new Promise<void>((resolve) => (release = resolve));
@@ -265,19 +269,7 @@ describe('submission events into deliveries', () => {
     const published: number[] = [];
     const manager = await jetstreamManager(nats);
     try {
-      await consumer.onApplicationShutdown();
-      for (const payload of large) {
-        const ack = await jetstream(nats).publish(
-          Subjects.responsesResponseSubmitted,
-          JSON.stringify(payload),
-          {
-            msgID: payload.event_id,
-          },
-        );
-        published.push(ack.seq);
-      }
-      consumer = new SubmissionConsumer(nats, config(), planner);
-      await consumer.onApplicationBootstrap();
+      await publishWhileStopped(large, published);
       await eventually(held, (count) => count >= 16);
       // A while for anything more to arrive: what JetStream handed this
       // process is what it holds (and reports as in progress), not the stream.
