@@ -21,7 +21,7 @@ describe('ResponseListingService.list', () => {
   const service = new ResponseListingService(
     { request: () => Promise.resolve({ accountId: 'account', region: 'us' }) } as unknown as RpcClient,
     { list: () => Promise.resolve({ total: 4, rows }) } as unknown as ResponseRepository,
-    { REGION: 'us' } as ResponsesConfig,
+    { REGION: 'us', DATABASE_POOL_SIZE: 10, DATABASE_POOL_TIMEOUT_MS: 2000 } as ResponsesConfig,
   );
   const tokens = async (cursor: Partial<ResponseQuery>) => {
     const query: ResponseQuery = { sort: { field: 'submitted_at', order: 'desc' }, pageSize: 4, ...cursor };

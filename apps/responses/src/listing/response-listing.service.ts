@@ -8,6 +8,8 @@ import {
   type ResponseResource,
   wholeSecondsIso,
 } from '@formline/contracts';
+import { Slots } from '@formline/db';
+import { unavailableError } from '@formline/errors';
 import { itemsWithinPageBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { readDirection, ResponseRepository } from '../response.repository';
@@ -21,11 +23,26 @@ import { uploadBytesRemover } from '../uploads/upload-bytes.remover';
 // empty results, not an error (region rule 2, docs/architecture.md).
 @Injectable()
 export class ResponseListingService {
+  // A deletion holds a connection for its transaction while the media app
+  // removes the files' bytes (a request per batch of files, each up to
+  // NATS_REQUEST_TIMEOUT_MS). With the media app slow, as many deletions as
+  // the pool has connections would hold them all, and every other query of
+  // the service (listings, exports, the intake's key lookups) would wait for
+  // one until 503. At most half the pool's connections are held by deletions;
+  // more wait here, holding none, as long as a query would wait for a
+  // connection (then 503, and nothing is deleted).
+  private readonly deletions: Slots;
+
   constructor(
     private readonly rpc: RpcClient,
     private readonly responses: ResponseRepository,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
-  ) {}
+  ) {
+    this.deletions = new Slots(Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)), {
+      maxWaitMs: config.DATABASE_POOL_TIMEOUT_MS,
+      tooLong: () => unavailableError('The responses database'),
+    });
+  }
 
   async list(accountId: string, formId: string, query: ResponseQuery): Promise<Page<ResponseResource>> {
     const owner = await this.reachedHere(accountId, formId, 'responses-read');
@@ -44,7 +61,7 @@ export class ResponseListingService {
   async delete(accountId: string, formId: string, ids: readonly string[]): Promise<number> {
     const owner = await this.reachedHere(accountId, formId, 'responses-delete');
     if (!owner) return 0;
-    return this.responses.delete(owner, formId, ids, uploadBytesRemover(this.rpc));
+    return this.deletions.run(() => this.responses.delete(owner, formId, ids, uploadBytesRemover(this.rpc)));
   }
 
   // The account whose responses the caller reaches, when they live in this

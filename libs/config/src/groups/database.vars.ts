@@ -12,7 +12,7 @@ export const databasePoolVars = {
     .max(100)
     .default(10)
     .describe(
-      "Connections each process keeps to its database at most, for Prisma's queries (at least 2: the global service's form writes hold at most half, each reading on the other half). The responses, webhooks and dispatcher processes keep up to 4 more for the hot path's keyed statements.",
+      "Connections each process keeps to its database at most, for Prisma's queries (at least 2: the global service's form writes hold at most half, each reading on the other half, and the responses service's deletions at most half, waiting on the media app). The responses, webhooks and dispatcher processes keep up to 4 more for the hot path's keyed statements.",
     ),
   DATABASE_POOL_TIMEOUT_MS: milliseconds(
     2000,
