@@ -82,7 +82,6 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
 
     memory.start();
     const rows: TableRow[] = [];
-    let quietDefault: Sample[] = [];
     for (const call of calls) {
       const timed: Record<'small' | 'big', Sample[]> = { small: [], big: [] };
       const floors: Record<'small' | 'big', number[]> = { small: [], big: [] };
@@ -114,7 +113,6 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
         floors.small.push(await timedQuery(sql, floorOf(smallForm)));
         floors.big.push(await timedQuery(sql, floorOf(bigForm)));
       }
-      if (call === calls[0]) quietDefault = timed.small;
       const row = tableRow(call.name, timed, floors);
       rows.push(row);
       c.progress(`  ${describeRow(row, small, big)}`);
@@ -127,7 +125,6 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
         sql,
         forms,
         settings.samples,
-        quietDefault,
         small,
         big,
       )),
@@ -161,7 +158,7 @@ export async function dataScale(c: ScaleContext, settings: ScaleSettings): Promi
         `  the ${big} form is kept for the next run: its deletion is timed by a run without BENCH_KEEP_DATA`,
       );
     } else {
-      await formDeletion(scaleCalls, sql, forms, quietDefault, big);
+      await formDeletion(scaleCalls, sql, forms, big);
     }
     printScaleTable(rows, small, big);
   } finally {

@@ -4,6 +4,7 @@ import { percentile, round } from '../lib/stats';
 import type { ScaleForm } from './scale-calls';
 import { type Sample, sampleMs as ms, sleep, timedRequest } from './scale-http';
 import { markFailures } from './scale-table';
+import { firstPageReads, quietFirstPageReads } from './first-page-reads';
 
 export interface DeletionContext {
   baseUrl: string;
@@ -28,10 +29,10 @@ export async function formDeletion(
   c: DeletionContext,
   sql: Client,
   forms: ScaleForm[],
-  quietDefault: Sample[],
   big: string,
 ): Promise<void> {
   const [smallForm, bigForm] = forms;
+  const quiet = await quietFirstPageReads(c.baseUrl, smallForm);
   c.progress(`  deleting the ${big} form (${bigForm.formId}), followed until its purge ends`);
   const started = performance.now();
   const answer = await timedRequest(c.baseUrl, bigForm.token, 'DELETE', `/forms/${bigForm.formId}`);
@@ -51,16 +52,12 @@ export async function formDeletion(
     }
     following = false;
   })();
-  const during: Sample[] = [];
-  const path = `/forms/${smallForm.formId}/responses?page_size=25`;
   // The reads stop when the rows are gone: the settle pass after them deletes nothing.
-  while (following && Number.isNaN(rowsGoneMs)) {
-    during.push(await timedRequest(c.baseUrl, smallForm.token, 'GET', path));
-  }
+  const during = await firstPageReads(c.baseUrl, smallForm, () => following && Number.isNaN(rowsGoneMs));
   await followed;
   const p99 = (s: Sample[]) => percentile(ms(s), 99);
   c.progress(
-    `  form deletion at ${big}: answered ${answer.status} in ${round(answer.ms)} ms; rows gone after ${round(rowsGoneMs / 1000)} s, purge ended after ${round(purgedMs / 1000)} s; ${during.length} reads meanwhile, p50 ${round(percentile(ms(during), 50))} ms, p99 ${round(p99(during))} ms (quiet: p99 ${round(p99(quietDefault))} ms)`,
+    `  form deletion at ${big}: answered ${answer.status} in ${round(answer.ms)} ms; rows gone after ${round(rowsGoneMs / 1000)} s, purge ended after ${round(purgedMs / 1000)} s; ${during.length} reads meanwhile, p50 ${round(percentile(ms(during), 50))} ms, p99 ${round(p99(during))} ms (quiet, ${quiet.length} reads just before: p99 ${round(p99(quiet))} ms)`,
   );
   const answered = figure(`data-scale DELETE /forms/{id} at ${big}: answer`, 'ms', [answer.ms], undefined, {
     kind: 'value-below',
@@ -71,7 +68,7 @@ export async function formDeletion(
     `data-scale: reads during the ${big} form's purge: p99`,
     'ms',
     [p99(during)],
-    [p99(quietDefault)],
+    [p99(quiet)],
     { kind: 'ratio-at-most', bound: 2 },
   );
   markFailures(
