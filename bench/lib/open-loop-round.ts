@@ -14,6 +14,8 @@ export interface OpenLoopRound {
   accepted: number;
   /** Accepted submissions per second, from the first request to the last answer. */
   acceptedPerSecond: number;
+  /** Submissions the sender sent per second, from its first send to its last. */
+  offeredPerSecond: number;
   refused: number;
   /** Deliveries of a token that had already arrived. */
   duplicates: number;
@@ -26,6 +28,7 @@ interface SenderResult {
   failed: number;
   latency: { p50: number; p99: number };
   elapsedMs: number;
+  offeredPerSecond: number;
 }
 
 export async function openLoopRound(
@@ -57,6 +60,7 @@ export async function openLoopRound(
     lost,
     accepted: sent.accepted.length,
     acceptedPerSecond: (sent.accepted.length * 1000) / Math.max(1, sent.elapsedMs),
+    offeredPerSecond: sent.offeredPerSecond,
     refused: sent.failed,
     duplicates: c.receiver.duplicates,
     intake: sent.latency,

@@ -1,6 +1,7 @@
 import { benchCpuMs, cpuMs, infraCpuMs } from './bench-stack';
 import { type Context, progress, round1, webhookSecret } from './bench-run';
 import { BenchChild } from './child';
+import { type Figure, figure } from './figures';
 import { cpuSpent, describeShares, perRequestUs } from './machine-cpu';
 import { type OpenLoopRound, openLoopRound } from './open-loop-round';
 import { RawFloor } from './raw-floor';
@@ -61,9 +62,67 @@ export async function pipelineFloorSteps(
 export function describeFloorStep(step: FloorStep): string {
   return [
     `${step.rate}/s: ${step.passed ? 'passed' : 'FAILED'}`,
-    `accepted ${round1(step.acceptedPerSecond)}/s`,
+    `offered ${round1(step.offeredPerSecond)}/s, accepted ${round1(step.acceptedPerSecond)}/s`,
     `refused ${step.refused}, lost ${step.lost}`,
     `delivery p50 ${round1(step.p50)} p99 ${round1(step.p99)} ms`,
     `machine CPU per delivered submission, µs: ${describeShares(step.cpu)}`,
   ].join(' | ');
+}
+
+// The floor's figures: its CPU per delivered submission against the raw
+// transaction's (what any whole path costs before the product's own work),
+// the product's against the floor's at the same rate, and the floor at the
+// capacity target's rate (what this stack does there with none of the product).
+export function floorFigures(
+  capacity: { rate: number; cpu: Record<string, number> } | undefined,
+  steps: FloorStep[],
+  raw: { txPerSecond: number[]; machineUs: number[] },
+): Figure[] {
+  const atCapacity = capacity ? steps.find((step) => step.rate === capacity.rate) : undefined;
+  const atTarget = steps.at(-1)!;
+  const figures: Figure[] = [];
+  if (capacity && atCapacity) {
+    figures.push(
+      {
+        ...figure(
+          'pipeline floor: machine CPU per delivered submission at capacity',
+          'µs',
+          [atCapacity.cpu.machine],
+          raw.machineUs,
+          null,
+          false,
+        ),
+        note: `${describeFloorStep(atCapacity)}; the baseline is the raw transaction`,
+      },
+      figure(
+        'pipeline: machine CPU per delivered submission against the pipeline floor',
+        'µs',
+        [capacity.cpu.machine],
+        [atCapacity.cpu.machine],
+        null,
+      ),
+    );
+  }
+  figures.push(
+    {
+      ...figure(
+        'pipeline floor: accepted at the capacity target',
+        'submissions/s',
+        [atTarget.acceptedPerSecond],
+        raw.txPerSecond,
+        null,
+        false,
+      ),
+      note: describeFloorStep(atTarget),
+    },
+    figure(
+      'pipeline floor: machine CPU per delivered submission at the capacity target',
+      'µs',
+      [atTarget.cpu.machine],
+      raw.machineUs,
+      null,
+      false,
+    ),
+  );
+  return figures;
 }

@@ -5,7 +5,8 @@ import { nowMs, percentile } from '../lib/stats';
 // (a closed loop would slow down with the product and hide its backlog).
 // Prints, for each accepted submission, its response token and when the 201
 // arrived; the request latency of the accepted ones (ms, sent to 201 read),
-// and how long the round took from the first request to the last answer.
+// how long the round took from the first request to the last answer, and the
+// rate it offered (its sends, over the time from the first to the last).
 interface Input {
   url: string;
   rate: number;
@@ -58,11 +59,15 @@ async function main(): Promise<void> {
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
     inFlight.push(send());
   }
+  // The rate it offered: a sender short of CPU sends late, and so offers less than asked.
+  const offeredPerSecond = (total * 1000) / (nowMs() - start + interval);
   await Promise.all(inFlight);
   const elapsedMs = nowMs() - start;
   agent.destroy();
   const latency = { p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-  process.stdout.write(`${JSON.stringify({ accepted, failed, sent: total, latency, elapsedMs })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ accepted, failed, sent: total, latency, elapsedMs, offeredPerSecond })}\n`,
+  );
 }
 
 void main();

@@ -2,7 +2,7 @@ import type { Client } from 'pg';
 import { figure, type Figure } from '../lib/figures';
 import { percentile, round } from '../lib/stats';
 import type { ScaleForm } from './scale-calls';
-import { type Sample, sampleMs as ms, sleep, timedRequest } from './scale-http';
+import { idle, type Sample, sampleMs as ms, sleep, timedRequest } from './scale-http';
 import { markFailures } from './scale-table';
 import { firstPageReads, quietFirstPageReads } from './first-page-reads';
 
@@ -32,6 +32,7 @@ export async function formDeletion(
   big: string,
 ): Promise<void> {
   const [smallForm, bigForm] = forms;
+  await idle(sql);
   const quiet = await quietFirstPageReads(c.baseUrl, smallForm);
   c.progress(`  deleting the ${big} form (${bigForm.formId}), followed until its purge ends`);
   const started = performance.now();

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
-import { unavailableError } from '@formline/errors';
 import type { Region } from '@formline/contracts';
-import { GlobalPrismaClient, type GlobalDb, Slots } from '@formline/db';
+import { GlobalPrismaClient, type GlobalDb, halfThePoolSlots, type Slots } from '@formline/db';
 import type { FormDefinition } from '@formline/form-definition';
 
 export interface StoredForm {
@@ -73,10 +72,7 @@ export class FormRepository {
     @Inject(GLOBAL_CONFIG)
     config: Pick<GlobalConfig, 'DATABASE_POOL_SIZE' | 'DATABASE_POOL_TIMEOUT_MS'>,
   ) {
-    this.writes = new Slots(Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)), {
-      maxWaitMs: config.DATABASE_POOL_TIMEOUT_MS,
-      tooLong: () => unavailableError('The forms database'),
-    });
+    this.writes = halfThePoolSlots(config, 'The forms database');
   }
 
   // Any account's form, with its owner and the owner's region.

@@ -5,6 +5,7 @@ export * from './database-pool';
 export * from './json-text-pattern';
 export * from './statement-batch';
 export * from './slots';
+export * from './pool-share';
 // Background work: the runners every in-process job runs on.
 export * from './background/background.loop';
 export * from './background/background-rounds';

@@ -11,7 +11,6 @@ import { UploadRepository } from '../uploads/upload.repository';
 import { ResponseListingService } from './response-listing.service';
 
 const accountId = 'account-slow-media';
-const formId = 'form-slow-media';
 const query: ResponseQuery = { sort: { field: 'submitted_at', order: 'desc' }, pageSize: 25 };
 
 // The responses service's other half of the RPCs a deletion makes: the form
@@ -50,7 +49,7 @@ describe('ResponseListingService.delete while the media app is slow', () => {
     await database?.dispose();
   });
 
-  const plant = async (repository: ResponseRepository, ids: string[]) => {
+  const plant = async (repository: ResponseRepository, formId: string, ids: string[]) => {
     for (const [i, id] of ids.entries()) {
       const fileName = `${id}.txt`;
       await new UploadRepository(db).record({ formId, fieldId: 'cv', fileName, size: 4 });
@@ -74,8 +73,9 @@ describe('ResponseListingService.delete while the media app is slow', () => {
     const repository = new ResponseRepository(db, new ResponseTallyRepository(db), {
       RESPONSES_FILTERED_COUNT_LIMIT: 1000,
     });
+    const formId = 'form-listed';
     const ids = ['a', 'b', 'c', 'd'];
-    await plant(repository, ids);
+    await plant(repository, formId, ids);
     const { rpc, media } = slowMedia();
     const service = serviceOf(rpc, repository, 10_000);
     const deletions = ids.map((id) => service.delete(accountId, formId, [id]));
@@ -101,8 +101,9 @@ describe('ResponseListingService.delete while the media app is slow', () => {
     const repository = new ResponseRepository(db, new ResponseTallyRepository(db), {
       RESPONSES_FILTERED_COUNT_LIMIT: 1000,
     });
+    const formId = 'form-refused';
     const ids = ['e', 'f', 'g'];
-    await plant(repository, ids);
+    await plant(repository, formId, ids);
     const { rpc, media } = slowMedia();
     const service = serviceOf(rpc, repository, 300);
     const held = [service.delete(accountId, formId, ['e']), service.delete(accountId, formId, ['f'])];

@@ -8,8 +8,7 @@ import {
   type ResponseResource,
   wholeSecondsIso,
 } from '@formline/contracts';
-import { Slots } from '@formline/db';
-import { unavailableError } from '@formline/errors';
+import { halfThePoolSlots, type Slots } from '@formline/db';
 import { itemsWithinPageBytes } from '@formline/input';
 import { RpcClient } from '@formline/messaging';
 import { readDirection, ResponseRepository } from '../response.repository';
@@ -38,10 +37,7 @@ export class ResponseListingService {
     private readonly responses: ResponseRepository,
     @Inject(RESPONSES_CONFIG) private readonly config: ResponsesConfig,
   ) {
-    this.deletions = new Slots(Math.max(1, Math.floor(config.DATABASE_POOL_SIZE / 2)), {
-      maxWaitMs: config.DATABASE_POOL_TIMEOUT_MS,
-      tooLong: () => unavailableError('The responses database'),
-    });
+    this.deletions = halfThePoolSlots(config, 'The responses database');
   }
 
   async list(accountId: string, formId: string, query: ResponseQuery): Promise<Page<ResponseResource>> {
