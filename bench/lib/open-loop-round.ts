@@ -23,6 +23,14 @@ export interface OpenLoopRound {
   intake: { p50: number; p99: number };
 }
 
+// A round at a stated rate, judged: whether it passed, and the machine's CPU
+// per delivered submission (`machine`, and each process named).
+export interface OpenLoopStep extends OpenLoopRound {
+  rate: number;
+  passed: boolean;
+  cpu: Record<string, number>;
+}
+
 interface SenderResult {
   accepted: Array<[string, number]>;
   failed: number;

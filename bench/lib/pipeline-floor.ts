@@ -3,7 +3,7 @@ import { type Context, progress, round1, webhookSecret } from './bench-run';
 import { BenchChild } from './child';
 import { type Figure, figure } from './figures';
 import { cpuSpent, describeShares, perRequestUs } from './machine-cpu';
-import { type OpenLoopRound, openLoopRound } from './open-loop-round';
+import { type OpenLoopRound, openLoopRound, type OpenLoopStep } from './open-loop-round';
 import { RawFloor } from './raw-floor';
 
 // The pipeline's floor (baseline/pipeline-floor.server.ts: bare Fastify, the
@@ -11,20 +11,13 @@ import { RawFloor } from './raw-floor';
 // open loop at the rates it is given, as the pipeline stage runs the product:
 // what the whole path costs on this stack with none of the product in it.
 
-export interface FloorStep extends OpenLoopRound {
-  rate: number;
-  passed: boolean;
-  /** µs of CPU per delivered submission: `machine`, and each process named. */
-  cpu: Record<string, number>;
-}
-
 export async function pipelineFloorSteps(
   c: Context,
   rates: number[],
   seconds: number,
   background: number,
   passes: (round: OpenLoopRound & { rate: number }) => boolean,
-): Promise<FloorStep[]> {
+): Promise<OpenLoopStep[]> {
   const raw = await RawFloor.open(c);
   const server = BenchChild.start('baseline/pipeline-floor.server.js', {
     databaseUrl: raw.databaseUrl,
@@ -36,7 +29,7 @@ export async function pipelineFloorSteps(
     const { url: base } = await server.ready<{ url: string }>();
     const url = `${base}/forms/floor/submissions`;
     await openLoopRound(c, url, 20, 2); // warm-up
-    const steps: FloorStep[] = [];
+    const steps: OpenLoopStep[] = [];
     for (const rate of rates) {
       const spent = cpuSpent(
         () => ({
@@ -59,7 +52,7 @@ export async function pipelineFloorSteps(
   }
 }
 
-export function describeFloorStep(step: FloorStep): string {
+export function describeFloorStep(step: OpenLoopStep): string {
   return [
     `${step.rate}/s: ${step.passed ? 'passed' : 'FAILED'}`,
     `offered ${round1(step.offeredPerSecond)}/s, accepted ${round1(step.acceptedPerSecond)}/s`,
@@ -75,7 +68,7 @@ export function describeFloorStep(step: FloorStep): string {
 // capacity target's rate (what this stack does there with none of the product).
 export function floorFigures(
   capacity: { rate: number; cpu: Record<string, number> } | undefined,
-  steps: FloorStep[],
+  steps: OpenLoopStep[],
   raw: { txPerSecond: number[]; machineUs: number[] },
 ): Figure[] {
   const atCapacity = capacity ? steps.find((step) => step.rate === capacity.rate) : undefined;

@@ -1,7 +1,7 @@
 import { benchCpuMs, cpuMs, infraCpuMs } from '../lib/bench-stack';
 import { type Figure, figure, type Target } from '../lib/figures';
 import { backgroundCores, cpuSpent, describeShares, perRequestUs } from '../lib/machine-cpu';
-import { type OpenLoopRound, openLoopRound } from '../lib/open-loop-round';
+import { type OpenLoopRound, openLoopRound, type OpenLoopStep } from '../lib/open-loop-round';
 import { PgStatements } from '../lib/pg-statements';
 import { PipelineDrain } from '../lib/pipeline-drain';
 import { floorFigures, pipelineFloorSteps } from '../lib/pipeline-floor';
@@ -25,13 +25,6 @@ const passingP99Ms = 250;
 // than this share of it (first request to last answer) queued the rest.
 const keptShare = 0.95;
 
-interface PipelineStep extends OpenLoopRound {
-  rate: number;
-  passed: boolean;
-  /** µs of CPU per delivered submission: `machine`, each process, and `other`. */
-  cpu: Record<string, number>;
-}
-
 export async function pipeline(c: Context): Promise<void> {
   const url = `${c.stack.baseUrl}/forms/${c.deliveryFormId}/submissions`;
   const { rates, seconds, sustainSeconds } = settings.pipeline;
@@ -51,7 +44,7 @@ export async function pipeline(c: Context): Promise<void> {
         '  (the machine is busy with other work: its CPU figures are unreliable, the per-process ones hold)',
       );
     }
-    const steps: PipelineStep[] = [];
+    const steps: OpenLoopStep[] = [];
     for (const rate of rates) {
       const step = await pipelineStep(c, drain, url, rate, seconds, background, statements);
       steps.push(step);
@@ -110,7 +103,7 @@ async function pipelineStep(
   seconds: number,
   background: number,
   statements?: PgStatements,
-): Promise<PipelineStep> {
+): Promise<OpenLoopStep> {
   await statements?.reset();
   const spent = cpuSpent(() => {
     const infra = infraCpuMs(c.infra);
@@ -147,7 +140,7 @@ function passes(result: OpenLoopRound & { rate: number }): boolean {
   );
 }
 
-function describeStep(step: PipelineStep): string {
+function describeStep(step: OpenLoopStep): string {
   return [
     `${step.rate}/s: ${step.passed ? 'passed' : 'FAILED'}`,
     `offered ${round1(step.offeredPerSecond)}/s, accepted ${round1(step.acceptedPerSecond)}/s`,
@@ -164,11 +157,11 @@ const withNote = (f: Figure, note: string): Figure => ({ ...f, note });
 // latency, and the machine's CPU per delivery against the floor's per tx.
 // No step passed: the figures are NaN (null in the JSON) and not met.
 function capacityFigures(
-  capacity: PipelineStep | undefined,
+  capacity: OpenLoopStep | undefined,
   floor: { txPerSecond: number[]; machineUs: number[] },
   note: string,
 ): Figure[] {
-  const at = (value: (step: PipelineStep) => number) => [capacity ? value(capacity) : Number.NaN];
+  const at = (value: (step: OpenLoopStep) => number) => [capacity ? value(capacity) : Number.NaN];
   return [
     withNote(
       figure(
@@ -216,7 +209,7 @@ function capacityFigures(
 // The capacity rate held for BENCH_PIPELINE_SUSTAIN seconds: whether it
 // lasts (a backlog that grows slowly shows only over a longer step).
 function sustainFigures(
-  step: PipelineStep,
+  step: OpenLoopStep,
   seconds: number,
   floor: { txPerSecond: number[]; machineUs: number[] },
 ): Figure[] {

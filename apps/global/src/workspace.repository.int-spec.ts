@@ -1,6 +1,12 @@
 import { createAccount } from '@formline/admin';
 import type { GlobalPrismaClient } from '@formline/db';
-import { createTestForm, emptyTables, scratchGlobalDatabase, type ScratchDatabase } from '@formline/testing';
+import {
+  createTestForm,
+  emptyTables,
+  scratchGlobalDatabase,
+  type ScratchDatabase,
+  untilLockWaiters,
+} from '@formline/testing';
 import pg from 'pg';
 import { WorkspaceRepository } from './workspace.repository';
 
@@ -198,7 +204,8 @@ describe('WorkspaceRepository against PostgreSQL', () => {
       await mover.query('BEGIN');
       await mover.query('UPDATE forms SET workspace_id = $1 WHERE id = $2', [target.id, formId]);
       const deleting = workspaces.deleteIfEmpty(ada.accountId, target.id);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Once the deletion waits on the lock the move holds.
+      await untilLockWaiters(async (sql) => (await mover.query<{ waiting: number }>(sql)).rows);
       await mover.query('COMMIT');
       expect(await deleting).toBe(false);
     } finally {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { ResponsesPrismaClient } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
-import { eventually, scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
+import { scratchResponsesDatabase, type ScratchDatabase, untilLockWaiters } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from './response.repository';
 import { responseAt } from './response.fixture';
 import { ResponseTallyRepository } from './tallies/response-tally.repository';
@@ -21,9 +21,6 @@ const newResponse = (
     formId: 'form-deleting',
     accountId,
   });
-// Backends of this database waiting on a lock.
-const lockWaitsSql = `SELECT count(*)::int AS waiting FROM pg_stat_activity
-  WHERE datname = current_database() AND wait_event_type = 'Lock'`;
 // Nothing here but the uploads' rows: no bytes to remove.
 const noBytes = () => Promise.resolve();
 
@@ -111,10 +108,7 @@ describe('ResponseRepository.delete with uploads', () => {
       await saver.query(`UPDATE responses SET landed_at = landed_at WHERE id = 'saving'`);
       const deleting = repository.delete(accountId, 'form-save', ['saving'], noBytes);
       // Once the deletion waits on a lock (the response's, as it should).
-      await eventually(
-        async () => (await saver.query(lockWaitsSql)).rows[0].waiting as number,
-        (waiting) => waiting > 0,
-      );
+      await untilLockWaiters(async (sql) => (await saver.query<{ waiting: number }>(sql)).rows);
       await saver.query(`UPDATE uploads SET response_id = response_id WHERE response_id = 'saving'`);
       await saver.query('COMMIT');
       expect(await deleting).toBe(1);

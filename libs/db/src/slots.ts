@@ -1,9 +1,6 @@
 // At most `size` runs at once in this process, whoever starts them; waiters
-// are served in arrival order. The dispatcher's sends draw from one such pool
-// (DISPATCHER_CONCURRENCY); the global service's form writes and the
-// responses service's deletions each from half their database pool
-// (halfThePoolSlots). A run that may not wait long (its caller gives up) names
-// `maxWaitMs`: past it, it is refused with `tooLong()` and never runs.
+// are served in arrival order. A run that may not wait long (its caller gives
+// up) names `maxWaitMs`: past it, it is refused with `tooLong()` and never runs.
 export interface SlotsOptions {
   maxWaitMs?: number;
   tooLong?: () => Error;

@@ -1,4 +1,5 @@
 import { DomainError } from './domain-error';
+import { driverAdapterCause, errorChain } from './error-chain';
 import { ErrorCode } from './error-code';
 
 // A write that met another request's write to the same thing at the same
@@ -19,26 +20,14 @@ const prismaCodes = new Set(['P2002', 'P2003', 'P2034']);
 const sqlStates = new Set(['23505', '23503', '40001', '40P01']);
 
 export function isConcurrentChange(error: unknown): boolean {
-  // Follow `cause` a few steps: wrappers keep the original failure there.
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if (current instanceof DomainError) return false;
-    const { code, meta } = current as { code?: unknown; meta?: unknown };
+  for (const failure of errorChain(error)) {
+    if (failure instanceof DomainError) return false;
+    const { code, meta } = failure as { code?: unknown; meta?: unknown };
     if (typeof code === 'string' && (prismaCodes.has(code) || sqlStates.has(code))) return true;
-    if (sqlStates.has(adapterSqlState(meta) ?? '')) return true;
-    current = (current as { cause?: unknown }).cause;
+    const { originalCode } = driverAdapterCause(meta) ?? {};
+    if (typeof originalCode === 'string' && sqlStates.has(originalCode)) return true;
   }
   return false;
-}
-
-// Prisma wraps a driver failure as `meta.driverAdapterError.cause`: for a
-// server error `{kind: 'postgres', originalCode: '<SQLSTATE>'}`.
-function adapterSqlState(meta: unknown): string | undefined {
-  if (typeof meta !== 'object' || meta === null) return undefined;
-  const cause = (meta as { driverAdapterError?: { cause?: unknown } }).driverAdapterError?.cause;
-  if (typeof cause !== 'object' || cause === null) return undefined;
-  const { originalCode } = cause as { originalCode?: unknown };
-  return typeof originalCode === 'string' ? originalCode : undefined;
 }
 
 // The answer to such a failure: 409 CONFLICT, detail CONCURRENT_CHANGE.

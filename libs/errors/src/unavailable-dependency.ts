@@ -1,4 +1,5 @@
 import { DomainError } from './domain-error';
+import { driverAdapterCause, errorChain } from './error-chain';
 import { ErrorCode } from './error-code';
 
 // The one place that decides whether a failure means "a server we depend on
@@ -63,29 +64,23 @@ function isUnavailableSqlState(code: string): boolean {
 const redisErrorNames = new Set(['MaxRetriesPerRequestError']);
 
 export function isDependencyUnavailable(error: unknown): boolean {
-  // Follow `cause` a few steps: wrappers keep the original failure there.
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && typeof current === 'object' && current !== null; depth++) {
-    if (current instanceof DependencyUnavailableError) return true;
-    if (current instanceof DomainError) return current.code === ErrorCode.ServiceUnavailable;
-    const { code, name, meta } = current as { code?: unknown; name?: unknown; meta?: unknown };
+  for (const failure of errorChain(error)) {
+    if (failure instanceof DependencyUnavailableError) return true;
+    if (failure instanceof DomainError) return failure.code === ErrorCode.ServiceUnavailable;
+    const { code, name, meta } = failure as { code?: unknown; name?: unknown; meta?: unknown };
     if (typeof code === 'string') {
       if (systemCodes.has(code) || prismaCodes.has(code) || isUnavailableSqlState(code)) return true;
     }
     if (typeof name === 'string' && redisErrorNames.has(name)) return true;
     if (isUnavailableAdapterError(meta)) return true;
-    current = (current as { cause?: unknown }).cause;
   }
   return false;
 }
 
-// Prisma wraps a driver failure as `meta.driverAdapterError.cause`: `{kind}`, and
-// for a server error `{kind: 'postgres', originalCode: '<SQLSTATE>'}`.
+// A driver's failure Prisma wrapped (driverAdapterCause): the
+// kinds of a server away, or a SQLSTATE of one.
 function isUnavailableAdapterError(meta: unknown): boolean {
-  if (typeof meta !== 'object' || meta === null) return false;
-  const cause = (meta as { driverAdapterError?: { cause?: unknown } }).driverAdapterError?.cause;
-  if (typeof cause !== 'object' || cause === null) return false;
-  const { kind, originalCode } = cause as { kind?: unknown; originalCode?: unknown };
+  const { kind, originalCode } = driverAdapterCause(meta) ?? {};
   if (typeof kind === 'string' && adapterKinds.has(kind)) return true;
   return typeof originalCode === 'string' && isUnavailableSqlState(originalCode);
 }

@@ -16,6 +16,7 @@ export * from './oauth-browser';
 export * from './stream-events';
 export * from './webhook-receiver';
 export * from './eventually';
+export * from './lock-waiters';
 export * from './announcement-listener';
 export * from './reliability/submission-stream';
 export * from './reliability/delivery-audit';

@@ -1,10 +1,10 @@
 import { sqlPoolOf, type WebhooksPrismaClient, webhooksKeyedPool } from '@formline/db';
 import {
-  eventually,
   genericPlanOf,
   scratchWebhooksDatabase,
   type ScratchDatabase,
   stepsBeyondKeys,
+  untilLockWaiters,
 } from '@formline/testing';
 import { DeliveryRepository, DeliveryStatus } from './delivery.repository';
 import { deliveryLogAttempts } from './delivery-log.rows';
@@ -178,13 +178,8 @@ describe('DeliveryRepository against PostgreSQL', () => {
         { eventId: 'e-calm', webhookId, body: 'calm' },
       ]);
       // The plan waits for the other's row, then skips it: committed after the plan began.
-      const waiting = await eventually(
-        async () =>
-          (
-            await database.client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`
-          )[0].n,
-        (n) => n > 0,
+      const waiting = await untilLockWaiters((sql) =>
+        database.client.$queryRawUnsafe<Array<{ waiting: number }>>(sql),
       );
       expect(waiting).toBe(1);
       await other.query('COMMIT');

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { Subjects } from '@formline/contracts';
 import { LeasedJobRunner, type ResponsesPrismaClient } from '@formline/db';
 import { fileKey, LocalDiskObjectStore } from '@formline/object-storage';
-import { eventually, scratchResponsesDatabase, type ScratchDatabase } from '@formline/testing';
+import { scratchResponsesDatabase, type ScratchDatabase, untilLockWaiters } from '@formline/testing';
 import { ResponseRepository, type NewResponse } from '../response.repository';
 import { storedJson } from '../submission/response.writer';
 import { ResponseTallyRepository } from '../tallies/response-tally.repository';
@@ -205,14 +205,7 @@ describe('right-to-be-forgotten job (responses database and file store)', () => 
       await saver.query('UPDATE responses SET landed_at = landed_at WHERE id = $1', [holder]);
       const erasing = runnerOf(worker()).runOnce();
       // Once the batch waits on a lock (the holder's, as it should).
-      await eventually(
-        async () =>
-          (
-            await saver.query<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM pg_stat_activity
-               WHERE datname = current_database() AND wait_event_type = 'Lock'`)
-          ).rows[0].waiting,
-        (waiting) => waiting > 0,
-      );
+      await untilLockWaiters(async (sql) => (await saver.query<{ waiting: number }>(sql)).rows);
       await saver.query('UPDATE uploads SET response_id = response_id WHERE response_id = $1', [holder]);
       await saver.query('COMMIT');
       await erasing;
