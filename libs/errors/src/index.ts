@@ -4,3 +4,4 @@ export * from './validation-details';
 export * from './error-body.schema';
 export * from './unavailable-dependency';
 export * from './concurrent-change';
+export * from './cap-reached';

@@ -7,7 +7,7 @@ import {
   type OAuthApplication,
   type RpcRequest,
 } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import { capReachedError, DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
 import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { OAuthApplicationRepository } from './oauth-application.repository';
@@ -28,18 +28,10 @@ export class OAuthApplicationHandler {
     const maxOfAccount = this.config.OAUTH_APPLICATIONS_PER_ACCOUNT;
     const created = await this.applications.create(request, maxOfAccount);
     if (created) return created;
-    // 409, not 429: waiting does not help, deleting an application does.
-    throw new DomainError(
-      ErrorCode.Conflict,
+    throw capReachedError(
+      'TOO_MANY_APPLICATIONS',
       `This account holds ${maxOfAccount} OAuth applications, the most it may; delete one to register another.`,
-      [
-        {
-          code: 'TOO_MANY_APPLICATIONS',
-          description: `at most ${maxOfAccount} applications an account`,
-          field: '',
-          in: 'body',
-        },
-      ],
+      `at most ${maxOfAccount} applications an account`,
     );
   }
 

@@ -7,7 +7,7 @@ import {
   type RpcRequest,
   revokePersonalToken,
 } from '@formline/contracts';
-import { DomainError, ErrorCode } from '@formline/errors';
+import { capReachedError, DomainError, ErrorCode } from '@formline/errors';
 import { ContractPipe } from '@formline/messaging';
 import { GLOBAL_CONFIG, type GlobalConfig } from '@formline/app-config';
 import { PersonalTokenRepository } from './personal-token.repository';
@@ -38,18 +38,10 @@ export class PersonalTokenHandler {
     const maxLive = this.config.PERSONAL_TOKENS_PER_ACCOUNT;
     const created = await this.tokens.create({ ...request, expiresAt }, maxLive, now);
     if (!created) {
-      // 409, not 429: waiting does not help, revoking a token does.
-      throw new DomainError(
-        ErrorCode.Conflict,
+      throw capReachedError(
+        'TOO_MANY_TOKENS',
         `This account holds ${maxLive} live personal tokens, the most it may; revoke one to create another.`,
-        [
-          {
-            code: 'TOO_MANY_TOKENS',
-            description: `at most ${maxLive} live tokens an account`,
-            field: '',
-            in: 'body',
-          },
-        ],
+        `at most ${maxLive} live tokens an account`,
       );
     }
     return created;

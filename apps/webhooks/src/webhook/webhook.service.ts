@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { WEBHOOKS_CONFIG, type WebhooksConfig } from '@formline/app-config';
 import type { RpcRequest, upsertWebhook, WebhookResource } from '@formline/contracts';
-import { concurrentChangeError, DomainError, ErrorCode } from '@formline/errors';
+import { capReachedError, concurrentChangeError, DomainError, ErrorCode } from '@formline/errors';
 import { newPublicId } from '@formline/ids';
 import { OutboundUrlPolicy, UrlRefused } from '@formline/outbound-url';
 import { SecretBox } from '@formline/webhook-delivery';
@@ -133,17 +133,10 @@ export class WebhookService {
 }
 
 function tooManyWebhooks(maxOfForm: number): DomainError {
-  return new DomainError(
-    ErrorCode.Conflict,
+  return capReachedError(
+    'TOO_MANY_WEBHOOKS',
     `This form holds ${maxOfForm} webhooks, the most it may; delete one to create another.`,
-    [
-      {
-        code: 'TOO_MANY_WEBHOOKS',
-        description: `at most ${maxOfForm} webhooks a form`,
-        field: '',
-        in: 'body',
-      },
-    ],
+    `at most ${maxOfForm} webhooks a form`,
   );
 }
 
