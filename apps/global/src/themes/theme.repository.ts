@@ -45,11 +45,12 @@ export class ThemeRepository {
 
   // Replaces the theme if the account owns it; undefined when it does not.
   async replace(accountId: string, themeId: string, theme: ThemeBody): Promise<StoredTheme | undefined> {
-    const { count } = await this.db.theme.updateMany({
+    const [row] = await this.db.theme.updateManyAndReturn({
       where: { id: themeId, accountId },
       data: split(theme),
+      select: themeColumns,
     });
-    return count === 1 ? this.findOwned(accountId, themeId) : undefined;
+    return row ? toStored(row) : undefined;
   }
 
   // Replaces the theme only if it still holds what `seen` read: 'changed'
